@@ -1,0 +1,179 @@
+package cogs.runtime;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.ForkJoinTask;
+
+/**
+ * The concurrent half of a COG: its inbox (an intrusive multi-producer single-consumer queue)
+ * and its status word. Everything else about a COG is touched only by the COG's own main task
+ * and lives in {@link Cog}.
+ *
+ * <p>The COG is itself the task that runs on the shared executor (as Pekko's mailbox is), so
+ * scheduling a COG allocates nothing. It is a {@link ForkJoinTask} so a fork-join pool takes it
+ * without wrapping, and a {@link Runnable} for any other executor.
+ *
+ * <h2>The inbox</h2>
+ * Dmitry Vyukov's intrusive MPSC node queue. Producers serialise on one atomic exchange of
+ * {@code head}; the single consumer (the main task) walks from {@code tail}. A permanent stub
+ * node lets the consumer detach the last real node. Between a producer's exchange and its link
+ * store the queue is "in transit": the new node is reachable from {@code head} but not yet from
+ * {@code tail}. {@link #poll} then spins for the link, which is one store away; {@link #inboxEmpty}
+ * counts a node in transit as present, which is what the status-word argument needs.
+ *
+ * <h2>The status word and why no wake-up is lost</h2>
+ * {@code status} is IDLE or SCHEDULED. Whoever moves it IDLE to SCHEDULED with a CAS submits the
+ * task; only the task moves it back to IDLE. Two actors race:
+ * <pre>
+ *   producer (enqueue)                    consumer (main task, end of a batch)
+ *   P1 head.getAndSet(node)   [volatile]   C1 status = IDLE            [volatile]
+ *   P2 read status; if IDLE CAS to SCHED   C2 read head (inboxEmpty)   [volatile]
+ *                                          C3 if non-empty, CAS IDLE to SCHED
+ * </pre>
+ * All four accesses are volatile, hence totally ordered (sequential consistency for volatiles).
+ * If P2 comes before C1 the producer saw SCHEDULED and leaves the node to the consumer, but then
+ * P1 also comes before C2, so C2 sees the node and C3 reschedules. If P2 comes after C1 the
+ * producer sees IDLE and its CAS races only with C3: exactly one of them wins and submits, so the
+ * task is neither lost nor submitted twice. The pairs P1/C2 and C1/P2 are the classic Dekker
+ * shape, which is why neither side may use a weaker (release/acquire only) access there.
+ * {@code CogCoreJcstress} and {@code InboxStressTest} check this.
+ */
+abstract class CogCore extends ForkJoinTask<Void> implements Runnable {
+    static final int IDLE = 0;
+    static final int SCHEDULED = 1;
+
+    private static final VarHandle HEAD;
+    private static final VarHandle STATUS;
+    private static final VarHandle NEXT;
+    private static final VarHandle REGISTERED;
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            HEAD = l.findVarHandle(CogCore.class, "head", Node.class);
+            STATUS = l.findVarHandle(CogCore.class, "status", int.class);
+            NEXT = l.findVarHandle(Node.class, "next", Node.class);
+            REGISTERED = l.findVarHandle(CogCore.class, "registered", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static final class Stub extends Node {}
+
+    private final Node stub = new Stub();
+    /** Producer end: the most recently pushed node. */
+    @SuppressWarnings("unused") // accessed through HEAD
+    private volatile Node head = stub;
+    /** Consumer end: owned by the main task. */
+    private Node tail = stub;
+    @SuppressWarnings("unused") // accessed through STATUS
+    private volatile int status = IDLE;
+
+    /**
+     * Membership in the runtime's registry of COGs that hold suspended processes (for deadlock
+     * reports). The COG writes {@code pending} and then reads {@code registered}; a sweeper clears
+     * {@code registered} and then reads {@code pending}: both volatile, so at least one of them sees
+     * the other and a COG with suspended processes is never left out of the registry.
+     */
+    @SuppressWarnings("unused") // accessed through REGISTERED
+    private volatile int registered;
+    /** Number of suspended processes, as last published by the main task. */
+    volatile int pending;
+
+    final boolean casRegistered(int expect, int update) {
+        return REGISTERED.compareAndSet(this, expect, update);
+    }
+
+    final boolean isRegistered() { return (int) REGISTERED.getVolatile(this) == 1; }
+
+    /** Append a node; any thread. Does not schedule: see {@link #enqueueAndSchedule}. */
+    final void push(Node n) {
+        NEXT.set(n, null);
+        // The exchange is the linearisation point among producers and a full fence (P1 above).
+        Node prev = (Node) HEAD.getAndSet(this, n);
+        // Publishes n and everything written to it before push (release pairs with poll's acquire).
+        NEXT.setRelease(prev, n);
+    }
+
+    /** Append a node and make sure the main task will see it. Any thread. */
+    final void enqueueAndSchedule(Node n) {
+        push(n);
+        // P2: a plain volatile read first keeps the common "already scheduled" case free of a CAS.
+        if ((int) STATUS.getVolatile(this) == IDLE && STATUS.compareAndSet(this, IDLE, SCHEDULED)) {
+            onActivated();
+            submit();
+        }
+    }
+
+    /** Called by the main task when its batch ends. Returns true if it rescheduled itself. */
+    final boolean idleOrReschedule() {
+        STATUS.setVolatile(this, IDLE);                                          // C1
+        if (!inboxEmpty() && STATUS.compareAndSet(this, IDLE, SCHEDULED)) {       // C2, C3
+            submit();
+            return true;
+        }
+        return false;
+    }
+
+    /** Try to move IDLE to SCHEDULED without a message, e.g. to start a COG. */
+    final boolean trySchedule() {
+        if (STATUS.compareAndSet(this, IDLE, SCHEDULED)) {
+            onActivated();
+            submit();
+            return true;
+        }
+        return false;
+    }
+
+    final boolean isScheduled() {
+        return (int) STATUS.getVolatile(this) == SCHEDULED;
+    }
+
+    /** Consumer only. Counts a node in transit as present. */
+    final boolean inboxEmpty() {
+        return tail == stub && (Node) HEAD.getVolatile(this) == stub;   // C2
+    }
+
+    /** Consumer only: the next node, or null if the inbox is empty. Never loses a node in transit. */
+    final Node poll() {
+        Node t = tail;
+        Node n = (Node) NEXT.getAcquire(t);
+        if (t == stub) {
+            if (n == null) {
+                if ((Node) HEAD.getVolatile(this) == stub) return null;
+                n = awaitLink(t);
+            }
+            tail = n;
+            t = n;
+            n = (Node) NEXT.getAcquire(t);
+        }
+        if (n == null) {
+            if ((Node) HEAD.getVolatile(this) == t) {
+                // t is the last node: put the stub behind it so that t can leave the queue.
+                push(stub);
+            }
+            // Either our stub or another producer's node is being linked behind t right now.
+            n = awaitLink(t);
+        }
+        tail = n;
+        return t;
+    }
+
+    /** A producer has exchanged head but not yet stored the link: it is one store away. */
+    private static Node awaitLink(Node t) {
+        Node n;
+        while ((n = (Node) NEXT.getAcquire(t)) == null) Thread.onSpinWait();
+        return n;
+    }
+
+    /** Hand this task to the executor. */
+    abstract void submit();
+
+    /** The COG went from idle to scheduled because of a producer (bookkeeping for quiescence). */
+    abstract void onActivated();
+
+    // ForkJoinTask plumbing: exec returns false so the task can be forked again and again.
+    @Override public final Void getRawResult() { return null; }
+    @Override protected final void setRawResult(Void v) {}
+    @Override protected final boolean exec() { run(); return false; }
+}

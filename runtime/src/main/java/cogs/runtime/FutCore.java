@@ -1,0 +1,90 @@
+package cogs.runtime;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The one-word state of a future: {@code null} (pending, nobody waits), a single {@link Waiter}
+ * (pending, the common case: no list node is allocated), a {@link WaitList} (pending, several
+ * waiters), or an {@link Outcome} (resolved; final).
+ *
+ * <p>Why a waiter is never lost: registration and resolution both change the same word with a
+ * compare-and-set. A registration either lands before the resolving CAS, and then the resolver
+ * takes it out of the old state and wakes it, or it reads the outcome and the registering side
+ * proceeds at once without parking. There is no third state in between.
+ */
+abstract class FutCore {
+    private static final VarHandle STATE;
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(FutCore.class, "state", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private volatile Object state;
+
+    /** Something to tell when a future resolves. Called once, on the resolving thread. */
+    interface Waiter {
+        void onResolved(FutCore f);
+    }
+
+    static final class WaitList {
+        final Waiter waiter;
+        final WaitList next;
+        WaitList(Waiter waiter, WaitList next) { this.waiter = waiter; this.next = next; }
+    }
+
+    /** The resolved state. Subclasses carry a value or a failure. */
+    static abstract class Outcome {}
+
+    final Object rawState() { return state; }
+
+    final boolean isResolved() { return state instanceof Outcome; }
+
+    /** Null while pending. */
+    final Outcome outcome() {
+        Object s = state;
+        return s instanceof Outcome ? (Outcome) s : null;
+    }
+
+    /**
+     * Register a waiter. Returns false, without registering, if the future is already resolved:
+     * the caller must then proceed itself.
+     */
+    final boolean register(Waiter w) {
+        for (;;) {
+            Object s = state;
+            if (s instanceof Outcome) return false;
+            Object n;
+            if (s == null) n = w;
+            else if (s instanceof WaitList) n = new WaitList(w, (WaitList) s);
+            else n = new WaitList(w, new WaitList((Waiter) s, null));
+            if (STATE.compareAndSet(this, s, n)) return true;
+        }
+    }
+
+    /** Resolve once. Returns false if the future was already resolved. Wakes every waiter. */
+    final boolean complete(Outcome o) {
+        for (;;) {
+            Object s = state;
+            if (s instanceof Outcome) return false;
+            if (STATE.compareAndSet(this, s, o)) {
+                if (s instanceof WaitList) {
+                    // Registration order is reversed in the list; wake in registration order.
+                    wakeReversed((WaitList) s);
+                } else if (s != null) {
+                    ((Waiter) s).onResolved(this);
+                }
+                return true;
+            }
+        }
+    }
+
+    private void wakeReversed(WaitList l) {
+        WaitList rev = null;
+        for (WaitList x = l; x != null; x = x.next) rev = new WaitList(x.waiter, rev);
+        for (WaitList x = rev; x != null; x = x.next) x.waiter.onResolved(this);
+    }
+}

@@ -1,0 +1,41 @@
+package cogs.runtime;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The concurrent half of a process: its run state. A process is parked by its own COG and woken
+ * by whoever resolves a future it waits for, possibly on another thread, and possibly while its
+ * COG is re-checking its guard. Both sides move the state with a CAS out of PARKED, so exactly one
+ * of them takes the process: the waker pushes it into the inbox (at most once, which is the
+ * invariant of the intrusive inbox), or the COG makes it ready. A wake that finds the process in
+ * any other state is stale and does nothing.
+ */
+abstract class ProcessCore extends Node {
+    static final int RUNNING = 0;  // owned by its COG: running, ready, or about to park
+    static final int PARKED = 1;   // waiting for a guard; only a CAS may take it out
+    static final int QUEUED = 2;   // in (or on its way into) the COG's inbox
+    static final int DONE = 3;
+
+    private static final VarHandle STATE;
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(ProcessCore.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private volatile int state;
+
+    ProcessCore(int initial) { STATE.set(this, initial); }
+
+    final int state() { return state; }
+
+    /** Set by the owning COG only (the process is RUNNING or about to be). */
+    final void setState(int s) { state = s; }
+
+    final boolean casState(int expect, int update) {
+        return STATE.compareAndSet(this, expect, update);
+    }
+}

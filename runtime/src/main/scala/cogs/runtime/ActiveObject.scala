@@ -1,0 +1,46 @@
+package cogs.runtime
+
+/**
+ * The interface side of an active object. Scala traits and Java interfaces that describe active
+ * objects extend it, so that a reference typed by the interface can be called asynchronously.
+ */
+trait Active {
+  /** The COG the object belongs to. */
+  private[cogs] def cog: Cog
+}
+
+/**
+ * Base class of active objects. Create instances with `runtime.spawn(new C(..))` (new COG) or,
+ * inside a process, `Cogs.spawn(new C(..))` / `Cogs.spawnLocal(new C(..))` (the caller's COG).
+ *
+ * The constructor is the ABS init block. Override [[run]] to give the object an active behaviour:
+ * it is started as the object's first process right after creation.
+ */
+abstract class ActiveObject extends Active {
+  private[cogs] final val cog: Cog = {
+    val c = CogRuntime.Placement.get()
+    if (c eq null)
+      throw new IllegalStateException(
+        s"${getClass.getName} is an active object: create it with runtime.spawn(new ...), Cogs.spawn or Cogs.spawnLocal")
+    // Taken once: an unplaced `new` nested in this constructor must not silently join this COG.
+    CogRuntime.Placement.set(null)
+    if (c.owner eq null) c.owner = this
+    c
+  }
+
+  /** The object's active behaviour (ABS `run`), started after creation if overridden. */
+  def run(): Proc[Unit] = Proc.unit
+
+  /** The runtime this object lives in. */
+  protected final def runtime: CogRuntime = cog.runtime
+}
+
+private[runtime] object ActiveObject {
+  private val hasRun = new ClassValue[java.lang.Boolean] {
+    def computeValue(c: Class[_]): java.lang.Boolean =
+      c.getMethod("run").getDeclaringClass != classOf[ActiveObject]
+  }
+
+  def startRun(o: ActiveObject): Unit =
+    if (hasRun.get(o.getClass)) o.runtime.send[ActiveObject, Unit](o, "run", _.run())
+}

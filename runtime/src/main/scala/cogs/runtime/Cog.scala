@@ -1,0 +1,430 @@
+package cogs.runtime
+
+import java.util.ArrayDeque
+import scala.util.control.NonFatal
+import ProcessCore.{PARKED, QUEUED, RUNNING, DONE}
+
+/**
+ * A concurrent object group: the unit of scheduling. At most one process of a COG runs at a
+ * time. The COG is its own main task on the runtime's executor (see [[CogCore]] for the inbox and
+ * the status word): a message to an idle COG schedules it; it runs a batch of at most
+ * `throughput` process slices and then reschedules itself or goes idle, holding no thread.
+ *
+ * Everything below is touched only by the running main task, one thread at a time; the hand-off
+ * between consecutive runs of the task goes through the status word (a volatile write when the
+ * task ends, a CAS before it starts again), which orders them.
+ */
+final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
+  import Cog._
+
+  /** The first object placed in this COG: names the COG in reports. */
+  @volatile private[runtime] var owner: Active = _
+
+  // Processes that may run, in arrival order (fresh calls, woken processes, suspend).
+  private[this] var ready: ArrayDeque[Process] = _
+  // Suspended processes whose guard has a condition: re-checked after the COG's state changed.
+  private[this] var condWaiting: Array[Process] = EmptyProcs
+  private[this] var condCount = 0
+  // Suspended processes waiting for futures only: never looked at until a future wakes them.
+  private[this] var futWaiting: Array[Process] = EmptyProcs
+  private[this] var futCount = 0
+  // A process that blocks the whole COG in `get`, and whether its future has resolved.
+  private[this] var blocker: Process = _
+  private[this] var blockerReady = false
+  // A process ran since the conditions were last checked.
+  private[this] var stateDirty = false
+
+  private[runtime] def submit(): Unit = runtime.execute(this)
+  private[runtime] def onActivated(): Unit = runtime.cogActivated()
+
+  /** The main task. */
+  override def run(): Unit = {
+    val tl = currentCog
+    val prev = tl.get()
+    tl.set(this)
+    try {
+      var n = 0
+      val limit = runtime.throughput
+      var p = if (n < limit) pickNext() else null
+      while (p ne null) {
+        runProcess(p)
+        n += 1
+        p = if (n < limit) pickNext() else null
+      }
+    } catch {
+      case e: Throwable => runtime.internalError(this, e)
+    } finally tl.set(prev)
+
+    publishPending()
+    if (hasLocalWork) submit() // stays SCHEDULED: fairness, not idleness
+    else if (!idleOrReschedule()) runtime.cogIdle()
+  }
+
+  private def hasLocalWork: Boolean =
+    if (blocker ne null) blockerReady
+    else (ready != null && !ready.isEmpty) || (stateDirty && condCount > 0)
+
+  // ---------------------------------------------------------------- picking
+
+  private def pickNext(): Process = {
+    var n = poll()
+    while (n ne null) { accept(n.asInstanceOf[Process]); n = poll() }
+
+    if (blocker ne null) {
+      if (!blockerReady) return null
+      val b = blocker
+      blocker = null
+      blockerReady = false
+      b.blockedOn = null
+      return b
+    }
+    if (stateDirty) {
+      stateDirty = false
+      if (condCount > 0) scanConditions()
+    }
+    val r = ready
+    if (r eq null) return null
+    var p = r.pollFirst()
+    while (p ne null) {
+      if ((p.guard eq null) || guardHolds(p)) {
+        resumed(p)
+        return p
+      }
+      if (!p.finished) park(p)
+      p = r.pollFirst()
+    }
+    null
+  }
+
+  /** A process arrived through the inbox: new, or woken by a future. */
+  private def accept(p: Process): Unit = {
+    p.setState(RUNNING)
+    if (p.finished) { p.setState(DONE); return }
+    if (p eq blocker) {
+      // Publish PARKED before re-reading the future, so a resolution racing with us is seen by
+      // one side or the other (ProcessCore's argument).
+      p.setState(PARKED)
+      if (p.blockedOn.isResolved && p.casState(PARKED, RUNNING)) blockerReady = true
+      return
+    }
+    removeFromWaitList(p)
+    addReady(p)
+  }
+
+  private def addReady(p: Process): Unit = {
+    var r = ready
+    if (r eq null) { r = new ArrayDeque[Process](8); ready = r }
+    r.addLast(p)
+  }
+
+  private def resumed(p: Process): Unit = {
+    if (p.guard ne null) {
+      p.guard = null
+      p.parkedOn = null
+      p.epoch = p.epoch + 1
+    }
+  }
+
+  private def guardHolds(p: Process): Boolean =
+    try p.guard.enabled
+    catch {
+      case e: Throwable if NonFatal(e) || e.isInstanceOf[StackOverflowError] =>
+        fail(p, e) // a condition that throws ends its process, not the COG
+        false
+    }
+
+  private def scanConditions(): Unit = {
+    var i = condCount - 1
+    while (i >= 0) {
+      val p = condWaiting(i)
+      if (guardHolds(p)) {
+        // A wake token may be taking it at the same moment: whoever wins the CAS has it.
+        if (p.casState(PARKED, RUNNING)) { removeFromWaitList(p); addReady(p) }
+      }
+      i -= 1
+    }
+  }
+
+  // ---------------------------------------------------------------- parking
+
+  /** Suspend `p` on its guard, which did not hold. */
+  private def park(p: Process): Unit = {
+    val g = p.guard
+    if (g.isSimple) {
+      val f = g.firstPending
+      if (f eq null) { addReady(p); return } // resolved meanwhile
+      val fresh = f ne p.parkedOn
+      p.parkedOn = f
+      p.setState(PARKED)
+      if (fresh) f.register(p)
+      // Re-check after publishing PARKED (see accept). If a waker wins, the process is in the inbox.
+      if (f.isResolved) { if (p.casState(PARKED, RUNNING)) addReady(p) else addWait(p, FUT) }
+      else addWait(p, FUT)
+    } else {
+      p.setState(PARKED)
+      val epoch = p.epoch
+      if (p.tokensEpoch != epoch) {
+        p.tokensEpoch = epoch
+        var fs = g.pendingFutures(Nil)
+        while (fs.nonEmpty) { fs.head.register(new WakeToken(p, epoch)); fs = fs.tail }
+      }
+      val holds = guardHolds(p)
+      if (p.finished) return
+      if (holds && p.casState(PARKED, RUNNING)) addReady(p)
+      else addWait(p, if (g.hasCondition) COND else FUT)
+    }
+  }
+
+  private def addWait(p: Process, where: Int): Unit = {
+    if (where == COND) {
+      if (condCount == condWaiting.length) condWaiting = grow(condWaiting)
+      condWaiting(condCount) = p
+      p.waitIndex = condCount
+      condCount += 1
+    } else {
+      if (futCount == futWaiting.length) futWaiting = grow(futWaiting)
+      futWaiting(futCount) = p
+      p.waitIndex = futCount
+      futCount += 1
+    }
+    p.waitList = where
+  }
+
+  private def removeFromWaitList(p: Process): Unit = {
+    val w = p.waitList
+    if (w == NOWHERE) return
+    val i = p.waitIndex
+    if (w == COND) {
+      condCount -= 1
+      val last = condWaiting(condCount)
+      condWaiting(i) = last
+      last.waitIndex = i
+      condWaiting(condCount) = null
+    } else {
+      futCount -= 1
+      val last = futWaiting(futCount)
+      futWaiting(i) = last
+      last.waitIndex = i
+      futWaiting(futCount) = null
+    }
+    p.waitList = NOWHERE
+    p.waitIndex = -1
+  }
+
+  private def block(p: Process, f: Fut[_]): Unit = {
+    blocker = p
+    blockerReady = false
+    p.blockedOn = f
+    p.setState(PARKED)
+    f.register(p)
+    if (f.isResolved && p.casState(PARKED, RUNNING)) blockerReady = true
+  }
+
+  // ---------------------------------------------------------------- running
+
+  private def runProcess(p: Process): Unit = {
+    stateDirty = true // whatever runs may change the state that conditions read
+    runSlice(p) match {
+      case SliceDone    => p.finished = true; p.setState(DONE)
+      case SliceParked  => park(p)
+      case SliceYielded => addReady(p)
+      case SliceBlocked => block(p, p.blockedOn)
+    }
+  }
+
+  /** Interpret `p` until it finishes or reaches a scheduling point that does not let it go on. */
+  private def runSlice(p: Process): Int = {
+    import Proc._
+    var cur: Proc[Any] = p.current
+    if (cur eq null) {
+      val entry = p.takeEntry()
+      cur = Proc.safely(() => entry(p.target))
+    }
+    p.current = null
+    var value: Any = null
+    var hasValue = false
+    while (true) {
+      if (hasValue) {
+        if (p.sp == 0) {
+          p.fut.resolve(value)
+          return SliceDone
+        }
+        val frame = p.pop().asInstanceOf[Proc[Any]]
+        (frame.tag: @annotation.switch) match {
+          case BIND =>
+            val b = frame.asInstanceOf[Bind[Any, Any]]
+            cur = try b.f(value) catch { case e: Throwable if recoverable(e) => new Raise(e) }
+            hasValue = false
+          case MAP =>
+            val m = frame.asInstanceOf[Map[Any, Any]]
+            try value = m.f(value)
+            catch { case e: Throwable if recoverable(e) => cur = new Raise(e); hasValue = false }
+          case HANDLE => // success passes through a try/catch frame
+          case ENSURE =>
+            val v = value
+            val fin = frame.asInstanceOf[Ensure[Any]].finalizer
+            cur = new Bind[Unit, Any](Proc.safely(fin), _ => new Pure(v))
+            hasValue = false
+        }
+      } else {
+        (cur.tag: @annotation.switch) match {
+          case PURE =>
+            value = cur.asInstanceOf[Pure[Any]].value
+            hasValue = true
+          case DELAY =>
+            try { value = cur.asInstanceOf[Delay[Any]].thunk(); hasValue = true }
+            catch { case e: Throwable if recoverable(e) => cur = new Raise(e) }
+          case DEFER =>
+            cur = Proc.safely(cur.asInstanceOf[Defer[Any]].thunk)
+          case BIND =>
+            p.push(cur); cur = cur.asInstanceOf[Bind[Any, Any]].source
+          case MAP =>
+            p.push(cur); cur = cur.asInstanceOf[Map[Any, Any]].source
+          case HANDLE =>
+            p.push(cur); cur = cur.asInstanceOf[Handle[Any]].source
+          case ENSURE =>
+            p.push(cur); cur = cur.asInstanceOf[Ensure[Any]].source
+          case RAISE =>
+            val e = cur.asInstanceOf[Raise].error
+            var handled = false
+            while (!handled && p.sp > 0) {
+              val frame = p.pop().asInstanceOf[Proc[Any]]
+              frame.tag match {
+                case HANDLE =>
+                  cur = Proc.safely(() => frame.asInstanceOf[Handle[Any]].handler(e))
+                  handled = true
+                case ENSURE =>
+                  val fin = frame.asInstanceOf[Ensure[Any]].finalizer
+                  cur = new Bind[Unit, Any](Proc.safely(fin), _ => new Raise(e))
+                  handled = true
+                case _ => // frames of the failed computation are dropped
+              }
+            }
+            if (!handled) {
+              fail(p, e)
+              return SliceDone
+            }
+          case AWAIT =>
+            val g = cur.asInstanceOf[Await].guard
+            val holds =
+              try g.enabled
+              catch { case e: Throwable if recoverable(e) => cur = new Raise(e); false }
+            if (holds) { value = (); hasValue = true }
+            else if (cur.tag == AWAIT) {
+              p.guard = g
+              p.current = UnitPure
+              return SliceParked
+            }
+          case AWAIT_FUT =>
+            val f = cur.asInstanceOf[AwaitFut[Any]].fut
+            val o = f.outcome()
+            if (o ne null) {
+              o match {
+                case v: Fut.Value  => value = v.value; hasValue = true
+                case x: Fut.Failed => cur = new Raise(x.error)
+              }
+            } else {
+              p.guard = f
+              p.current = cur // resuming re-reads the (then resolved) future
+              return SliceParked
+            }
+          case SUSPEND =>
+            p.current = UnitPure
+            return SliceYielded
+          case GET =>
+            val f = cur.asInstanceOf[Get[Any]].fut
+            val o = f.outcome()
+            if (o ne null) {
+              o match {
+                case v: Fut.Value  => value = v.value; hasValue = true
+                case x: Fut.Failed => cur = new Raise(x.error)
+              }
+            } else {
+              p.blockedOn = f
+              p.current = cur
+              return SliceBlocked
+            }
+          case SYNC =>
+            val s = cur.asInstanceOf[Sync[Active, Any]]
+            val t = s.target
+            if (t eq null) cur = new Raise(new NullPointerException(s"synchronous call ${Option(s.label).getOrElse("")} on null"))
+            else if (t.cog eq this) cur = Proc.safely(() => s.call(t))
+            else cur = new Get(runtime.send(t, s.label, s.call))
+        }
+      }
+    }
+    throw new AssertionError("unreachable")
+  }
+
+  private def fail(p: Process, e: Throwable): Unit = {
+    p.finished = true
+    removeFromWaitList(p)
+    p.fut.fail(e, p.describe)
+    runtime.processFailed(p, e)
+  }
+
+  // ---------------------------------------------------------------- reports
+
+  /** Publish the number of suspended processes and join the registry if there are any. */
+  private def publishPending(): Unit = {
+    val n = condCount + futCount + (if (blocker ne null) 1 else 0) + (if (ready eq null) 0 else ready.size)
+    if (n != pending) pending = n
+    if (n > 0 && !isRegistered() && casRegistered(0, 1)) runtime.registerSuspended(this)
+  }
+
+  /** The suspended processes, for a deadlock report. Only when the COG is idle (quiescence). */
+  private[runtime] def waitingReport(): List[String] = {
+    val b = List.newBuilder[String]
+    if (blocker ne null)
+      b += s"${blocker.describe} blocks its COG in get, waiting for ${blocker.blockedOn.describe}"
+    var i = 0
+    while (i < futCount) {
+      val p = futWaiting(i)
+      b += s"${p.describe} awaits ${describeGuard(p.guard)}"
+      i += 1
+    }
+    i = 0
+    while (i < condCount) {
+      val p = condWaiting(i)
+      b += s"${p.describe} awaits ${describeGuard(p.guard)}"
+      i += 1
+    }
+    if (ready ne null) ready.forEach { p =>
+      b += s"${p.describe} is ready but the COG is blocked"
+    }
+    b.result()
+  }
+
+  override def toString: String = {
+    val o = owner
+    if (o eq null) "COG(empty)" else s"COG of $o"
+  }
+}
+
+object Cog {
+  private[runtime] final val NOWHERE = 0
+  private[runtime] final val COND = 1
+  private[runtime] final val FUT = 2
+
+  private final val SliceDone = 0
+  private final val SliceParked = 1
+  private final val SliceYielded = 2
+  private final val SliceBlocked = 3
+
+  private val EmptyProcs = new Array[Process](0)
+  private def grow(a: Array[Process]): Array[Process] =
+    java.util.Arrays.copyOf(a, math.max(4, a.length * 2))
+
+  private[runtime] def recoverable(e: Throwable): Boolean = NonFatal(e) || e.isInstanceOf[StackOverflowError]
+
+  private[runtime] def describeGuard(g: Guard): String = g match {
+    case f: Fut[_] => f.describe
+    case null      => "nothing"
+    case other     => other.toString
+  }
+
+  private val currentCog = new ThreadLocal[Cog]
+
+  /** The COG whose main task runs on this thread, or null outside every COG. */
+  private[runtime] def current(): Cog = currentCog.get()
+}

@@ -1,0 +1,280 @@
+package cogs.runtime
+
+import com.typesafe.config.{Config, ConfigFactory}
+import java.util.concurrent.{ConcurrentHashMap, ForkJoinPool, ForkJoinWorkerThread, TimeUnit, TimeoutException}
+import java.util.concurrent.atomic.{AtomicInteger, AtomicLong}
+import java.util.concurrent.locks.{LockSupport, ReentrantLock}
+import scala.jdk.CollectionConverters._
+
+/**
+ * A runtime instance (an ABS deployment component): one shared executor on which the main tasks
+ * of all its COGs run, plus the bookkeeping that tells when the program is done (quiescence) and
+ * which processes wait forever when it is not (deadlock).
+ *
+ * Create it from configuration (`CogRuntime()` reads `cogs { ... }` from `application.conf` /
+ * `reference.conf`), create objects with [[spawn]], run a main block with [[run]], and close it.
+ */
+final class CogRuntime private (val settings: CogRuntime.Settings) extends AutoCloseable {
+  import CogRuntime._
+
+  private[this] val pool: ForkJoinPool = {
+    val counter = new AtomicInteger
+    val factory: ForkJoinPool.ForkJoinWorkerThreadFactory = (p: ForkJoinPool) => {
+      val t = new ForkJoinWorkerThread(p) {}
+      t.setName(s"${settings.threadNamePrefix}-${counter.incrementAndGet()}")
+      t.setDaemon(true)
+      t
+    }
+    // Async (FIFO) mode: COGs are event-style tasks that are never joined.
+    new ForkJoinPool(settings.parallelism, factory, (_, e) => internalError(null, e), true)
+  }
+
+  private[runtime] val throughput: Int = settings.throughput
+
+  // COGs that are scheduled or running. Zero means quiescence: nothing can make progress unless
+  // a thread outside the runtime sends a message or resolves a future.
+  private[this] val active = new AtomicInteger
+  @volatile private[this] var quiescenceWaiters = 0
+  private[this] val waitersLock = new ReentrantLock
+  private[this] val waitersChanged = waitersLock.newCondition()
+  // Threads blocked in Fut.join: woken at quiescence to report a deadlock.
+  private[this] val joiners = ConcurrentHashMap.newKeySet[Thread]()
+
+  // COGs that held suspended processes when they last went idle (see CogCore.registered).
+  private[this] val suspended = ConcurrentHashMap.newKeySet[Cog]()
+  private[this] val sweepAt = new AtomicLong(1024)
+
+  private[this] val failures = new AtomicLong
+  @volatile private[this] var firstFailure: String = _
+  @volatile private[this] var closed = false
+
+  // ------------------------------------------------------------------ objects and calls
+
+  /**
+   * Create an active object in a new COG: `rt.spawn(new Account(100))`. The constructor (ABS init
+   * block) runs now, on this thread; if the class defines `run()`, that method is then started as
+   * the object's first process.
+   */
+  def spawn[T <: ActiveObject](make: => T): T = place(new Cog(this))(make)
+
+  /** Java: `spawn`. */
+  def spawnWith[T <: ActiveObject](make: java.util.function.Supplier[T]): T = spawn(make.get())
+
+  private[runtime] def place[T <: ActiveObject](cog: Cog)(make: => T): T = {
+    val prev = Placement.get()
+    Placement.set(cog)
+    val obj = try make finally Placement.set(prev)
+    if (obj.cog ne cog) throw new IllegalStateException(s"$obj was not created by this spawn")
+    ActiveObject.startRun(obj)
+    obj
+  }
+
+  private[runtime] def send[T <: Active, A](target: T, label: String, call: T => Proc[A]): Fut[A] = {
+    if (target == null) throw new NullPointerException(s"asynchronous call ${Option(label).getOrElse("")} on null")
+    val cog = target.cog
+    val fut = new Fut[A](this, null)
+    val p = new Process(cog, target, label, fut.asInstanceOf[Fut[Any]], call.asInstanceOf[Active => Proc[Any]])
+    fut.producer = p
+    cog.enqueueAndSchedule(p)
+    fut
+  }
+
+  /**
+   * Run `main` as the main block of a program: a process in a COG of its own. Returns its result
+   * once the whole program is quiescent (no COG has anything to run). Throws
+   * [[CallFailedException]] if the main block failed, and [[DeadlockException]], with every
+   * waiting process named, if the main block itself can never finish.
+   *
+   * As in ABS, processes left waiting after the main block finished (a server object whose
+   * `run` loop awaits requests that will not come) do not make the program fail; they are listed
+   * by [[deadlockReport]].
+   */
+  def run[A](main: => Proc[A]): A = {
+    val block = spawn(new MainBlock)
+    val fut = send[MainBlock, A](block, "main", _ => main)
+    awaitQuiescence()
+    fut.poll match {
+      case Some(scala.util.Failure(e)) => throw e
+      case Some(scala.util.Success(v)) => v
+      case None => throw new DeadlockException(deadlockReport())
+    }
+  }
+
+  /** Java: `run`. */
+  def runMain[A](main: java.util.function.Supplier[Proc[A]]): A = run(main.get())
+
+  // ------------------------------------------------------------------ scheduling
+
+  private[runtime] def execute(cog: Cog): Unit =
+    if (Thread.currentThread() match {
+          case w: ForkJoinWorkerThread => w.getPool eq pool
+          case _                       => false
+        }) cog.fork() // local queue of this worker: no contention on the shared submission queue
+    else pool.execute(cog: Runnable)
+
+  private[runtime] def cogActivated(): Unit = active.incrementAndGet()
+
+  private[runtime] def cogIdle(): Unit =
+    if (active.decrementAndGet() == 0) {
+      // Dekker pair with awaitQuiescence/blockUntil: they register, then read `active`.
+      if (quiescenceWaiters > 0) {
+        waitersLock.lock()
+        try waitersChanged.signalAll()
+        finally waitersLock.unlock()
+      }
+      if (!joiners.isEmpty) joiners.forEach(t => LockSupport.unpark(t))
+    }
+
+  /** True if no COG is scheduled or running. */
+  def isQuiescent: Boolean = active.get() == 0
+
+  /** Wait until no COG is scheduled or running. */
+  def awaitQuiescence(): Unit = awaitQuiescence(Long.MaxValue, TimeUnit.NANOSECONDS): Unit
+
+  /** Wait at most `timeout`; returns false if the runtime was still busy. */
+  def awaitQuiescence(timeout: Long, unit: TimeUnit): Boolean = {
+    if (Cog.current() != null) throw new IllegalStateException("awaitQuiescence from inside a process would never return")
+    var nanos = unit.toNanos(timeout)
+    waitersLock.lock()
+    try {
+      quiescenceWaiters += 1
+      while (active.get() != 0) {
+        if (nanos <= 0) return false
+        nanos = waitersChanged.awaitNanos(nanos)
+      }
+      true
+    } finally {
+      quiescenceWaiters -= 1
+      waitersLock.unlock()
+    }
+  }
+
+  /** Block a thread outside the runtime until `f` resolves; deadlock if the runtime goes quiet first. */
+  private[runtime] def blockUntil(f: Fut[_], timeoutNanos: Long): Unit = {
+    val me = Thread.currentThread()
+    val w = new FutCore.Waiter { def onResolved(c: FutCore): Unit = LockSupport.unpark(me) }
+    f.register(w)
+    joiners.add(me)
+    try {
+      val deadline = if (timeoutNanos == Long.MaxValue) Long.MaxValue else System.nanoTime() + timeoutNanos
+      while (!f.isDone) {
+        if (active.get() == 0 && !f.isDone) {
+          // Quiescent and still pending: unless another outside thread resolves it, it never will.
+          throw new DeadlockException(s"the main thread waits for ${f.describe}" :: deadlockReport())
+        }
+        if (deadline == Long.MaxValue) LockSupport.park(this)
+        else {
+          val left = deadline - System.nanoTime()
+          if (left <= 0) throw new TimeoutException(s"${f.describe} did not resolve in time")
+          LockSupport.parkNanos(this, left)
+        }
+      }
+    } finally joiners.remove(me)
+  }
+
+  // ------------------------------------------------------------------ deadlock reports
+
+  private[runtime] def registerSuspended(cog: Cog): Unit = {
+    suspended.add(cog)
+    if (suspended.size >= sweepAt.get()) sweep()
+  }
+
+  /** Drop COGs that no longer hold suspended processes (see CogCore.registered for the protocol). */
+  private def sweep(): Unit = synchronized {
+    suspended.forEach { c =>
+      if (c.pending == 0 && c.casRegistered(1, 0)) {
+        suspended.remove(c)
+        if (c.pending > 0 && c.casRegistered(0, 1)) suspended.add(c)
+      }
+    }
+    sweepAt.set(math.max(1024L, suspended.size.toLong * 2))
+  }
+
+  /**
+   * The processes that still wait, one line each. Meaningful when the runtime is quiescent:
+   * then every line is a process that nothing in the runtime can wake.
+   */
+  def deadlockReport(): List[String] = {
+    sweep()
+    suspended.asScala.toList.flatMap { c =>
+      c.waitingReport().map(line => s"$c: $line")
+    }
+  }
+
+  // ------------------------------------------------------------------ failures
+
+  private[runtime] def processFailed(p: Process, e: Throwable): Unit = {
+    if (failures.getAndIncrement() == 0) firstFailure = s"${p.describe} failed: $e"
+  }
+
+  /** Number of processes that ended with an exception (observed or not). */
+  def failedProcesses: Long = failures.get()
+
+  private[runtime] def internalError(cog: Cog, e: Throwable): Unit = {
+    System.err.println(s"cogs: internal error in ${Option(cog).getOrElse("the executor")}: $e")
+    e.printStackTrace()
+  }
+
+  // ------------------------------------------------------------------ lifecycle
+
+  /** Stop the executor. Suspended processes are abandoned. */
+  def close(): Unit = if (!closed) {
+    closed = true
+    pool.shutdown()
+    pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS)
+  }
+
+  /** Java / Scala: same as `close`. */
+  def shutdown(): Unit = close()
+
+  override def toString: String = s"CogRuntime(parallelism=${settings.parallelism}, throughput=${settings.throughput})"
+}
+
+object CogRuntime {
+
+  /** The `cogs` section of the configuration, checked. */
+  final case class Settings(
+      parallelism: Int,
+      throughput: Int,
+      threadNamePrefix: String,
+      shutdownTimeout: java.time.Duration
+  )
+
+  object Settings {
+    def apply(config: Config): Settings = {
+      val c = config.getConfig("cogs")
+      val par = c.getInt("executor.parallelism")
+      val cores = Runtime.getRuntime.availableProcessors
+      val settings = Settings(
+        parallelism = if (par <= 0) cores else par,
+        throughput = c.getInt("throughput"),
+        threadNamePrefix = c.getString("executor.thread-name-prefix"),
+        shutdownTimeout = c.getDuration("shutdown-timeout")
+      )
+      require(settings.throughput >= 1, s"cogs.throughput must be at least 1, got ${settings.throughput}")
+      require(settings.parallelism <= 32767, s"cogs.executor.parallelism is too large: ${settings.parallelism}")
+      settings
+    }
+  }
+
+  /** A runtime configured from `application.conf` / `reference.conf` (section `cogs`). */
+  def apply(): CogRuntime = apply(ConfigFactory.load())
+
+  def apply(config: Config): CogRuntime = new CogRuntime(Settings(config.withFallback(ConfigFactory.defaultReference())))
+
+  /** Convenience: override a few keys, e.g. `CogRuntime.withOverrides("cogs.throughput = 8")`. */
+  def withOverrides(hocon: String): CogRuntime = apply(ConfigFactory.parseString(hocon).withFallback(ConfigFactory.load()))
+
+  /** Java: `CogRuntime.create()`. */
+  def create(): CogRuntime = apply()
+
+  /** Java: `CogRuntime.create(config)`. */
+  def create(config: Config): CogRuntime = apply(config)
+
+  /** The object that runs a program's main block. */
+  private[runtime] final class MainBlock extends ActiveObject {
+    override def toString = "main"
+  }
+
+  private[runtime] val Placement = new ThreadLocal[Cog]
+}

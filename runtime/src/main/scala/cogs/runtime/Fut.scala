@@ -1,0 +1,128 @@
+package cogs.runtime
+
+import java.util.concurrent.TimeUnit
+import java.util.concurrent.locks.LockSupport
+import scala.util.{Failure, Success, Try}
+
+/**
+ * The future of an asynchronous call: resolved exactly once, with a value or with the exception
+ * the call ended in.
+ *
+ * Inside a process, use [[Proc.await]] (suspends the process, the COG runs others) or
+ * [[Fut.get]] (blocks the whole COG, as ABS `f.get` does, but never a pool thread). From plain
+ * code outside every COG (a `main`), use [[join]], which blocks the calling thread and reports a
+ * deadlock instead of hanging.
+ *
+ * A `Fut` is also a [[Guard]] (`await f?`).
+ */
+final class Fut[A] private[runtime] (
+    private[runtime] val runtime: CogRuntime,
+    @volatile private[runtime] var producer: Process
+) extends FutCore with Guard {
+
+  /** True once resolved (with a value or a failure). */
+  def isDone: Boolean = isResolved
+
+  /** The outcome, if resolved. */
+  def poll: Option[Try[A]] = outcome() match {
+    case null => None
+    case o    => Some(Fut.toTry[A](o))
+  }
+
+  /** ABS `f.get`: inside a process, blocks this process's COG until resolved (no pool thread is held). */
+  def get: Proc[A] = new Proc.Get(this)
+
+  /** ABS `await f?` followed by reading the value: suspends the process, the COG may run others. */
+  def await: Proc[A] = new Proc.AwaitFut(this)
+
+  /**
+   * Block the calling thread until resolved. Only from outside every COG: inside a process this
+   * would hold a pool thread, so it throws. If the runtime becomes quiescent while this future is
+   * still pending, nothing can ever resolve it: throws [[DeadlockException]] with a report.
+   * A failed call is rethrown as [[CallFailedException]] naming the object and method.
+   */
+  def join(): A = joinImpl(Long.MaxValue)
+
+  /** [[join]] with a time limit; throws `java.util.concurrent.TimeoutException`. */
+  def join(timeout: Long, unit: TimeUnit): A = joinImpl(unit.toNanos(timeout))
+
+  private def joinImpl(timeoutNanos: Long): A = {
+    if (Cog.current() != null)
+      throw new IllegalStateException(
+        "join() would block a pool thread: inside a process use `get` (blocks the COG) or `await` (suspends)")
+    if (!isDone) runtime.blockUntil(this, timeoutNanos)
+    Fut.unwrap[A](outcome(), rethrowRaw = false)
+  }
+
+  /** Run `f` when resolved, on the resolving thread (or at once if already resolved). Keep it short. */
+  def onComplete(f: Try[A] => Unit): Unit = {
+    val w = new FutCore.Waiter { def onResolved(c: FutCore): Unit = f(Fut.toTry[A](c.outcome())) }
+    if (!register(w)) f(Fut.toTry[A](outcome()))
+  }
+
+  /** Java: run `f` when resolved. */
+  def whenDone(f: java.util.function.Consumer[Try[A]]): Unit = onComplete(t => f.accept(t))
+
+  private[runtime] def resolve(value: A): Boolean = {
+    val ok = complete(new Fut.Value(value))
+    if (ok) producer = null
+    ok
+  }
+
+  private[runtime] def fail(e: Throwable, origin: String): Boolean = {
+    val ok = complete(new Fut.Failed(e, origin))
+    if (ok) producer = null
+    ok
+  }
+
+  // Guard: a future is the guard `f?`.
+  private[runtime] def enabled: Boolean = isResolved
+  private[runtime] def hasCondition: Boolean = false
+  private[runtime] def isSimple: Boolean = true
+  private[runtime] def firstPending: Fut[_] = if (isResolved) null else this
+  private[runtime] def pendingFutures(acc: List[Fut[_]]): List[Fut[_]] = if (isResolved) acc else this :: acc
+
+  /** Who will resolve this future, for reports. */
+  private[runtime] def describe: String = {
+    val p = producer
+    if (isDone) "a resolved future"
+    else if (p eq null) "a future with no producer"
+    else s"the future of ${p.describe}"
+  }
+
+  override def toString: String = outcome() match {
+    case null => s"Fut(pending${Option(producer).map(p => ", " + p.describe).getOrElse("")})"
+    case o    => s"Fut(${Fut.toTry[A](o)})"
+  }
+}
+
+object Fut {
+  private[runtime] final class Value(val value: Any) extends FutCore.Outcome
+  private[runtime] final class Failed(val error: Throwable, val origin: String) extends FutCore.Outcome
+
+  private[runtime] def toTry[A](o: FutCore.Outcome): Try[A] = o match {
+    case v: Value  => Success(v.value.asInstanceOf[A])
+    case f: Failed => Failure(new CallFailedException(f.origin, f.error))
+  }
+
+  /** Value of a resolved future; a failure is thrown raw (inside processes) or wrapped (join). */
+  private[runtime] def unwrap[A](o: FutCore.Outcome, rethrowRaw: Boolean): A = o match {
+    case v: Value                => v.value.asInstanceOf[A]
+    case f: Failed if rethrowRaw => throw f.error
+    case f: Failed               => throw new CallFailedException(f.origin, f.error)
+  }
+
+  /** A future already resolved with `value` (not tied to any runtime). */
+  def successful[A](value: A): Fut[A] = {
+    val f = new Fut[A](null, null)
+    f.resolve(value)
+    f
+  }
+
+  /** A future already failed with `error`. */
+  def failed[A](error: Throwable): Fut[A] = {
+    val f = new Fut[A](null, null)
+    f.fail(error, "a failed future")
+    f
+  }
+}

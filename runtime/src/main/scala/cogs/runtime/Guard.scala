@@ -1,0 +1,81 @@
+package cogs.runtime
+
+import java.util.function.BooleanSupplier
+
+/**
+ * What an `await` waits for: a future (`f?`), a condition over the object's state (`b`), or a
+ * conjunction (`g1 & g2`) or disjunction of guards.
+ *
+ * The runtime never polls a future: a process waiting for futures only is parked on them and
+ * woken when they resolve. A guard with a condition is re-checked only when its COG's state may
+ * have changed, that is after another process of the COG ran (conditions may read only the state
+ * of the COG's objects and the process's own locals), or when one of its futures resolved.
+ */
+trait Guard {
+  /** Evaluate now. Runs on the COG's thread. */
+  private[runtime] def enabled: Boolean
+  /** Contains a condition, so it must be re-checked when the COG's state changes. */
+  private[runtime] def hasCondition: Boolean
+  /** Only futures and conjunctions of them: parking on one pending future at a time suffices. */
+  private[runtime] def isSimple: Boolean
+  /** For a simple guard: a pending future that keeps it disabled, or null. */
+  private[runtime] def firstPending: Fut[_]
+  private[runtime] def pendingFutures(acc: List[Fut[_]]): List[Fut[_]]
+
+  /** Both guards (ABS `g1 & g2`). */
+  def &(other: Guard): Guard = new Guard.And(this, other)
+  /** Either guard. */
+  def |(other: Guard): Guard = new Guard.Or(this, other)
+  /** Java spelling of `&`. */
+  def and(other: Guard): Guard = this & other
+  /** Java spelling of `|`. */
+  def or(other: Guard): Guard = this | other
+}
+
+object Guard {
+  /** A condition over the object's state, e.g. `Guard.cond(count > 0)`. */
+  def cond(b: => Boolean): Guard = new Cond(() => b, null)
+
+  /** A condition with a name that deadlock reports and traces show. */
+  def cond(name: String)(b: => Boolean): Guard = new Cond(() => b, name)
+
+  /** Java: a condition over the object's state. */
+  def of(b: BooleanSupplier): Guard = new Cond(() => b.getAsBoolean, null)
+
+  /** Java: a named condition. */
+  def of(name: String, b: BooleanSupplier): Guard = new Cond(() => b.getAsBoolean, name)
+
+  /** The future guard `f?`. */
+  def future(f: Fut[_]): Guard = f
+
+  private[runtime] final class Cond(val test: () => Boolean, val name: String) extends Guard {
+    private[runtime] def enabled: Boolean = test()
+    private[runtime] def hasCondition = true
+    private[runtime] def isSimple = false
+    private[runtime] def firstPending: Fut[_] = null
+    private[runtime] def pendingFutures(acc: List[Fut[_]]): List[Fut[_]] = acc
+    override def toString: String = if (name eq null) "a condition" else s"condition '$name'"
+  }
+
+  private[runtime] final class And(val left: Guard, val right: Guard) extends Guard {
+    private[runtime] def enabled: Boolean = left.enabled && right.enabled
+    private[runtime] val hasCondition: Boolean = left.hasCondition || right.hasCondition
+    private[runtime] val isSimple: Boolean = left.isSimple && right.isSimple
+    private[runtime] def firstPending: Fut[_] = {
+      val l = left.firstPending
+      if (l ne null) l else right.firstPending
+    }
+    private[runtime] def pendingFutures(acc: List[Fut[_]]): List[Fut[_]] = left.pendingFutures(right.pendingFutures(acc))
+    override def toString: String = s"($left & $right)"
+  }
+
+  private[runtime] final class Or(val left: Guard, val right: Guard) extends Guard {
+    private[runtime] def enabled: Boolean = left.enabled || right.enabled
+    private[runtime] val hasCondition: Boolean = left.hasCondition || right.hasCondition
+    // Waiting for either of two futures needs a registration on both: not simple.
+    private[runtime] def isSimple = false
+    private[runtime] def firstPending: Fut[_] = null
+    private[runtime] def pendingFutures(acc: List[Fut[_]]): List[Fut[_]] = left.pendingFutures(right.pendingFutures(acc))
+    override def toString: String = s"($left | $right)"
+  }
+}

@@ -1,0 +1,177 @@
+package cogs.runtime
+
+import java.util.function.{Function => JFunction, Supplier}
+import scala.util.control.NonFatal
+
+/**
+ * A description of (the rest of) a process: plain data that the COG interprets.
+ *
+ * Every scheduling point of ABS is a node: [[Proc.await]] (`await f?`, `await b`, `await g1 & g2`),
+ * [[Proc.suspend]], [[Fut.get]] and [[Proc.sync]] (a synchronous call, which may suspend
+ * inside the callee). Whatever comes after a scheduling point is a function stored in a
+ * `flatMap` node: that is the continuation, kept on the heap, never on a thread's stack.
+ *
+ * The interpreter is a trampoline with an explicit continuation stack, so
+ *  - a chain of synchronous calls that suspends at its bottom suspends as a whole and resumes in
+ *    order (the stack is data in the process),
+ *  - synchronous recursion a million calls deep does not overflow the JVM stack, provided each
+ *    call is delayed ([[Proc.defer]]) rather than evaluated while building the caller,
+ *  - a loop with an `await` in its body ([[Proc.loopWhile]], or `flatMap` in tail position)
+ *    runs in constant stack and heap.
+ *
+ * Build processes with the constructors of the companion (Scala) or [[Procs]]-style static
+ * methods on this class (Java: `Proc.done(x)`, `p.then(v -> ...)`).
+ */
+sealed abstract class Proc[+A] {
+  private[runtime] def tag: Int
+
+  /** Sequential composition: run this, then `f` of its result. */
+  final def flatMap[B](f: A => Proc[B]): Proc[B] = new Proc.Bind(this, f)
+
+  final def map[B](f: A => B): Proc[B] = new Proc.Map(this, f)
+
+  /** Run this, drop its result, then run `next`. */
+  final def >>[B](next: => Proc[B]): Proc[B] = new Proc.Bind[A, B](this, _ => next)
+
+  /** Same as `>>`, but `next` is already built. */
+  final def andThen[B](next: Proc[B]): Proc[B] = new Proc.Bind[A, B](this, _ => next)
+
+  /** Replace the result. */
+  final def as[B](b: B): Proc[B] = new Proc.Map[A, B](this, _ => b)
+
+  final def void: Proc[Unit] = as(())
+
+  /** try/catch: exceptions matched by `pf` are handled by the process it returns. */
+  final def recoverWith[B >: A](pf: PartialFunction[Throwable, Proc[B]]): Proc[B] =
+    new Proc.Handle[B](this, e => if (pf.isDefinedAt(e)) pf(e) else new Proc.Raise(e))
+
+  final def recover[B >: A](pf: PartialFunction[Throwable, B]): Proc[B] =
+    recoverWith(pf.andThen(b => new Proc.Pure(b)))
+
+  /** try/finally: `finalizer` runs whether this completes or fails (and then the failure goes on). */
+  final def guarantee(finalizer: => Proc[Unit]): Proc[A] = new Proc.Ensure(this, () => finalizer)
+
+  // Java spellings (java.util.function types; Scala callers use the methods above).
+  /** Java: `flatMap`. */
+  final def then[B](f: JFunction[_ >: A, Proc[B]]): Proc[B] = new Proc.Bind[A, B](this, a => f.apply(a))
+  /** Java: `map`. */
+  final def thenApply[B](f: JFunction[_ >: A, B]): Proc[B] = new Proc.Map[A, B](this, a => f.apply(a))
+  /** Java: `recoverWith` for every exception. */
+  final def catching[B >: A](handler: JFunction[Throwable, Proc[B]]): Proc[B] = new Proc.Handle[B](this, e => handler.apply(e))
+  /** Java: `guarantee`. */
+  final def ensuring(finalizer: Supplier[Proc[Unit]]): Proc[A] = new Proc.Ensure(this, () => finalizer.get())
+}
+
+object Proc {
+  private[runtime] final val PURE = 0
+  private[runtime] final val DELAY = 1
+  private[runtime] final val DEFER = 2
+  private[runtime] final val BIND = 3
+  private[runtime] final val MAP = 4
+  private[runtime] final val RAISE = 5
+  private[runtime] final val AWAIT = 6
+  private[runtime] final val AWAIT_FUT = 7
+  private[runtime] final val SUSPEND = 8
+  private[runtime] final val GET = 9
+  private[runtime] final val SYNC = 10
+  private[runtime] final val HANDLE = 11
+  private[runtime] final val ENSURE = 12
+
+  private[runtime] final class Pure[+A](val value: A) extends Proc[A] { def tag = PURE }
+  private[runtime] final class Delay[+A](val thunk: () => A) extends Proc[A] { def tag = DELAY }
+  private[runtime] final class Defer[+A](val thunk: () => Proc[A]) extends Proc[A] { def tag = DEFER }
+  private[runtime] final class Bind[A, +B](val source: Proc[A], val f: A => Proc[B]) extends Proc[B] { def tag = BIND }
+  private[runtime] final class Map[A, +B](val source: Proc[A], val f: A => B) extends Proc[B] { def tag = MAP }
+  private[runtime] final class Raise(val error: Throwable) extends Proc[Nothing] { def tag = RAISE }
+  private[runtime] final class Await(val guard: Guard) extends Proc[Unit] { def tag = AWAIT }
+  private[runtime] final class AwaitFut[+A](val fut: Fut[_ <: A]) extends Proc[A] { def tag = AWAIT_FUT }
+  private[runtime] object Suspend extends Proc[Unit] { def tag = SUSPEND }
+  private[runtime] final class Get[+A](val fut: Fut[_ <: A]) extends Proc[A] { def tag = GET }
+  private[runtime] final class Sync[T <: Active, +A](val target: T, val label: String, val call: T => Proc[A]) extends Proc[A] {
+    def tag = SYNC
+  }
+  private[runtime] final class Handle[A](val source: Proc[A], val handler: Throwable => Proc[A]) extends Proc[A] { def tag = HANDLE }
+  private[runtime] final class Ensure[A](val source: Proc[A], val finalizer: () => Proc[Unit]) extends Proc[A] { def tag = ENSURE }
+
+  private[runtime] val UnitPure: Proc[Unit] = new Pure(())
+
+  /** A finished process with result `a` (ABS `return a`). */
+  def done[A](a: A): Proc[A] = new Pure(a)
+
+  /** The finished process with no result. */
+  val unit: Proc[Unit] = UnitPure
+
+  /** Run `a` when the process reaches this point (not when the `Proc` is built). */
+  def delay[A](a: => A): Proc[A] = new Delay(() => a)
+
+  /**
+   * Build the process when it is reached. Wrap the body of a method that calls itself
+   * synchronously in `defer`, so that deep recursion runs on the process's heap stack.
+   */
+  def defer[A](p: => Proc[A]): Proc[A] = new Defer(() => p)
+
+  /** A failed process (ABS `throw e`). */
+  def raise[A](e: Throwable): Proc[A] = new Raise(e)
+
+  /** ABS `await g`: suspend until the guard holds; the COG may run other processes meanwhile. */
+  def await(g: Guard): Proc[Unit] = new Await(g)
+
+  /** ABS `await b` for a condition over the object's state. */
+  def awaitUntil(cond: => Boolean): Proc[Unit] = new Await(Guard.cond(cond))
+
+  /** ABS `await f?` and then the value of `f` (its failure is raised in this process). */
+  def await[A](f: Fut[A]): Proc[A] = new AwaitFut(f)
+
+  /** ABS `suspend`: let the COG run other enabled processes, then continue. */
+  val suspend: Proc[Unit] = Suspend
+
+  /** ABS `f.get`: blocks this process's COG (not a thread) until `f` is resolved. */
+  def get[A](f: Fut[A]): Proc[A] = new Get(f)
+
+  /**
+   * ABS synchronous call `o.m(..)`: in the caller's COG the callee runs at once, as part of this
+   * process (if it suspends, the whole stack suspends); in another COG it is `(o ! m).get`.
+   */
+  def sync[T <: Active, A](target: T)(call: T => Proc[A]): Proc[A] = new Sync(target, null, call)
+
+  /** `sync` with the method's name, for reports. */
+  def sync[T <: Active, A](target: T, method: String)(call: T => Proc[A]): Proc[A] = new Sync(target, method, call)
+
+  /** `while (cond) body` with any scheduling points in `body`, in constant memory. */
+  def loopWhile(cond: => Boolean)(body: => Proc[Unit]): Proc[Unit] = {
+    lazy val loop: Proc[Unit] = new Defer(() => if (cond) new Bind[Unit, Unit](body, _ => loop) else UnitPure)
+    loop
+  }
+
+  /** Run `body(i)` for i in 0 until n, in order, in constant memory. */
+  def repeat(n: Int)(body: Int => Proc[Unit]): Proc[Unit] = {
+    def step(i: Int): Proc[Unit] =
+      if (i >= n) UnitPure else new Bind[Unit, Unit](new Defer(() => body(i)), _ => step(i + 1))
+    step(0)
+  }
+
+  /** Run `body(x)` for each element, in order (ABS `foreach`). */
+  def foreach[X](xs: Iterable[X])(body: X => Proc[Unit]): Proc[Unit] = {
+    val it = xs.iterator
+    lazy val loop: Proc[Unit] = new Defer(() => if (it.hasNext) new Bind[Unit, Unit](body(it.next()), _ => loop) else UnitPure)
+    loop
+  }
+
+  /** Java: `delay`. */
+  def supply[A](a: Supplier[A]): Proc[A] = new Delay(() => a.get())
+
+  /** Java: `defer`. */
+  def later[A](p: Supplier[Proc[A]]): Proc[A] = new Defer(() => p.get())
+
+  /** Java: `loopWhile`. */
+  def whileLoop(cond: java.util.function.BooleanSupplier, body: Supplier[Proc[Unit]]): Proc[Unit] =
+    loopWhile(cond.getAsBoolean)(body.get())
+
+  /** Java: `sync`. */
+  def call[T <: Active, A](target: T, method: String, call: JFunction[T, Proc[A]]): Proc[A] =
+    new Sync[T, A](target, method, t => call.apply(t))
+
+  private[runtime] def safely[A](thunk: () => Proc[A]): Proc[A] =
+    try thunk()
+    catch { case e: Throwable if NonFatal(e) || e.isInstanceOf[StackOverflowError] => new Raise(e) }
+}

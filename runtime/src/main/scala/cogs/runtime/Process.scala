@@ -1,0 +1,76 @@
+package cogs.runtime
+
+/**
+ * One process: an asynchronous call being served (or the main block), with the rest of its work
+ * as data: the next [[Proc]] node to interpret and a stack of continuation frames (the
+ * synchronous call stack). A suspended process holds no thread.
+ *
+ * A process is its own node in its COG's inbox, and its own waiter on a future.
+ */
+private[runtime] final class Process(
+    val cog: Cog,
+    val target: Active,
+    val label: String,
+    val fut: Fut[Any],
+    private[this] var entry: Active => Proc[Any]
+) extends ProcessCore(ProcessCore.QUEUED) with FutCore.Waiter {
+
+  /** Next node to interpret; null until started (then `entry` is called on `target`). */
+  var current: Proc[Any] = null
+  private[runtime] var stack: Array[AnyRef] = null
+  private[runtime] var sp: Int = 0
+
+  /** The guard of the await this process is suspended in, or null. */
+  var guard: Guard = null
+  /** For a simple guard: the future it is registered on. */
+  var parkedOn: Fut[_] = null
+  /** For `get`: the future that blocks the COG. */
+  var blockedOn: Fut[_] = null
+  /** Incremented at every resume, so that stale wake-ups of an older await can be told apart. */
+  @volatile var epoch: Int = 0
+  /** The epoch for which wake tokens have been registered (complex guards only). */
+  var tokensEpoch: Int = -1
+  /** Where the COG keeps it while suspended: one of Cog.NOWHERE/COND/FUT, and the index there. */
+  var waitList: Int = 0
+  /** Set by the COG when the process ended; a late wake-up of a finished process is dropped. */
+  var finished: Boolean = false
+  var waitIndex: Int = -1
+
+  def takeEntry(): Active => Proc[Any] = { val e = entry; entry = null; e }
+
+  def push(frame: AnyRef): Unit = {
+    var s = stack
+    if (s eq null) { s = new Array[AnyRef](8); stack = s }
+    else if (sp == s.length) { s = java.util.Arrays.copyOf(s, sp * 2); stack = s }
+    s(sp) = frame
+    sp += 1
+  }
+
+  def pop(): AnyRef = {
+    sp -= 1
+    val f = stack(sp)
+    stack(sp) = null
+    f
+  }
+
+  /** Wake from a future: only if parked, and then exactly once (see ProcessCore). */
+  def onResolved(f: FutCore): Unit = wake()
+
+  def wake(): Unit =
+    if (casState(ProcessCore.PARKED, ProcessCore.QUEUED)) cog.enqueueAndSchedule(this)
+
+  def describe: String = {
+    val m = if (label eq null) "(asynchronous call)" else label
+    s"$target.$m"
+  }
+
+  override def toString: String = s"Process($describe)"
+}
+
+/** Wakes a process for one await only: guards with several futures register one per future. */
+private[runtime] final class WakeToken(p: Process, epoch: Int) extends FutCore.Waiter {
+  def onResolved(f: FutCore): Unit =
+    // A stale token (the process has moved on) may still wake it: the COG re-checks the guard
+    // and parks it again, so a spurious wake-up costs time, never correctness.
+    if (p.epoch == epoch) p.wake()
+}

@@ -1,0 +1,34 @@
+package cogs
+
+/**
+ * Active objects with cooperative scheduling (ABS semantics).
+ *
+ * {{{
+ * import cogs.runtime._
+ *
+ * trait Counter extends Active { def inc(): Proc[Int] }
+ * final class CounterImpl extends ActiveObject with Counter {
+ *   private var n = 0
+ *   def inc(): Proc[Int] = Proc.delay { n += 1; n }
+ * }
+ *
+ * val rt = CogRuntime()
+ * val c: Counter = rt.spawn(new CounterImpl)
+ * val f: Fut[Int] = c ! (_.inc())
+ * f.join()
+ * }}}
+ */
+package object runtime {
+
+  /** `target ! (_.m(args))`: the asynchronous call of ABS. */
+  implicit final class ActiveOps[T <: Active](private val target: T) extends AnyVal {
+    /** Asynchronous call; returns the future at once. */
+    def ![A](call: T => Proc[A]): Fut[A] = Cogs.sendS(target, null, call)
+
+    /** Asynchronous call with the method's name, which failure messages and reports show. */
+    def send[A](method: String)(call: T => Proc[A]): Fut[A] = Cogs.sendS(target, method, call)
+
+    /** Synchronous call (see [[Proc.sync]]). */
+    def sync[A](call: T => Proc[A]): Proc[A] = Proc.sync(target)(call)
+  }
+}
