@@ -33,6 +33,10 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
   private[this] var blockerReady = false
   // A process ran since the conditions were last checked.
   private[this] var stateDirty = false
+  /** The process running now (for traces and tests); null between slices. */
+  private[runtime] var running: Process = _
+  // Slices run so far (wraps around; only compared for equality).
+  private[this] var slices = 0
 
   private[runtime] def submit(): Unit = runtime.execute(this)
   private[runtime] def onActivated(): Unit = runtime.cogActivated()
@@ -126,7 +130,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
   }
 
   private def guardHolds(p: Process): Boolean =
-    try p.guard.enabled
+    try { p.checkedAt = slices; p.guard.enabled }
     catch {
       case e: Throwable if NonFatal(e) || e.isInstanceOf[StackOverflowError] =>
         fail(p, e) // a condition that throws ends its process, not the COG
@@ -137,7 +141,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
     var i = condCount - 1
     while (i >= 0) {
       val p = condWaiting(i)
-      if (guardHolds(p)) {
+      if (p.checkedAt != slices && guardHolds(p)) {
         // A wake token may be taking it at the same moment: whoever wins the CAS has it.
         if (p.casState(PARKED, RUNNING)) { removeFromWaitList(p); addReady(p) }
       }
@@ -168,14 +172,17 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
         var fs = g.pendingFutures(Nil)
         while (fs.nonEmpty) { fs.head.register(new WakeToken(p, epoch)); fs = fs.tail }
       }
-      val holds = guardHolds(p)
+      // With futures in the guard, one may have resolved while the process was not yet PARKED
+      // (its token's wake-up then failed): re-check after publishing PARKED. A guard of
+      // conditions only cannot have changed since it was evaluated in this slice.
+      val holds = g.hasFutures && guardHolds(p)
       if (p.finished) return
       if (holds && p.casState(PARKED, RUNNING)) addReady(p)
       else addWait(p, if (g.hasCondition) COND else FUT)
     }
   }
 
-  private def addWait(p: Process, where: Int): Unit = {
+  private def addWait(p: Process, where: Byte): Unit = {
     if (where == COND) {
       if (condCount == condWaiting.length) condWaiting = grow(condWaiting)
       condWaiting(condCount) = p
@@ -224,7 +231,11 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
 
   private def runProcess(p: Process): Unit = {
     stateDirty = true // whatever runs may change the state that conditions read
-    runSlice(p) match {
+    slices += 1
+    running = p
+    val outcome = runSlice(p)
+    running = null
+    outcome match {
       case SliceDone    => p.finished = true; p.setState(DONE)
       case SliceParked  => park(p)
       case SliceYielded => addReady(p)
@@ -235,11 +246,12 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
   /** Interpret `p` until it finishes or reaches a scheduling point that does not let it go on. */
   private def runSlice(p: Process): Int = {
     import Proc._
-    var cur: Proc[Any] = p.current
-    if (cur eq null) {
-      val entry = p.takeEntry()
-      cur = Proc.safely(() => entry(p.target))
-    }
+    var cur: Proc[Any] =
+      if (p.started) p.current
+      else {
+        val entry = p.takeEntry()
+        Proc.safely(() => entry(p.target))
+      }
     p.current = null
     var value: Any = null
     var hasValue = false
@@ -306,6 +318,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
             }
           case AWAIT =>
             val g = cur.asInstanceOf[Await].guard
+            p.checkedAt = slices
             val holds =
               try g.enabled
               catch { case e: Throwable if recoverable(e) => cur = new Raise(e); false }
@@ -402,9 +415,9 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
 }
 
 object Cog {
-  private[runtime] final val NOWHERE = 0
-  private[runtime] final val COND = 1
-  private[runtime] final val FUT = 2
+  private[runtime] final val NOWHERE: Byte = 0
+  private[runtime] final val COND: Byte = 1
+  private[runtime] final val FUT: Byte = 2
 
   private final val SliceDone = 0
   private final val SliceParked = 1

@@ -78,6 +78,7 @@ final class Fut[A] private[runtime] (
   // Guard: a future is the guard `f?`.
   private[runtime] def enabled: Boolean = isResolved
   private[runtime] def hasCondition: Boolean = false
+  private[runtime] def hasFutures: Boolean = true
   private[runtime] def isSimple: Boolean = true
   private[runtime] def firstPending: Fut[_] = if (isResolved) null else this
   private[runtime] def pendingFutures(acc: List[Fut[_]]): List[Fut[_]] = if (isResolved) acc else this :: acc

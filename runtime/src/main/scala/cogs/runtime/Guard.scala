@@ -16,6 +16,8 @@ trait Guard {
   private[runtime] def enabled: Boolean
   /** Contains a condition, so it must be re-checked when the COG's state changes. */
   private[runtime] def hasCondition: Boolean
+  /** Mentions at least one future. */
+  private[runtime] def hasFutures: Boolean
   /** Only futures and conjunctions of them: parking on one pending future at a time suffices. */
   private[runtime] def isSimple: Boolean
   /** For a simple guard: a pending future that keeps it disabled, or null. */
@@ -51,6 +53,7 @@ object Guard {
   private[runtime] final class Cond(val test: () => Boolean, val name: String) extends Guard {
     private[runtime] def enabled: Boolean = test()
     private[runtime] def hasCondition = true
+    private[runtime] def hasFutures = false
     private[runtime] def isSimple = false
     private[runtime] def firstPending: Fut[_] = null
     private[runtime] def pendingFutures(acc: List[Fut[_]]): List[Fut[_]] = acc
@@ -60,6 +63,7 @@ object Guard {
   private[runtime] final class And(val left: Guard, val right: Guard) extends Guard {
     private[runtime] def enabled: Boolean = left.enabled && right.enabled
     private[runtime] val hasCondition: Boolean = left.hasCondition || right.hasCondition
+    private[runtime] val hasFutures: Boolean = left.hasFutures || right.hasFutures
     private[runtime] val isSimple: Boolean = left.isSimple && right.isSimple
     private[runtime] def firstPending: Fut[_] = {
       val l = left.firstPending
@@ -72,6 +76,7 @@ object Guard {
   private[runtime] final class Or(val left: Guard, val right: Guard) extends Guard {
     private[runtime] def enabled: Boolean = left.enabled || right.enabled
     private[runtime] val hasCondition: Boolean = left.hasCondition || right.hasCondition
+    private[runtime] val hasFutures: Boolean = left.hasFutures || right.hasFutures
     // Waiting for either of two futures needs a registration on both: not simple.
     private[runtime] def isSimple = false
     private[runtime] def firstPending: Fut[_] = null

@@ -12,35 +12,44 @@ private[runtime] final class Process(
     val target: Active,
     val label: String,
     val fut: Fut[Any],
-    private[this] var entry: Active => Proc[Any]
+    entry: Active => Proc[Any]
 ) extends ProcessCore(ProcessCore.QUEUED) with FutCore.Waiter {
 
-  /** Next node to interpret; null until started (then `entry` is called on `target`). */
-  var current: Proc[Any] = null
+  /**
+   * Before the process starts: the call to make on `target` (a function). Afterwards: the next
+   * `Proc` node to interpret. One field for both keeps a queued call small.
+   */
+  private[this] var slot: AnyRef = entry
+
+  def started: Boolean = slot.isInstanceOf[Proc[_]] || (slot eq null)
+  def current: Proc[Any] = slot.asInstanceOf[Proc[Any]]
+  def current_=(p: Proc[Any]): Unit = slot = p
   private[runtime] var stack: Array[AnyRef] = null
   private[runtime] var sp: Int = 0
 
   /** The guard of the await this process is suspended in, or null. */
   var guard: Guard = null
-  /** For a simple guard: the future it is registered on. */
+  /** For a simple guard: the future it is registered on; for `get`: the future that blocks the COG. */
   var parkedOn: Fut[_] = null
-  /** For `get`: the future that blocks the COG. */
-  var blockedOn: Fut[_] = null
+  def blockedOn: Fut[_] = parkedOn
+  def blockedOn_=(f: Fut[_]): Unit = parkedOn = f
   /** Incremented at every resume, so that stale wake-ups of an older await can be told apart. */
   @volatile var epoch: Int = 0
   /** The epoch for which wake tokens have been registered (complex guards only). */
   var tokensEpoch: Int = -1
   /** Where the COG keeps it while suspended: one of Cog.NOWHERE/COND/FUT, and the index there. */
-  var waitList: Int = 0
+  var waitList: Byte = 0
+  /** The COG's slice count when the guard was last evaluated: no need to evaluate it again before another slice ran. */
+  var checkedAt: Int = -1
   /** Set by the COG when the process ended; a late wake-up of a finished process is dropped. */
   var finished: Boolean = false
   var waitIndex: Int = -1
 
-  def takeEntry(): Active => Proc[Any] = { val e = entry; entry = null; e }
+  def takeEntry(): Active => Proc[Any] = { val e = slot.asInstanceOf[Active => Proc[Any]]; slot = null; e }
 
   def push(frame: AnyRef): Unit = {
     var s = stack
-    if (s eq null) { s = new Array[AnyRef](8); stack = s }
+    if (s eq null) { s = new Array[AnyRef](4); stack = s }
     else if (sp == s.length) { s = java.util.Arrays.copyOf(s, sp * 2); stack = s }
     s(sp) = frame
     sp += 1
