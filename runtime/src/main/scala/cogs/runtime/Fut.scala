@@ -17,7 +17,10 @@ import scala.util.{Failure, Success, Try}
  */
 final class Fut[A] private[runtime] (
     private[runtime] val runtime: CogRuntime,
-    @volatile private[runtime] var producer: Process
+    // Set before the future is published (the process is enqueued after), cleared on resolution.
+    // Read by other threads only for reports, where a stale value is harmless: not volatile,
+    // so a call costs no fence for it.
+    private[runtime] var producer: Process
 ) extends FutCore with Guard {
 
   /** True once resolved (with a value or a failure). */

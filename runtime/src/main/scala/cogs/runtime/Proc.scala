@@ -19,8 +19,13 @@ import scala.util.control.NonFatal
  *  - a loop with an `await` in its body ([[Proc.loopWhile]], or `flatMap` in tail position)
  *    runs in constant stack and heap.
  *
- * Build processes with the constructors of the companion (Scala) or [[Procs]]-style static
- * methods on this class (Java: `Proc.done(x)`, `p.then(v -> ...)`).
+ * Build processes with the constructors of the companion (Scala: `Proc.done(x)`, `Proc.await(f)`,
+ * `p.flatMap(..)`, for-comprehensions) or its Java spellings (`Proc.done(x)`, `p.then(v -> ...)`).
+ *
+ * When code runs: the body of a method runs when its process starts (for an asynchronous call,
+ * on the callee's COG); the `Proc` it returns is the rest, run step by step. Side effects written
+ * directly in the body (sends, field updates) happen at once; those inside `delay`, `map`,
+ * `flatMap` happen when the process reaches them.
  */
 sealed abstract class Proc[+A] {
   private[runtime] def tag: Int
@@ -40,6 +45,9 @@ sealed abstract class Proc[+A] {
   final def as[B](b: B): Proc[B] = new Proc.Map[A, B](this, _ => b)
 
   final def void: Proc[Unit] = as(())
+
+  /** Java spelling of `void` (a keyword there). */
+  final def discard(): Proc[Unit] = as(())
 
   /** try/catch: exceptions matched by `pf` are handled by the process it returns. */
   final def recoverWith[B >: A](pf: PartialFunction[Throwable, Proc[B]]): Proc[B] =
@@ -163,9 +171,28 @@ object Proc {
   /** Java: `defer`. */
   def later[A](p: Supplier[Proc[A]]): Proc[A] = new Defer(() => p.get())
 
-  /** Java: `loopWhile`. */
-  def whileLoop(cond: java.util.function.BooleanSupplier, body: Supplier[Proc[Unit]]): Proc[Unit] =
-    loopWhile(cond.getAsBoolean)(body.get())
+  /** Java: `loopWhile`; the body's result is dropped. */
+  def whileLoop(cond: java.util.function.BooleanSupplier, body: Supplier[_ <: Proc[_]]): Proc[Unit] =
+    loopWhile(cond.getAsBoolean)(new Map[Any, Unit](body.get().asInstanceOf[Proc[Any]], _ => ()))
+
+  /** Java: `repeat`; runs `body(i)` for i in 0 until n, dropping its results. */
+  def loop(n: Int, body: java.util.function.IntFunction[_ <: Proc[_]]): Proc[Unit] =
+    repeat(n)(i => new Map[Any, Unit](body.apply(i).asInstanceOf[Proc[Any]], _ => ()))
+
+  /** Await every future in order and give their values (a failure is raised at the first failed one). */
+  def awaitAll[A](futs: Iterable[Fut[A]]): Proc[List[A]] = {
+    val it = futs.iterator
+    val acc = List.newBuilder[A]
+    lazy val loop: Proc[List[A]] =
+      new Defer(() => if (it.hasNext) new Bind[A, List[A]](new AwaitFut(it.next()), a => { acc += a; loop }) else new Pure(acc.result()))
+    loop
+  }
+
+  /** Java: `awaitAll`. */
+  def awaitAll[A](futs: java.util.List[Fut[A]]): Proc[java.util.List[A]] = {
+    import scala.jdk.CollectionConverters._
+    awaitAll(futs.asScala).map(_.asJava)
+  }
 
   /** Java: `sync`. */
   def call[T <: Active, A](target: T, method: String, call: JFunction[T, Proc[A]]): Proc[A] =

@@ -33,8 +33,12 @@ private[runtime] final class Process(
   var parkedOn: Fut[_] = null
   def blockedOn: Fut[_] = parkedOn
   def blockedOn_=(f: Fut[_]): Unit = parkedOn = f
-  /** Incremented at every resume, so that stale wake-ups of an older await can be told apart. */
-  @volatile var epoch: Int = 0
+  /**
+   * Incremented at every resume, so that stale wake-ups of an older await can be told apart.
+   * Wake tokens read it from other threads without synchronisation: a stale read only causes a
+   * spurious wake-up, which the COG absorbs by re-checking the guard.
+   */
+  var epoch: Int = 0
   /** The epoch for which wake tokens have been registered (complex guards only). */
   var tokensEpoch: Int = -1
   /** Where the COG keeps it while suspended: one of Cog.NOWHERE/COND/FUT, and the index there. */

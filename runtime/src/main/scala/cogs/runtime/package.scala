@@ -22,7 +22,11 @@ package object runtime {
 
   /** `target ! (_.m(args))`: the asynchronous call of ABS. */
   implicit final class ActiveOps[T <: Active](private val target: T) extends AnyVal {
-    /** Asynchronous call; returns the future at once. */
+    /**
+     * Asynchronous call; returns the future at once. The call runs on the callee's COG, so
+     * evaluate its arguments before: `val v = field; o ! (_.m(v))`, not `o ! (_.m(field))` (which
+     * would read the caller's field later, from the callee's thread) nor a captured `var`.
+     */
     def ![A](call: T => Proc[A]): Fut[A] = Cogs.sendS(target, null, call)
 
     /** Asynchronous call with the method's name, which failure messages and reports show. */

@@ -156,3 +156,14 @@ class AwaitTest {
     assertEquals(List("a1", "a2", "b"), log.all)
   }
 }
+
+class AwaitAllTest {
+  @org.junit.jupiter.api.Test def awaitAllGivesTheValuesInOrder(): Unit = {
+    val rt = CogRuntime()
+    try {
+      val cells = (1 to 50).map(i => rt.spawn(new TestObjects.CellImpl(i)))
+      val r = rt.run(Proc.awaitAll(cells.map(c => c.send("get")(_.get()))))
+      org.junit.jupiter.api.Assertions.assertEquals((1 to 50).toList, r)
+    } finally rt.close()
+  }
+}

@@ -39,7 +39,7 @@ class Listing5Test {
     val results = rt.run {
       var futures: List[Fut[Int]] = Nil
       var i = 0
-      while (i < n) { futures = a.send("recursive_m")(_.recursive_m(5, i)) :: futures; i += 1 }
+      while (i < n) { val id = i; futures = a.send("recursive_m")(_.recursive_m(5, id)) :: futures; i += 1 }
       Proc.foreach(futures)(f => f.get.map(r => assertEquals(1, r))).as(futures.size)
     }
     assertEquals(n, results)
