@@ -109,7 +109,7 @@ abstract class CogCore extends ForkJoinTask<Void> implements Runnable {
     final boolean idleOrReschedule() {
         STATUS.setVolatile(this, IDLE);                                          // C1
         if (!inboxEmpty() && STATUS.compareAndSet(this, IDLE, SCHEDULED)) {       // C2, C3
-            submit();
+            resubmit();
             return true;
         }
         return false;
@@ -166,8 +166,11 @@ abstract class CogCore extends ForkJoinTask<Void> implements Runnable {
         return n;
     }
 
-    /** Hand this task to the executor. */
+    /** Hand this task to the executor: it was idle and a producer woke it. */
     abstract void submit();
+
+    /** Hand this task to the executor again at the back of the line: it ran and has more to do. */
+    abstract void resubmit();
 
     /** The COG went from idle to scheduled because of a producer (bookkeeping for quiescence). */
     abstract void onActivated();

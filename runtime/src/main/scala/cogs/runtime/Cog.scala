@@ -39,13 +39,20 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
   private[this] var slices = 0
 
   private[runtime] def submit(): Unit = runtime.execute(this)
+  private[runtime] def resubmit(): Unit = runtime.executeFair(this)
   private[runtime] def onActivated(): Unit = runtime.cogActivated()
 
-  /** The main task. */
-  override def run(): Unit = {
+  /** The main task, as the executor runs it: this COG's batch, then the COGs it handed on. */
+  override def run(): Unit = Thread.currentThread() match {
+    case w: CogRuntime.Worker if w.runtime eq runtime => runtime.runOn(w, this)
+    case _                                             => runBatch(null)
+  }
+
+  /** One batch of this COG. `w` is the worker of this runtime running it, or null. */
+  private[runtime] def runBatch(w: CogRuntime.Worker): Unit = {
     val tl = currentCog
-    val prev = tl.get()
-    tl.set(this)
+    val prev = if (w ne null) w.current else tl.get()
+    if (w ne null) w.current = this else tl.set(this)
     try {
       var n = 0
       val limit = runtime.throughput
@@ -57,10 +64,10 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
       }
     } catch {
       case e: Throwable => runtime.internalError(this, e)
-    } finally tl.set(prev)
+    } finally { if (w ne null) w.current = prev else tl.set(prev) }
 
     publishPending()
-    if (hasLocalWork) submit() // stays SCHEDULED: fairness, not idleness
+    if (hasLocalWork) resubmit() // stays SCHEDULED: fairness, not idleness
     else if (!idleOrReschedule()) runtime.cogIdle()
   }
 
@@ -436,8 +443,12 @@ object Cog {
     case other     => other.toString
   }
 
+  // For main tasks run by a thread that is not one of a runtime's workers (a foreign executor).
   private val currentCog = new ThreadLocal[Cog]
 
   /** The COG whose main task runs on this thread, or null outside every COG. */
-  private[runtime] def current(): Cog = currentCog.get()
+  private[runtime] def current(): Cog = Thread.currentThread() match {
+    case w: CogRuntime.Worker => w.current
+    case _                    => currentCog.get()
+  }
 }

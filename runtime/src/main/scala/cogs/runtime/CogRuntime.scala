@@ -20,7 +20,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings) extends AutoC
   private[this] val pool: ForkJoinPool = {
     val counter = new AtomicInteger
     val factory: ForkJoinPool.ForkJoinWorkerThreadFactory = (p: ForkJoinPool) => {
-      val t = new ForkJoinWorkerThread(p) {}
+      val t = new Worker(p, this)
       t.setName(s"${settings.threadNamePrefix}-${counter.incrementAndGet()}")
       t.setDaemon(true)
       t
@@ -105,12 +105,49 @@ final class CogRuntime private (val settings: CogRuntime.Settings) extends AutoC
 
   // ------------------------------------------------------------------ scheduling
 
-  private[runtime] def execute(cog: Cog): Unit =
-    if (Thread.currentThread() match {
-          case w: ForkJoinWorkerThread => w.getPool eq pool
-          case _                       => false
-        }) cog.fork() // local queue of this worker: no contention on the shared submission queue
-    else pool.execute(cog: Runnable)
+  /**
+   * Schedule a COG that a producer just woke. On one of our workers, inside a batch, the COG goes
+   * into the worker's hand-off slot (if free) and runs on this thread right after the current
+   * batch: a reply wakes its caller without a trip through the pool's queues or waking another
+   * thread (the "LIFO slot" of Tokio, `runnext` of Go). `runOn` bounds the chain of hand-offs so
+   * that COGs in the pool's queues are not starved.
+   */
+  private[runtime] def execute(cog: Cog): Unit = Thread.currentThread() match {
+    case w: Worker if w.runtime eq this =>
+      if (w.inBatch && (w.slot eq null)) w.slot = cog
+      else cog.fork() // this worker's own queue: no contention on the shared submission queue
+    case _ => pool.execute(cog: Runnable)
+  }
+
+  /** Schedule a COG that ran and has more to do: behind the others, never in the slot. */
+  private[runtime] def executeFair(cog: Cog): Unit = Thread.currentThread() match {
+    case w: Worker if w.runtime eq this => cog.fork()
+    case _                              => pool.execute(cog: Runnable)
+  }
+
+  /** Run `first`'s batch on worker `w`, then the COGs handed to `w`'s slot, a bounded number of them. */
+  private[runtime] def runOn(w: Worker, first: Cog): Unit = {
+    if (w.inBatch) { first.runBatch(w); return } // a foreign nesting; keep it simple
+    w.inBatch = true
+    var cog = first
+    var hops = 0
+    try {
+      while (cog ne null) {
+        cog.runBatch(w)
+        cog = w.slot
+        w.slot = null
+        hops += 1
+        if ((cog ne null) && hops >= MaxHandOffs) {
+          cog.fork() // let the queued COGs have this thread
+          cog = null
+        }
+      }
+    } finally {
+      w.inBatch = false
+      val left = w.slot
+      if (left ne null) { w.slot = null; left.fork() }
+    }
+  }
 
   private[runtime] def cogActivated(): Unit = active.incrementAndGet()
 
@@ -270,6 +307,16 @@ object CogRuntime {
 
   /** Java: `CogRuntime.create(config)`. */
   def create(config: Config): CogRuntime = apply(config)
+
+  /** Hand-offs a worker runs in a row before it goes back to the pool's queues. */
+  private final val MaxHandOffs = 64
+
+  /** A worker thread of a runtime: knows the COG it runs and holds the hand-off slot. */
+  private[runtime] final class Worker(pool: ForkJoinPool, val runtime: CogRuntime) extends ForkJoinWorkerThread(pool) {
+    var current: Cog = _
+    var slot: Cog = _
+    var inBatch = false
+  }
 
   /** The object that runs a program's main block. */
   private[runtime] final class MainBlock extends ActiveObject {
