@@ -1,0 +1,363 @@
+package cogs.absc.parse
+
+import scala.collection.mutable.ListBuffer
+import scala.jdk.CollectionConverters._
+
+import org.antlr.v4.runtime.{BaseErrorListener, CommonToken, DefaultErrorStrategy, InputMismatchException,
+  NoViableAltException, RecognitionException, Recognizer, Token, TokenStream}
+import org.antlr.v4.runtime.{Parser => AntlrParser}
+import org.antlr.v4.runtime.misc.IntervalSet
+
+import cogs.absc.parse.AbsLexer._
+
+/** A syntax error as the parser saw it: position (1-based), message, and the token it is about. */
+private[parse] final case class SyntaxError(line: Int, col: Int, message: String, tokenIndex: Int)
+
+/**
+ * Collects the errors that AbsErrorStrategy reports through the parser's listener
+ * mechanism, dropping cascades: after recovering from one error, ANTLR often trips
+ * again on the same or the next token, and that second report only confuses. An error
+ * within two tokens of the previous one is therefore dropped (and extends the window).
+ */
+private[parse] final class SyntaxErrorCollector extends BaseErrorListener {
+  val errors: ListBuffer[SyntaxError] = ListBuffer.empty
+  private var lastIndex = -10
+
+  override def syntaxError(
+      recognizer: Recognizer[_, _],
+      offendingSymbol: Any,
+      line: Int,
+      charPositionInLine: Int,
+      msg: String,
+      e: RecognitionException): Unit = {
+    val index = offendingSymbol match {
+      case t: Token => t.getTokenIndex
+      case _ => -1
+    }
+    val cascade = index >= 0 && index <= lastIndex + 2
+    if (index >= 0) lastIndex = index
+    if (!cascade) errors += SyntaxError(line, charPositionInLine + 1, msg, index)
+  }
+}
+
+/**
+ * ANTLR's default recovery (single-token insertion and deletion, then resynchronisation
+ * on follow sets) with our own messages. ANTLR's own ("mismatched input 'x' expecting
+ * {';', '+', '-', ...}") are written for grammar authors; ours say what the modeller
+ * should write: "expected ';'", "expected an expression, found ')'".
+ *
+ * A missing token is reported just after the previous token, where it belongs (as javac
+ * and gcc do), not at the start of whatever follows, possibly lines later.
+ */
+private[parse] final class AbsErrorStrategy extends DefaultErrorStrategy {
+  import SyntaxMessages._
+
+  override def reportNoViableAlternative(p: AntlrParser, e: NoViableAltException): Unit = {
+    val found = e.getOffendingToken
+    val start = e.getStartToken
+    if (start != null && start.getTokenIndex == found.getTokenIndex && e.getExpectedTokens.contains(found.getType)) {
+      // The decision failed further on, but ANTLR blames its first token, which is fine
+      // where it is. This happens when the statement alternative for `if` or `case` fails
+      // and only an expression statement is left, which the grammar's predicate rules
+      // out: the text reads as an if- or case-expression standing alone.
+      val next = p.getInputStream.LT(2)
+      skipStatement = true
+      found.getType match {
+        case IF if next.getType != LPAREN =>
+          report(p, next, s"expected '(' after 'if', found ${SyntaxMessages.found(next)}", e, afterPrevious = false)
+        case IF =>
+          report(p, found, "an if-expression ('if c then a else b') cannot be used as a statement; " +
+            "write 'if (c) statement else statement'", e, afterPrevious = false)
+        case CASE =>
+          report(p, found, "a case expression cannot be used as a statement; " +
+            "in a case statement each branch is 'pattern => statement'", e, afterPrevious = false)
+        case _ =>
+          report(p, next, unexpected(next, found, p), e, afterPrevious = false)
+      }
+    } else {
+      val message =
+        if (start != null && start.getTokenIndex == found.getTokenIndex) expectedFound(e.getExpectedTokens, found, p)
+        else unexpected(found, start, p)
+      report(p, found, message, e, afterPrevious = false)
+    }
+  }
+
+  /** Set when the statement being parsed is hopeless and recovery should skip all of it. */
+  private var skipStatement = false
+
+  override def recover(p: AntlrParser, e: RecognitionException): Unit =
+    if (skipStatement) {
+      skipStatement = false
+      skipToEndOfStatement(p)
+      // Back at a statement boundary: the next error is a new one, so report it.
+      endErrorCondition(p)
+    } else super.recover(p, e)
+
+  /**
+   * Skips the rest of a statement: up to and including a `;` outside brackets, or up to
+   * the end of a braced body (with any `else` part and trailing `;`), or up to a `}` that
+   * closes the enclosing block. ANTLR's own recovery would instead resume inside the
+   * statement and report its remains as further errors.
+   */
+  private def skipToEndOfStatement(p: AntlrParser): Unit = {
+    val in = p.getInputStream
+    var depth = 0
+    var done = false
+    while (!done) {
+      in.LA(1) match {
+        case Token.EOF => done = true
+        case LBRACE | LPAREN | LBRACK =>
+          depth += 1
+          p.consume()
+        case RBRACE | RPAREN | RBRACK =>
+          if (depth == 0) done = true
+          else {
+            val closesBody = in.LA(1) == RBRACE && depth == 1
+            depth -= 1
+            p.consume()
+            if (closesBody && in.LA(1) != ELSE) {
+              if (in.LA(1) == SEMI) p.consume()
+              done = true
+            }
+          }
+        case SEMI =>
+          p.consume()
+          if (depth == 0) done = true
+        case _ => p.consume()
+      }
+    }
+  }
+
+  override def reportInputMismatch(p: AntlrParser, e: InputMismatchException): Unit = {
+    val expected = e.getExpectedTokens
+    report(p, e.getOffendingToken, expectedFound(expected, e.getOffendingToken, p), e,
+      afterPrevious = onlyClosers(expected) || expected.contains(SEMI))
+  }
+
+  override def reportUnwantedToken(p: AntlrParser): Unit =
+    if (!inErrorRecoveryMode(p)) {
+      beginErrorCondition(p)
+      val found = p.getCurrentToken
+      val expected = getExpectedTokens(p)
+      report(p, found, expectedFound(expected, found, p), null,
+        afterPrevious = onlyClosers(expected) || expected.contains(SEMI))
+    }
+
+  override def reportMissingToken(p: AntlrParser): Unit =
+    if (!inErrorRecoveryMode(p)) {
+      beginErrorCondition(p)
+      val found = p.getCurrentToken
+      val expected = getExpectedTokens(p)
+      val message =
+        if (expected.contains(TEMPLATE_END) && found.getType == Token.EOF) unterminatedTemplate
+        else describeExpected(expected).fold(unexpected(found, null, p))(d => s"expected $d")
+      report(p, found, message, null, afterPrevious = true, sameLine = true)
+    }
+
+  /**
+   * Hands the error to the parser's listeners. With `afterPrevious`, the position is
+   * moved to just after the previous token when the offending token is on a later line
+   * (or, with `sameLine`, always: a token that is only missing belongs right there):
+   * "expected ';'" belongs at the end of the unfinished line.
+   */
+  private def report(p: AntlrParser, offending: Token, message: String, e: RecognitionException,
+      afterPrevious: Boolean, sameLine: Boolean = false): Unit = {
+    val at =
+      if (!afterPrevious) offending
+      else
+        previousOnChannel(p, offending) match {
+          case Some(prev) if sameLine || prev.getLine != offending.getLine || offending.getType == Token.EOF =>
+            val (line, col) = endOf(prev)
+            val t = new CommonToken(offending)
+            t.setLine(line)
+            t.setCharPositionInLine(col)
+            t
+          case _ => offending
+        }
+    p.notifyErrorListeners(at, message, e)
+  }
+
+  /** Line and 0-based column just after `t` (a template text may span lines). */
+  private def endOf(t: Token): (Int, Int) = {
+    val text = t.getText
+    val lastBreak = text.lastIndexOf('\n')
+    if (lastBreak < 0) (t.getLine, t.getCharPositionInLine + text.length)
+    else (t.getLine + text.count(_ == '\n'), text.length - lastBreak - 1)
+  }
+}
+
+/** Wording of syntax error messages. */
+private[parse] object SyntaxMessages {
+
+  val unterminatedTemplate = "unterminated template string: missing closing '`'"
+
+  private val vocabulary = AbsParser.VOCABULARY
+
+  private val expressionStarts = Set(INT, FLOAT, STRING, TEMPLATE_START, NULL, THIS, DESTINY, LOWER_ID,
+    QUALIFIED_ID, TYPE_ID, QUALIFIED_TYPE_ID, LPAREN, LET, IF, WHEN, CASE, BANG, MINUS)
+  private val effectStarts = Set(NEW, AWAIT)
+  private val statementStarts = Set(SKIP_, SUSPEND, RETURN, ASSERT, THROW, DIE, MOVECOGTO, DURATION, AWAIT, IF,
+    WHILE, FOREACH, SWITCH, CASE, TRY, LBRACE, LBRACK, NEW)
+  private val declarationStarts = Set(DATA, TYPE, EXCEPTION, DEF, INTERFACE, CLASS, TRAIT)
+  private val patternStarts = Set(UNDERSCORE, LOWER_ID, INT, FLOAT, STRING, MINUS, TYPE_ID, QUALIFIED_TYPE_ID)
+  /** Tokens that may continue an expression: dropped from "expected" lists that have anything else. */
+  private val continuations = Set(STAR, SLASH, PERCENT, PLUS, MINUS, LT, LE, GT, GE, EQ, NE, ANDAND, OROR,
+    IMPLEMENTS, AS, DOT, BANG, QUESTION, AMP)
+  private val closers = Set(SEMI, RPAREN, RBRACK, RBRACE, COMMA, GT, TEMPLATE_HOLE_END)
+
+  private def isKeyword(t: Int): Boolean = {
+    val lit = vocabulary.getLiteralName(t)
+    lit != null && lit.length > 2 && lit.charAt(1).isLetter
+  }
+
+  /** True if every expected token closes something: then a missing one belongs after the previous token. */
+  def onlyClosers(expected: IntervalSet): Boolean = {
+    val ts = tokenTypes(expected) -- continuations
+    ts.nonEmpty && ts.subsetOf(closers)
+  }
+
+  private def tokenTypes(set: IntervalSet): Set[Int] =
+    if (set == null) Set.empty else set.toList.asScala.map(_.intValue).toSet
+
+  /** How an expected token is shown in a message. */
+  private def displayName(t: Int): String = t match {
+    case TEMPLATE_HOLE_START | TEMPLATE_HOLE_END => "'$'"
+    case TEMPLATE_END | TEMPLATE_START => "'`'"
+    case TEMPLATE_TEXT => "template text"
+    case INT => "an integer"
+    case FLOAT => "a floating-point number"
+    case STRING => "a string literal"
+    case _ => vocabulary.getDisplayName(t)
+  }
+
+  /** How a token that was found is shown in a message. */
+  def found(t: Token): String = t.getType match {
+    case Token.EOF => "end of file"
+    case STRING => "a string literal"
+    case TEMPLATE_START => "a template string"
+    case TEMPLATE_TEXT => "template text"
+    case ty if isKeyword(ty) => s"keyword '${t.getText}'"
+    case _ => s"'${t.getText}'"
+  }
+
+  /**
+   * A readable summary of an expected-token set: "';'", "',' or ')'", "an expression or
+   * ')'", or None if the set is too large to say anything useful.
+   */
+  def describeExpected(set: IntervalSet): Option[String] = {
+    var rest = tokenTypes(set) - Token.EPSILON
+    val phrases = ListBuffer.empty[String]
+    def takePhrase(test: Boolean, phrase: String, covered: Set[Int]): Unit =
+      if (test) { phrases += phrase; rest = rest -- covered }
+
+    takePhrase(rest(DATA) && rest(CLASS), "a declaration",
+      declarationStarts ++ Set(LBRACK, LBRACE, EXPORT, IMPORT, MODULE, Token.EOF))
+    takePhrase(rest(SKIP_) && rest(WHILE), "a statement",
+      statementStarts ++ expressionStarts ++ effectStarts)
+    takePhrase(rest(UNDERSCORE) && rest(TYPE_ID) && rest(INT), "a pattern", patternStarts)
+    takePhrase(rest(INT) && rest(STRING) && rest(LPAREN), "an expression", expressionStarts ++ effectStarts)
+    if ((rest -- continuations).nonEmpty || phrases.nonEmpty) rest = rest -- continuations
+    else if (rest.nonEmpty) { phrases += "an operator"; rest = Set.empty }
+    takePhrase(rest(LOWER_ID) || rest(QUALIFIED_ID), "an identifier", Set(LOWER_ID, QUALIFIED_ID))
+    takePhrase(rest(TYPE_ID) || rest(QUALIFIED_TYPE_ID), "a type name", Set(TYPE_ID, QUALIFIED_TYPE_ID))
+    takePhrase(rest(Token.EOF), "end of file", Set(Token.EOF))
+
+    val tokens = rest.toList.sorted.map(displayName)
+    val items = tokens ++ phrases
+    if (items.isEmpty || items.length > 5) None
+    else if (items.length == 1) Some(items.head)
+    else Some(items.init.mkString(", ") + " or " + items.last)
+  }
+
+  /** "expected X, found Y" with a hint, or "unexpected Y" if nothing short can be said of X. */
+  def expectedFound(expected: IntervalSet, t: Token, p: AntlrParser): String = {
+    val ts = tokenTypes(expected)
+    if (t.getType == Token.EOF && ts.contains(TEMPLATE_END)) unterminatedTemplate
+    else
+      describeExpected(expected) match {
+        case Some(d) => s"expected $d, found ${found(t)}" + caseHint(ts, t) + keywordHint(ts, t) + eofHint(t, p)
+        case None => unexpected(t, null, p)
+      }
+  }
+
+  /** For a token that none of the candidate constructs could continue with. */
+  def unexpected(t: Token, start: Token, p: AntlrParser): String = {
+    val base = s"unexpected ${found(t)}"
+    val lowerTypeHint =
+      if (start != null && start.getType == LOWER_ID && t.getType == LOWER_ID && nextOnChannel(p, start) == t) {
+        val s = start.getText
+        s"; if '$s' is meant as a type, write '${s.capitalize}' (type names start with an upper-case letter)"
+      } else ""
+    // Right after a type, a name is due: `Int X = ..` or `Int get = ..`.
+    val afterType = previousOnChannel(p, t).exists(prev =>
+      prev.getType == TYPE_ID || prev.getType == QUALIFIED_TYPE_ID || prev.getType == GT)
+    val upperNameHint =
+      if (t.getType == TYPE_ID && lowerTypeHint.isEmpty && afterType)
+        " (names of variables, fields, methods and functions start with a lower-case letter)"
+      else ""
+    val keywordAsName = if (afterType) keywordHint(Set(LOWER_ID), t) else ""
+    base + lowerTypeHint + upperNameHint + keywordAsName + eofHint(t, p)
+  }
+
+  private def keywordHint(expected: Set[Int], t: Token): String =
+    if (isKeyword(t.getType) && !expected(t.getType) && (expected(LOWER_ID) || expected(TYPE_ID)))
+      s" ('${t.getText}' is a keyword and cannot be used as a name)"
+    else ""
+
+  def previousOnChannel(p: AntlrParser, t: Token): Option[Token] = {
+    val stream = p.getInputStream
+    var i = t.getTokenIndex - 1
+    while (i >= 0 && stream.get(i).getChannel != Token.DEFAULT_CHANNEL) i -= 1
+    if (i >= 0) Some(stream.get(i)) else None
+  }
+
+  private def caseHint(expected: Set[Int], t: Token): String =
+    if ((t.getType == TYPE_ID || t.getType == QUALIFIED_TYPE_ID) && expected(LOWER_ID) && !expected(TYPE_ID))
+      " (names of variables, fields, methods and functions start with a lower-case letter)"
+    else if ((t.getType == LOWER_ID || t.getType == QUALIFIED_ID) && expected(TYPE_ID) && !expected(LOWER_ID))
+      " (names of types, classes, interfaces, constructors and modules start with an upper-case letter)"
+    else ""
+
+  /** At the end of the file the likely cause is an unclosed template or bracket: say which one. */
+  private def eofHint(t: Token, p: AntlrParser): String =
+    if (t.getType != Token.EOF) ""
+    else
+      unclosedTemplate(p.getInputStream).orElse(unclosedBracket(p.getInputStream)) match {
+        case Some(open) =>
+          val what = if (open.getType == TEMPLATE_START) "template string starting with " else ""
+          s"; the $what'${open.getText}' on line ${open.getLine}, column ${open.getCharPositionInLine + 1} is never closed"
+        case None => ""
+      }
+
+  private def unclosedTemplate(stream: TokenStream): Option[Token] = {
+    var open = List.empty[Token]
+    for (i <- 0 until stream.size) {
+      val t = stream.get(i)
+      if (t.getType == TEMPLATE_START) open = t :: open
+      else if (t.getType == TEMPLATE_END && open.nonEmpty) open = open.tail
+    }
+    open.lastOption // the outermost: everything after it was swallowed as template text
+  }
+
+  private def unclosedBracket(stream: TokenStream): Option[Token] = {
+    var open = List.empty[Token]
+    var i = 0
+    while (i < stream.size) {
+      val t = stream.get(i)
+      if (t.getChannel == Token.DEFAULT_CHANNEL) t.getType match {
+        case LBRACE | LPAREN | LBRACK => open = t :: open
+        case RBRACE | RPAREN | RBRACK => if (open.nonEmpty) open = open.tail
+        case _ =>
+      }
+      i += 1
+    }
+    open.headOption
+  }
+
+  private def nextOnChannel(p: AntlrParser, t: Token): Token = {
+    val stream = p.getInputStream
+    var i = t.getTokenIndex + 1
+    while (i < stream.size && stream.get(i).getChannel != Token.DEFAULT_CHANNEL) i += 1
+    if (i < stream.size) stream.get(i) else null
+  }
+}
