@@ -36,7 +36,8 @@ import java.util.concurrent.ForkJoinTask;
  * producer sees IDLE and its CAS races only with C3: exactly one of them wins and submits, so the
  * task is neither lost nor submitted twice. The pairs P1/C2 and C1/P2 are the classic Dekker
  * shape, which is why neither side may use a weaker (release/acquire only) access there.
- * {@code CogCoreJcstress} and {@code InboxStressTest} check this.
+ * The jcstress tests {@code JcstressCogCore} and the stress tests {@code StressHandOffTest},
+ * {@code StressInboxTest} and {@code StressJoinRaceTest} check this.
  */
 abstract class CogCore extends ForkJoinTask<Void> implements Runnable {
     static final int IDLE = 0;
@@ -99,10 +100,24 @@ abstract class CogCore extends ForkJoinTask<Void> implements Runnable {
     final void enqueueAndSchedule(Node n) {
         push(n);
         // P2: a plain volatile read first keeps the common "already scheduled" case free of a CAS.
-        if ((int) STATUS.getVolatile(this) == IDLE && STATUS.compareAndSet(this, IDLE, SCHEDULED)) {
-            onActivated();
+        if ((int) STATUS.getVolatile(this) == IDLE) activate();
+    }
+
+    /**
+     * IDLE to SCHEDULED, counted. The activation is counted BEFORE the CAS and uncounted if the CAS
+     * loses: the runtime's count of active COGs must never be lower than the number of COGs that
+     * are SCHEDULED, or a thread waiting for quiescence could see zero while this COG is about to
+     * run. (Counting after the CAS lost exactly that: the batch that lost the C3 race counts itself
+     * idle before the winning producer counted its activation; StressJoinRaceTest caught it.)
+     */
+    private boolean activate() {
+        onActivated();
+        if (STATUS.compareAndSet(this, IDLE, SCHEDULED)) {
             submit();
+            return true;
         }
+        onActivationLost();
+        return false;
     }
 
     /** Called by the main task when its batch ends. Returns true if it rescheduled itself. */
@@ -117,12 +132,7 @@ abstract class CogCore extends ForkJoinTask<Void> implements Runnable {
 
     /** Try to move IDLE to SCHEDULED without a message, e.g. to start a COG. */
     final boolean trySchedule() {
-        if (STATUS.compareAndSet(this, IDLE, SCHEDULED)) {
-            onActivated();
-            submit();
-            return true;
-        }
-        return false;
+        return activate();
     }
 
     final boolean isScheduled() {
@@ -172,8 +182,11 @@ abstract class CogCore extends ForkJoinTask<Void> implements Runnable {
     /** Hand this task to the executor again at the back of the line: it ran and has more to do. */
     abstract void resubmit();
 
-    /** The COG went from idle to scheduled because of a producer (bookkeeping for quiescence). */
+    /** A producer is about to move the COG from idle to scheduled (bookkeeping for quiescence). */
     abstract void onActivated();
+
+    /** That producer lost the CAS: someone else scheduled the COG and counted it. */
+    abstract void onActivationLost();
 
     // ForkJoinTask plumbing: exec returns false so the task can be forked again and again.
     @Override public final Void getRawResult() { return null; }

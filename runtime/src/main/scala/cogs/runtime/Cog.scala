@@ -41,6 +41,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
   private[runtime] def submit(): Unit = runtime.execute(this)
   private[runtime] def resubmit(): Unit = runtime.executeFair(this)
   private[runtime] def onActivated(): Unit = runtime.cogActivated()
+  private[runtime] def onActivationLost(): Unit = runtime.cogIdle()
 
   /** The main task, as the executor runs it: this COG's batch, then the COGs it handed on. */
   override def run(): Unit = Thread.currentThread() match {

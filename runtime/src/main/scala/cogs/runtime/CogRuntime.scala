@@ -234,7 +234,10 @@ final class CogRuntime private (val settings: CogRuntime.Settings) extends AutoC
   def deadlockReport(): List[String] = {
     sweep()
     suspended.asScala.toList.flatMap { c =>
-      c.waitingReport().map(line => s"$c: $line")
+      // Exact at quiescence. If a thread outside the runtime made the COG busy meanwhile, its
+      // private state is moving under us: say so instead of failing.
+      try c.waitingReport().map(line => s"$c: $line")
+      catch { case e: RuntimeException => List(s"$c: (busy, cannot be inspected: $e)") }
     }
   }
 

@@ -1,0 +1,153 @@
+package cogs.runtime;
+
+import cogs.runtime.JcstressSupport.CountingCog;
+import cogs.runtime.JcstressSupport.TFut;
+import cogs.runtime.JcstressSupport.TProc;
+import cogs.runtime.JcstressSupport.Value;
+import cogs.runtime.JcstressSupport.WakeableProc;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.IIIIIII_Result;
+import org.openjdk.jcstress.infra.results.IIII_Result;
+import org.openjdk.jcstress.infra.results.III_Result;
+
+import static cogs.runtime.JcstressSupport.bit;
+import static cogs.runtime.ProcessCore.PARKED;
+import static cogs.runtime.ProcessCore.QUEUED;
+import static cogs.runtime.ProcessCore.RUNNING;
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+/**
+ * jcstress tests of {@link ProcessCore}: a parked process is taken by exactly one of its wakers
+ * (PARKED to QUEUED) and its COG (PARKED to RUNNING); and, combining the three cores, the park
+ * protocol of {@code Cog.park}/{@code Cog.block} never loses a process whose future resolves.
+ */
+public class JcstressProcessCore {
+
+    @JCStressTest
+    @Description("A waker (CAS PARKED->QUEUED) vs. the owning COG (CAS PARKED->RUNNING). "
+            + "r1 = waker won, r2 = COG won, r3 = final state (0 RUNNING, 1 PARKED, 2 QUEUED).")
+    @Outcome(id = "1, 0, 2", expect = ACCEPTABLE, desc = "The waker took it: it goes through the inbox.")
+    @Outcome(id = "0, 1, 0", expect = ACCEPTABLE, desc = "The COG took it: it runs.")
+    @Outcome(id = "1, 1, .*", expect = FORBIDDEN, desc = "BOTH took the process.")
+    @Outcome(expect = FORBIDDEN, desc = "Nobody took it, or inconsistent state.")
+    @State
+    public static class WakerVsOwner {
+        final TProc p = new TProc(PARKED);
+
+        @Actor
+        public void waker(III_Result r) {
+            r.r1 = bit(p.casState(PARKED, QUEUED));
+        }
+
+        @Actor
+        public void owner(III_Result r) {
+            r.r2 = bit(p.casState(PARKED, RUNNING));
+        }
+
+        @Arbiter
+        public void arbiter(III_Result r) {
+            r.r3 = p.state();
+        }
+    }
+
+    @JCStressTest
+    @Description("Three actors (needs 3 CPUs): two wakers vs. the owning COG. "
+            + "r1, r2 = waker 1, 2 won, r3 = COG won, r4 = final state (0 RUNNING, 2 QUEUED).")
+    @Outcome(id = {"1, 0, 0, 2", "0, 1, 0, 2"}, expect = ACCEPTABLE, desc = "One waker took it.")
+    @Outcome(id = "0, 0, 1, 0", expect = ACCEPTABLE, desc = "The COG took it.")
+    @Outcome(expect = FORBIDDEN, desc = "Taken twice, or by nobody.")
+    @State
+    public static class TwoWakersVsOwner {
+        final TProc p = new TProc(PARKED);
+
+        @Actor
+        public void waker1(IIII_Result r) {
+            r.r1 = bit(p.casState(PARKED, QUEUED));
+        }
+
+        @Actor
+        public void waker2(IIII_Result r) {
+            r.r2 = bit(p.casState(PARKED, QUEUED));
+        }
+
+        @Actor
+        public void owner(IIII_Result r) {
+            r.r3 = bit(p.casState(PARKED, RUNNING));
+        }
+
+        @Arbiter
+        public void arbiter(IIII_Result r) {
+            r.r4 = p.state();
+        }
+    }
+
+    @JCStressTest
+    @Description("The whole park hand-off, as Cog.park (simple guard) and Cog.block do it, against a resolver. "
+            + "COG (SCHEDULED, running a batch): publish PARKED, register the process on the future, re-check "
+            + "the future and CAS PARKED->RUNNING if resolved; then drain the inbox (accept) and end the batch: "
+            + "submit if it has local work, else idleOrReschedule. Resolver: complete the future, whose waiter "
+            + "is Process.wake (CAS PARKED->QUEUED, then enqueueAndSchedule). "
+            + "r1 = COG's re-check took it, r2 = COG drained it from the inbox, r3 = COG rescheduled at batch end, "
+            + "r4 = resolver's wake activated the COG, r5 = submissions, r6 = process left in the inbox, "
+            + "r7 = times the process was enqueued.")
+    @Outcome(id = "1, 0, 0, 0, 1, 0, 0", expect = ACCEPTABLE,
+            desc = "The COG's re-check saw the outcome and won the CAS: the process is ready at once.")
+    @Outcome(id = "0, 1, 0, 0, 1, 0, 1", expect = ACCEPTABLE,
+            desc = "The waker won and queued the process before the COG drained its inbox.")
+    @Outcome(id = "0, 0, 1, 0, 1, 1, 1", expect = ACCEPTABLE_INTERESTING,
+            desc = "Queued after the drain; the COG saw it when going idle and rescheduled itself.")
+    @Outcome(id = "0, 0, 0, 1, 1, 1, 1", expect = ACCEPTABLE_INTERESTING,
+            desc = "Queued after the COG went idle; the wake scheduled the COG.")
+    @Outcome(id = "0, 0, 0, 0, 0, 0, 0", expect = FORBIDDEN,
+            desc = "LOST PROCESS: parked forever although its future resolved.")
+    @Outcome(id = "0, 0, 0, 0, 0, 1, 1", expect = FORBIDDEN,
+            desc = "LOST WAKE-UP: the woken process is stranded in the inbox of an IDLE COG.")
+    @Outcome(id = "1, 1, .*", expect = FORBIDDEN, desc = "The process was made ready twice.")
+    @Outcome(expect = FORBIDDEN, desc = "Double submission or inconsistent state.")
+    @State
+    public static class ParkVsResolve {
+        final CountingCog cog = CountingCog.scheduled();
+        final TFut f = new TFut();
+        final WakeableProc p = new WakeableProc(cog);
+
+        @Actor
+        public void cogTask(IIIIIII_Result r) {
+            // Cog.park / Cog.block: publish PARKED before registering and re-reading the future.
+            p.setState(PARKED);
+            f.register(p);
+            boolean local = f.isResolved() && p.casState(PARKED, RUNNING);
+            // pickNext: accept what the inbox holds.
+            int drained = 0;
+            Node n;
+            while ((n = cog.poll()) != null) {
+                ((ProcessCore) n).setState(RUNNING);
+                drained++;
+            }
+            // End of the batch (Cog.runBatch): a ready process is local work.
+            if (local || drained > 0) cog.resubmit();
+            else r.r3 = bit(cog.idleOrReschedule());
+            r.r1 = bit(local);
+            r.r2 = drained;
+        }
+
+        @Actor
+        public void resolver() {
+            f.complete(new Value(7));
+        }
+
+        @Arbiter
+        public void arbiter(IIIIIII_Result r) {
+            r.r4 = cog.activations.get();
+            r.r5 = cog.submits.get();
+            r.r6 = cog.drainCount();
+            r.r7 = p.enqueued.get();
+        }
+    }
+}
