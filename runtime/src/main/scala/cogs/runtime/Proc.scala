@@ -145,6 +145,13 @@ object Proc {
   /** `sync` with the method's name, for reports. */
   def sync[T <: Active, A](target: T, method: String)(call: T => Proc[A]): Proc[A] = new Sync(target, method, call)
 
+  /** ABS `destiny`: the future that the running process will resolve. */
+  val destiny: Proc[Fut[Any]] = new Delay(() => {
+    val c = Cog.current()
+    if ((c eq null) || (c.running eq null)) throw new IllegalStateException("destiny is only defined inside a process")
+    c.running.fut
+  })
+
   /** `while (cond) body` with any scheduling points in `body`, in constant memory. */
   def loopWhile(cond: => Boolean)(body: => Proc[Unit]): Proc[Unit] = {
     lazy val loop: Proc[Unit] = new Defer(() => if (cond) new Bind[Unit, Unit](body, _ => loop) else UnitPure)

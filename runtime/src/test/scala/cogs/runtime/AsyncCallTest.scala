@@ -81,3 +81,17 @@ class AsyncCallTest {
     assertTrue(e.getMessage.contains("get"))
   }
 }
+
+class DestinyTest {
+  @Test def destinyIsTheFutureOfTheRunningProcess(): Unit = {
+    val rt = CogRuntime()
+    try {
+      trait D extends Active { def me(): Proc[Fut[Any]] }
+      final class DImpl extends ActiveObject with D { def me() = Proc.destiny }
+      val d = rt.spawn(new DImpl)
+      val f = d.send("me")(_.me())
+      assertSame(f, f.join())
+      assertThrows(classOf[IllegalStateException], () => Proc.destiny.asInstanceOf[Proc.Delay[Any]].thunk(): Unit)
+    } finally rt.close()
+  }
+}
