@@ -1,0 +1,116 @@
+package cogs.absc.lib
+
+import java.io.{FileDescriptor, FileOutputStream, OutputStream}
+import java.nio.charset.StandardCharsets
+
+/**
+ * Standard output of an ABS program (`print`, `println`): UTF-8, buffered, shared by all COGs.
+ *
+ *  - Text goes into a 64 KiB buffer under one lock (each `print`/`println` call is atomic: lines
+ *    of different processes never interleave), and reaches file descriptor 1 when the buffer
+ *    fills, at [[flush]], and at JVM exit (a shutdown hook).
+ *  - If standard output is a terminal, every call is flushed (line buffering, as C's stdio
+ *    does), so interactive runs show output at once. `-Dcogs.absc.out.autoflush=true|false`
+ *    overrides the guess.
+ *  - Ordering with standard error: anything that writes to stderr (an uncaught exception, a
+ *    deadlock report) must call [[flush]] first, or use [[err]], which does; the generated main
+ *    calls [[flush]] when the program ends and before `System.exit`. Do not mix `System.out`
+ *    with `Out` in one program: they have separate buffers.
+ *
+ * Tests can [[capture]] the output.
+ */
+object Out {
+  private final val Size = 1 << 16
+
+  private val lock = new Object
+  private val buf = new Array[Byte](Size)
+  private var pos = 0
+  private var sink: OutputStream = new FileOutputStream(FileDescriptor.out)
+
+  @volatile var autoFlush: Boolean =
+    sys.props.get("cogs.absc.out.autoflush") match {
+      case Some(v) => v.trim.equalsIgnoreCase("true")
+      case None    => System.console() != null
+    }
+
+  Runtime.getRuntime.addShutdownHook(new Thread(() => flush(), "cogs-absc-out-flush"))
+
+  /** ABS `print(s)`. */
+  def print(s: String): Unit = lock.synchronized {
+    write(s)
+    if (autoFlush) flushLocked()
+  }
+
+  /** ABS `println(s)`. */
+  def println(s: String): Unit = lock.synchronized {
+    write(s)
+    put('\n'.toByte)
+    if (autoFlush) flushLocked()
+  }
+
+  /** Write what is buffered to standard output. */
+  def flush(): Unit = lock.synchronized(flushLocked())
+
+  /** Flush standard output, then write `s` and a newline to standard error. */
+  def err(s: String): Unit = {
+    flush()
+    System.err.println(s)
+    System.err.flush()
+  }
+
+  /** Run `body` with standard output collected into the returned string (for tests). */
+  def capture(body: => Any): String = {
+    val bytes = new java.io.ByteArrayOutputStream
+    val previous = lock.synchronized {
+      flushLocked()
+      val p = sink
+      sink = bytes
+      p
+    }
+    try body
+    finally lock.synchronized {
+      flushLocked()
+      sink = previous
+    }
+    bytes.toString(StandardCharsets.UTF_8)
+  }
+
+  private def flushLocked(): Unit =
+    if (pos > 0) {
+      try {
+        sink.write(buf, 0, pos)
+        sink.flush()
+      } catch { case _: java.io.IOException => () } // a closed pipe must not kill the program
+      pos = 0
+    }
+
+  private def put(b: Byte): Unit = {
+    if (pos == Size) flushLocked()
+    buf(pos) = b
+    pos += 1
+  }
+
+  private def write(s: String): Unit = {
+    val n = s.length
+    var i = 0
+    // ASCII fast path: copy chars as bytes; anything else is encoded by the JDK.
+    while (i < n && s.charAt(i) < 0x80) {
+      if (pos == Size) flushLocked()
+      buf(pos) = s.charAt(i).toByte
+      pos += 1
+      i += 1
+    }
+    if (i < n) {
+      val bytes = s.substring(i).getBytes(StandardCharsets.UTF_8)
+      if (bytes.length > Size - pos) {
+        flushLocked()
+        if (bytes.length > Size) {
+          try sink.write(bytes) catch { case _: java.io.IOException => () }
+          return
+        }
+      }
+      System.arraycopy(bytes, 0, buf, pos, bytes.length)
+      pos += bytes.length
+    }
+  }
+}
