@@ -145,6 +145,21 @@ object Proc {
   /** `sync` with the method's name, for reports. */
   def sync[T <: Active, A](target: T, method: String)(call: T => Proc[A]): Proc[A] = new Sync(target, method, call)
 
+  /**
+   * The value of a process that finishes without reaching a scheduling point, computed now on
+   * this thread: `Proc.now(this.m(x))` is a synchronous call of a method known not to suspend.
+   * A failure is thrown; a process that would suspend is an error of the caller.
+   */
+  def now[A](p: Proc[A]): A = p.tag match {
+    case PURE  => p.asInstanceOf[Pure[A]].value
+    case DELAY => p.asInstanceOf[Delay[A]].thunk()
+    case RAISE => throw p.asInstanceOf[Raise].error
+    case DEFER => now(p.asInstanceOf[Defer[A]].thunk())
+    case MAP   => val m = p.asInstanceOf[Map[Any, A]]; m.f(now(m.source))
+    case BIND  => val b = p.asInstanceOf[Bind[Any, A]]; now(b.f(now(b.source)))
+    case _     => throw new IllegalStateException("Proc.now: this process reaches a scheduling point")
+  }
+
   /** ABS `destiny`: the future that the running process will resolve. */
   val destiny: Proc[Fut[Any]] = new Delay(() => {
     val c = Cog.current()

@@ -45,6 +45,15 @@ object AbsException {
     case other                            => other
   }
 
+  /**
+   * For a generated `catch`: the ABS exception `t` stands for, or `t` itself rethrown when it is
+   * not one (a JVM failure that no ABS pattern can name propagates untouched).
+   */
+  def liftAbs(t: Throwable): AbsException = lift(t) match {
+    case e: AbsException => e
+    case other => throw other
+  }
+
   private def describe(t: Throwable, fallback: String): String = {
     val m = try t.getMessage catch { case _: Throwable => null }
     if (m == null || m.isEmpty) fallback else m

@@ -1,0 +1,68 @@
+package cogs.savina
+
+/**
+ * One benchmark on one runtime in this JVM: `iterations` timed iterations after `warmup` untimed
+ * ones, every one verified. The harness starts one per benchmark and runtime, so that each
+ * measures a JVM that ran nothing else (JIT profiles, heap and threads of its own).
+ *
+ * {{{
+ * java -cp CLASSPATH cogs.savina.Child --bench NAME --runtime cogs|pekko [--iterations N] [--warmup N] [--quick] [--threads N]
+ * }}}
+ *
+ * Standard output, one line per event, for the harness to read:
+ * {{{
+ * params <the parameters>
+ * warmup <i> <nanoseconds> <answer>
+ * measure <i> <nanoseconds> <answer>
+ * error <message>          (then exit status 1)
+ * }}}
+ * Exit status: 0 when every iteration gave the right answer, 1 when one did not (or failed),
+ * 2 on bad options.
+ */
+object Child {
+
+  def main(args: Array[String]): Unit = {
+    val opts =
+      try Options.parse(args.toList, child = true)
+      catch {
+        case e: Options.UsageError =>
+          System.err.println(s"savina child: ${e.getMessage}")
+          sys.exit(2)
+      }
+    val bench = opts.benchmarks.head
+    val runtime = opts.runtimes.head
+    val out = System.out
+    out.println(s"params ${bench.describe(opts.quick)}")
+    out.flush()
+    val env = new Runtimes(opts.threads)
+    val status =
+      try {
+        var i = 0
+        while (i < opts.warmup + opts.iterations) {
+          val r = bench.run(runtime, opts.quick, env)
+          val phase = if (i < opts.warmup) "warmup" else "measure"
+          val index = if (i < opts.warmup) i else i - opts.warmup
+          out.println(s"$phase $index ${r.nanos} ${oneLine(r.answer)}")
+          out.flush()
+          i += 1
+        }
+        0
+      } catch {
+        case e: Throwable =>
+          out.println(s"error ${oneLine(String.valueOf(e.getMessage))}")
+          out.flush()
+          System.err.println(s"savina child: ${bench.name} on $runtime failed:")
+          e.printStackTrace()
+          1
+      } finally {
+        try env.close()
+        catch { case e: Throwable => System.err.println(s"savina child: closing the runtimes: $e") }
+      }
+    sys.exit(status)
+  }
+
+  private def oneLine(s: String): String = {
+    val flat = s.replaceAll("\\s+", " ").trim
+    if (flat.length > 300) flat.take(300) + "..." else flat
+  }
+}

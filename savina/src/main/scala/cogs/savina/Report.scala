@@ -1,0 +1,156 @@
+package cogs.savina
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path}
+import java.util.Locale
+
+/** One iteration as a child JVM reported it. */
+final case class Sample(benchmark: String, runtime: String, quick: Boolean, phase: String, iteration: Int, nanos: Long, params: String) {
+  def millis: Double = nanos / 1e6
+}
+
+/** A benchmark and runtime whose child failed: a wrong answer, an exception, a crash or a timeout. */
+final case class RunFailure(benchmark: String, runtime: String, message: String)
+
+/** Median, minimum and maximum of the timed iterations of one benchmark on one runtime (milliseconds). */
+final case class Stats(n: Int, median: Double, min: Double, max: Double)
+
+object Stats {
+  def of(millis: Seq[Double]): Stats = {
+    require(millis.nonEmpty)
+    val s = millis.sorted
+    val m = s.size
+    val median = if (m % 2 == 1) s(m / 2) else (s(m / 2 - 1) + s(m / 2)) / 2
+    Stats(m, median, s.head, s.last)
+  }
+
+  def geometricMean(xs: Seq[Double]): Double = math.exp(xs.map(math.log).sum / xs.size)
+}
+
+/** The harness's outputs: results.csv (every iteration), results.md (summary), ratios.svg (chart). */
+object Report {
+
+  /** One summary row: a benchmark and the statistics of each runtime that ran it. */
+  final case class Row(benchmark: String, params: String, stats: Map[String, Stats]) {
+    /** Median Cogs time over median Pekko time, when both ran. */
+    def ratio: Option[Double] = for (c <- stats.get("cogs"); p <- stats.get("pekko")) yield c.median / p.median
+  }
+
+  private def fmt(d: Double, digits: Int = 2): String = String.format(Locale.ROOT, s"%.${digits}f", Double.box(d))
+
+  private def csvField(s: String): String =
+    if (s.exists(c => c == ',' || c == '"' || c == '\n')) "\"" + s.replace("\"", "\"\"") + "\"" else s
+
+  def csv(samples: Seq[Sample]): String = {
+    val sb = new StringBuilder("benchmark,runtime,mode,phase,iteration,millis,params\n")
+    samples.foreach { s =>
+      sb ++= List(s.benchmark, s.runtime, if (s.quick) "quick" else "full", s.phase, s.iteration.toString,
+        fmt(s.millis, 3), csvField(s.params)).mkString(",")
+      sb += '\n'
+    }
+    sb.toString
+  }
+
+  def rows(samples: Seq[Sample], order: Seq[String]): List[Row] = {
+    val measured = samples.filter(_.phase == "measure")
+    order.toList.flatMap { b =>
+      val mine = measured.filter(_.benchmark == b)
+      if (mine.isEmpty) None
+      else {
+        val stats = mine.groupBy(_.runtime).map { case (rt, ss) => rt -> Stats.of(ss.map(_.millis)) }
+        Some(Row(b, mine.head.params, stats))
+      }
+    }
+  }
+
+  def markdown(rows: List[Row], failures: Seq[RunFailure], header: List[(String, String)]): String = {
+    val sb = new StringBuilder
+    sb ++= "# Savina: Cogs and Apache Pekko side by side\n\n"
+    header.foreach { case (k, v) => sb ++= s"- $k: $v\n" }
+    sb ++= "\nTimes in milliseconds per iteration (median, min, max over the timed iterations of one JVM per\n"
+    sb ++= "benchmark and runtime). Ratio = Cogs median / Pekko median: below 1 means Cogs was faster.\n\n"
+    sb ++= "| benchmark | parameters | Cogs median | Cogs min | Cogs max | Pekko median | Pekko min | Pekko max | Cogs/Pekko |\n"
+    sb ++= "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+    rows.foreach { r =>
+      def cells(rt: String): String = r.stats.get(rt) match {
+        case Some(s) => s"${fmt(s.median)} | ${fmt(s.min)} | ${fmt(s.max)}"
+        case None    => "- | - | -"
+      }
+      sb ++= s"| ${r.benchmark} | ${r.params} | ${cells("cogs")} | ${cells("pekko")} | ${r.ratio.map(fmt(_, 3)).getOrElse("-")} |\n"
+    }
+    val ratios = rows.flatMap(_.ratio)
+    sb ++= "\n"
+    if (ratios.nonEmpty)
+      sb ++= s"Geometric mean of the ratios (${ratios.size} benchmark${if (ratios.size == 1) "" else "s"}): **${fmt(Stats.geometricMean(ratios), 3)}**\n"
+    else sb ++= "No ratios: run both runtimes to compare them.\n"
+    if (failures.nonEmpty) {
+      sb ++= "\n## Failed runs\n\n"
+      failures.foreach(f => sb ++= s"- ${f.benchmark} on ${f.runtime}: ${f.message}\n")
+    }
+    sb.toString
+  }
+
+  private def esc(s: String): String = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;")
+
+  /**
+   * A horizontal bar per benchmark (its ratio), the geometric mean last, on a logarithmic axis
+   * centred on 1.0: bars to the left (green) are benchmarks where Cogs was faster, to the right
+   * (red) where it was slower; 0.5 and 2 are the same distance from the centre.
+   */
+  def svg(rows: List[Row], subtitle: String): String = {
+    val bars: List[(String, Double)] = {
+      val rs = rows.flatMap(r => r.ratio.map(r.benchmark -> _))
+      if (rs.isEmpty) Nil else rs :+ ("geometric mean" -> Stats.geometricMean(rs.map(_._2)))
+    }
+    val labelW = 150
+    val plotW = 520
+    val rightW = 70
+    val barH = 20
+    val gap = 6
+    val top = 56
+    val width = labelW + plotW + rightW
+    val rowsH = math.max(1, bars.size) * (barH + gap)
+    val height = top + rowsH + 44
+    // Symmetric range in log2 around 1.0, at least 0.5 .. 2, in whole powers of two.
+    val extent = math.max(1, bars.map(b => math.ceil(math.abs(math.log(b._2) / math.log(2)) + 0.05).toInt).foldLeft(1)(math.max))
+    def x(r: Double): Double = labelW + plotW / 2.0 + (math.log(r) / math.log(2)) / extent * (plotW / 2.0 - 30)
+    val sb = new StringBuilder
+    sb ++= s"""<svg xmlns="http://www.w3.org/2000/svg" width="$width" height="$height" viewBox="0 0 $width $height" font-family="sans-serif" font-size="12">\n"""
+    sb ++= s"""<rect width="$width" height="$height" fill="white"/>\n"""
+    sb ++= s"""<text x="${width / 2}" y="20" text-anchor="middle" font-size="15" font-weight="bold">Savina: Cogs time / Pekko time (left of 1: Cogs faster)</text>\n"""
+    sb ++= s"""<text x="${width / 2}" y="38" text-anchor="middle" fill="#555">${esc(subtitle)}</text>\n"""
+    if (bars.isEmpty)
+      sb ++= s"""<text x="${width / 2}" y="${top + 14}" text-anchor="middle">no ratios: both runtimes must run</text>\n"""
+    val axisY = top + rowsH
+    // Grid lines at the powers of two.
+    for (e <- -extent to extent) {
+      val r = math.pow(2, e)
+      val gx = fmt(x(r), 1)
+      val label = if (e >= 0) fmt(r, 0) else s"1/${fmt(1 / r, 0)}"
+      sb ++= s"""<line x1="$gx" y1="${top - 4}" x2="$gx" y2="$axisY" stroke="${if (e == 0) "black" else "#ddd"}"${if (e == 0) "" else " stroke-dasharray=\"3,3\""}/>\n"""
+      sb ++= s"""<text x="$gx" y="${axisY + 16}" text-anchor="middle">$label</text>\n"""
+    }
+    sb ++= s"""<text x="${fmt(x(1.0), 1)}" y="${axisY + 32}" text-anchor="middle" fill="#555">ratio (log scale)</text>\n"""
+    bars.zipWithIndex.foreach { case ((name, r), i) =>
+      val y = top + i * (barH + gap)
+      val last = name == "geometric mean" && i == bars.size - 1
+      val colour = if (r <= 1.0) "#3a7d44" else "#c0504d"
+      val (x0, x1) = if (r <= 1.0) (x(r), x(1.0)) else (x(1.0), x(r))
+      val weight = if (last) " font-weight=\"bold\"" else ""
+      sb ++= s"""<text x="${labelW - 8}" y="${y + barH - 6}" text-anchor="end"$weight>${esc(name)}</text>\n"""
+      sb ++= s"""<rect x="${fmt(x0, 1)}" y="$y" width="${fmt(math.max(1.0, x1 - x0), 1)}" height="$barH" fill="$colour"${if (last) " stroke=\"black\"" else ""}/>\n"""
+      val (tx, anchor) = if (r <= 1.0) (x(r) - 5, "end") else (x(r) + 5, "start")
+      sb ++= s"""<text x="${fmt(tx, 1)}" y="${y + barH - 6}" text-anchor="$anchor"$weight>${fmt(r, 3)}</text>\n"""
+    }
+    sb ++= "</svg>\n"
+    sb.toString
+  }
+
+  def write(file: Path, text: String): Unit = {
+    val path = file.toAbsolutePath
+    Files.createDirectories(path.getParent)
+    val tmp = path.resolveSibling(path.getFileName.toString + ".tmp")
+    Files.write(tmp, text.getBytes(UTF_8))
+    Files.move(tmp, path, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE)
+  }
+}

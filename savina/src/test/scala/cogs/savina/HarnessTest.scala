@@ -1,0 +1,74 @@
+package cogs.savina
+
+import org.junit.jupiter.api.Assertions._
+import org.junit.jupiter.api.Test
+
+/** The harness's option parsing and reports (its child JVMs are exercised by savina/run). */
+class HarnessTest {
+
+  private def usageError(args: String*): String =
+    assertThrows(classOf[Options.UsageError], () => Options.parse(args.toList)).getMessage
+
+  @Test def defaultsRunEveryImplementedBenchmarkOnBothRuntimes(): Unit = {
+    val o = Options.parse(Nil)
+    assertEquals(Suite.implemented, o.benchmarks)
+    assertEquals(List("cogs", "pekko"), o.runtimes)
+    assertEquals(Options.DefaultIterations, o.iterations)
+    assertEquals(Options.DefaultWarmup, o.warmup)
+    assertFalse(o.quick)
+    val q = Options.parse(List("--quick"))
+    assertEquals((Options.QuickIterations, Options.QuickWarmup), (q.iterations, q.warmup))
+  }
+
+  @Test def optionsAreParsedInBothSpellings(): Unit = {
+    val o = Options.parse(List("--bench", "nqueenk,pingpong", "--runtimes=cogs", "--iterations", "4", "--warmup=0", "--quick", "--out", "x/y", "--threads", "3"))
+    assertEquals(List("nqueenk", "pingpong"), o.benchmarks.map(_.name))
+    assertEquals(List("cogs"), o.runtimes)
+    assertEquals(4, o.iterations)
+    assertEquals(0, o.warmup)
+    assertTrue(o.quick)
+    assertEquals(java.nio.file.Paths.get("x/y"), o.out)
+    assertEquals(3, o.threads)
+  }
+
+  @Test def badOptionsSayWhatIsWrong(): Unit = {
+    assertTrue(usageError("--bench", "nosuch").contains("unknown benchmark(s): nosuch"))
+    assertTrue(usageError("--runtimes", "akka").contains("unknown runtime(s): akka"))
+    assertTrue(usageError("--iterations", "0").contains("--iterations needs an integer of at least 1"))
+    assertTrue(usageError("--warmup").contains("--warmup needs a value"))
+    assertTrue(usageError("--frobnicate").contains("unknown option '--frobnicate'"))
+    assertTrue(usageError("stray").contains("unexpected argument 'stray'"))
+  }
+
+  @Test def aChildRunsExactlyOneBenchmarkOnOneRuntime(): Unit = {
+    assertThrows(classOf[Options.UsageError], () => Options.parse(List("--runtime", "cogs"), child = true))
+    val o = Options.parse(List("--bench", "pingpong", "--runtime", "pekko"), child = true)
+    assertEquals(List("pekko"), o.runtimes)
+  }
+
+  @Test def theSummaryHasMediansRatiosAndTheirGeometricMean(): Unit = {
+    def s(b: String, rt: String, i: Int, ms: Double, phase: String = "measure") =
+      Sample(b, rt, quick = false, phase, i, (ms * 1e6).toLong, "n=1")
+    val samples = List(
+      s("pingpong", "cogs", 0, 100, "warmup"),
+      s("pingpong", "cogs", 0, 2), s("pingpong", "cogs", 1, 4), s("pingpong", "cogs", 2, 3),
+      s("pingpong", "pekko", 0, 2), s("pingpong", "pekko", 1, 2),
+      s("nqueenk", "cogs", 0, 8), s("nqueenk", "pekko", 0, 4)
+    )
+    val rows = Report.rows(samples, Suite.savina.map(_._1))
+    assertEquals(List("pingpong", "nqueenk"), rows.map(_.benchmark))
+    assertEquals(Stats(3, 3.0, 2.0, 4.0), rows.head.stats("cogs"))
+    assertEquals(1.5, rows.head.ratio.get, 1e-9)
+    assertEquals(2.0, rows(1).ratio.get, 1e-9)
+    val md = Report.markdown(rows, List(RunFailure("fib", "pekko", "boom")), List("k" -> "v"))
+    assertTrue(md.contains("| pingpong | n=1 | 3.00 | 2.00 | 4.00 | 2.00 | 2.00 | 2.00 | 1.500 |"), md)
+    assertTrue(md.contains(f"**${math.sqrt(3.0)}%.3f**"), md)
+    assertTrue(md.contains("- fib on pekko: boom"), md)
+    val csv = Report.csv(samples)
+    assertEquals(samples.size + 1, csv.linesIterator.size)
+    assertTrue(csv.startsWith("benchmark,runtime,mode,phase,iteration,millis,params\npingpong,cogs,full,warmup,0,100.000,n=1\n"), csv)
+    val svg = Report.svg(rows, "test")
+    assertTrue(svg.startsWith("<svg") && svg.trim.endsWith("</svg>"))
+    assertTrue(svg.contains(">geometric mean<") && svg.contains(">1.500<"), svg)
+  }
+}
