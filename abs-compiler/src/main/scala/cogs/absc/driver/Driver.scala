@@ -1,0 +1,488 @@
+package cogs.absc.driver
+
+import java.io.{ByteArrayOutputStream, IOException, PrintStream}
+import java.lang.reflect.{InvocationTargetException, Modifier}
+import java.net.URLClassLoader
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{AccessDeniedException, Files, NoSuchFileException, Path, Paths}
+
+import cogs.absc.ast.CompilationUnit
+import cogs.absc.diag.Diagnostic
+import cogs.absc.lib.Out
+import cogs.absc.parse.Parser
+
+/** Exit statuses of absc (see the README, "The absc command"). */
+object Exit {
+  final val Ok = 0
+  /** The program failed: an uncaught exception (a failed `assert` too) or a deadlock; a test failed. */
+  final val Failure = 1
+  /** The program does not compile (or absc could not translate it), or a bad command line. */
+  final val Compile = 2
+  /** Reserved for monitor violations. */
+  final val Monitor = ProgramRunner.ExitMonitor
+}
+
+/** Why a program could not be built: the exit status and a one-line reason (for `absc test`). */
+final case class BuildFailure(status: Int, reason: String)
+
+/** Where compiled classes go: a cache, or a temporary directory deleted after the run. */
+sealed trait CachePolicy
+object CachePolicy {
+  final case class Cached(root: Path) extends CachePolicy
+  case object NoCache extends CachePolicy
+}
+
+/**
+ * The phases of absc, shared by the commands: reading sources, parsing, checking, emission,
+ * scalac, running. Every message for the user goes to `err`; diagnostics are rendered with the
+ * source line and a caret. `verbose` adds the time of each phase and stack traces.
+ */
+final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: Option[CompilerJvm] = None) {
+
+  // ------------------------------------------------------------------ phases and their timing
+
+  private def phase[A](name: String)(body: => A): A = {
+    val t0 = System.nanoTime()
+    try body
+    finally if (verbose) {
+      val ms = (System.nanoTime() - t0) / 1e6
+      err.println(f"absc: $name%-10s $ms%9.1f ms")
+    }
+  }
+
+  private def note(message: String): Unit = if (verbose) err.println(s"absc: $message")
+
+  // ------------------------------------------------------------------ reading
+
+  /** Reads every file, or reports the first that cannot be read (`absc: cannot read 'x.abs': ...`). */
+  def readSources(names: List[String]): Either[BuildFailure, List[SourceFile]] = {
+    val read = List.newBuilder[SourceFile]
+    val it = names.iterator
+    while (it.hasNext) {
+      val name = it.next()
+      readSource(name) match {
+        case Right(text) => read += SourceFile(name, text)
+        case Left(why) =>
+          err.println(s"absc: cannot read '$name': $why")
+          return Left(BuildFailure(Exit.Compile, s"cannot read '$name': $why"))
+      }
+    }
+    Right(read.result())
+  }
+
+  private def readSource(name: String): Either[String, String] =
+    try {
+      val p = Paths.get(name)
+      if (Files.isDirectory(p)) Left("Is a directory")
+      else Right(new String(Files.readAllBytes(p), UTF_8))
+    } catch {
+      case _: NoSuchFileException   => Left("No such file")
+      case _: AccessDeniedException => Left("Permission denied")
+      case e: java.nio.file.InvalidPathException => Left(s"bad file name (${e.getReason})")
+      case e: IOException           => Left(Option(e.getMessage).getOrElse(e.getClass.getSimpleName))
+    }
+
+  // ------------------------------------------------------------------ ABS to Scala
+
+  /** Parses, checks and emits; prints every diagnostic. The warnings come back rendered. */
+  def translate(sources: List[SourceFile]): Either[BuildFailure, (Generated, String)] = {
+    val texts = sources.map(s => s.name -> s.text).toMap
+    def render(ds: List[Diagnostic]): String =
+      ds.map(d => texts.get(d.pos.file).fold(d.header)(d.render)).mkString("\n")
+    def reportErrors(ds: List[Diagnostic]): BuildFailure = {
+      err.println(render(ds))
+      val n = ds.count(_.isError)
+      val summary = if (n == 1) "1 error" else s"$n errors"
+      err.println(s"absc: $summary")
+      BuildFailure(Exit.Compile, s"does not compile ($summary)")
+    }
+
+    val parsed = phase("parse") { sources.map(s => Parser.parse(s.name, s.text)) }
+    val syntaxErrors = parsed.flatMap(_.left.getOrElse(Nil))
+    if (syntaxErrors.nonEmpty) return Left(reportErrors(syntaxErrors))
+    val units: List[CompilationUnit] = parsed.flatMap(_.toOption)
+
+    try {
+      phase("typecheck") { backend.typecheck(units) } match {
+        case Left(ds) => Left(reportErrors(ds))
+        case Right((checked, warnings)) =>
+          val renderedWarnings = render(warnings)
+          if (renderedWarnings.nonEmpty) err.println(renderedWarnings)
+          val generated = phase("emit") { backend.emit(checked) }
+          Right((generated, renderedWarnings))
+      }
+    } catch {
+      case e @ (_: Exception | _: StackOverflowError) =>
+        err.println(s"absc: internal error: absc crashed while translating the program: $e")
+        if (verbose) e.printStackTrace(err) else err.println("absc: (run with -v for the stack trace)")
+        Left(BuildFailure(Exit.Compile, s"internal error: $e"))
+    }
+  }
+
+  /** `absc compile`: writes the generated sources under `outDir`. */
+  def compileTo(sources: List[SourceFile], outDir: Path): Int =
+    translate(sources) match {
+      case Left(f) => f.status
+      case Right((generated, _)) =>
+        writeGenerated(outDir, generated.files) match {
+          case Left(f) => f.status
+          case Right(written) =>
+            note(s"wrote ${written.size} file(s) under $outDir")
+            generated.mainObject.foreach(m => note(s"main object: $m"))
+            Exit.Ok
+        }
+    }
+
+  private def writeGenerated(dir: Path, files: List[GeneratedFile]): Either[BuildFailure, List[Path]] =
+    try Right(CompiledProgram.writeSources(dir, files))
+    catch {
+      case e: IOException =>
+        err.println(s"absc: cannot write the generated sources to '$dir': $e")
+        Left(BuildFailure(Exit.Compile, s"cannot write to '$dir'"))
+    }
+
+  // ------------------------------------------------------------------ Scala to classes, with the cache
+
+  /** A compiled program ready to run, and what to do when it is no longer needed. */
+  final class Built(val program: CompiledProgram, val cacheHit: Boolean, cleanup: () => Unit) {
+    def close(): Unit = cleanup()
+  }
+
+  /**
+   * Translates and compiles, or finds the program in the cache. With `keepGenerated`, the
+   * generated sources are also written there (from the cache entry on a hit).
+   */
+  def build(sources: List[SourceFile], cache: CachePolicy, keepGenerated: Option[Path]): Either[BuildFailure, Built] =
+    cache match {
+      case CachePolicy.Cached(root) =>
+        val c = new ClassCache(root)
+        val key = phase("cache key") { programKey(sources) }
+        c.lookup(key) match {
+          case Some(hit) =>
+            note(s"cache hit: ${hit.dir}")
+            if (hit.warnings.nonEmpty) err.println(hit.warnings)
+            keep(keepGenerated, hit.generatedFiles).map(_ => new Built(hit, cacheHit = true, () => ()))
+          case None =>
+            note(s"cache miss: ${c.entryDir(key)}")
+            val temp =
+              try Some(c.newTempDir(key))
+              catch {
+                case e: IOException =>
+                  err.println(s"absc: warning: cannot write to the cache in $root ($e); compiling without it")
+                  None
+              }
+            temp match {
+              case None => build(sources, CachePolicy.NoCache, keepGenerated)
+              case Some(temp) =>
+                buildInto(temp, sources, keepGenerated) match {
+                  case Left(f) => ClassCache.deleteTree(temp); Left(f)
+                  case Right(()) =>
+                    if (forkedKey(temp).forall(_ == key)) Right(new Built(c.commit(key, temp), cacheHit = false, () => ()))
+                    else {
+                      // A source changed while the other JVM read it: run what it built, cache nothing.
+                      note("a source changed during the build; the result is not cached")
+                      Right(new Built(new CompiledProgram(temp), cacheHit = false, () => ClassCache.deleteTree(temp)))
+                    }
+                }
+            }
+        }
+      case CachePolicy.NoCache =>
+        val temp = Files.createTempDirectory("absc-")
+        buildInto(temp, sources, keepGenerated) match {
+          case Left(f) => ClassCache.deleteTree(temp); Left(f)
+          case Right(()) => Right(new Built(new CompiledProgram(temp), cacheHit = false, () => ClassCache.deleteTree(temp)))
+        }
+    }
+
+  private def programKey(sources: List[SourceFile]): String =
+    ClassCache.key(sources, Versions.absc, ClassPath.fingerprint(ClassPath.entries))
+
+  /** Translates and compiles into `dir`: in this JVM, or in a compiler JVM if configured. */
+  private def buildInto(dir: Path, sources: List[SourceFile], keepGenerated: Option[Path]): Either[BuildFailure, Unit] =
+    fork match {
+      case Some(f) =>
+        val forked =
+          try Some(phase("build JVM") { buildInJvm(f, dir, sources, keepGenerated) })
+          catch {
+            case e: IOException =>
+              note(s"cannot start a compiler JVM ($e); compiling in this one")
+              None
+          }
+        forked.getOrElse(buildHere(dir, sources, keepGenerated))
+      case None => buildHere(dir, sources, keepGenerated)
+    }
+
+  /**
+   * The build itself, in this JVM: ABS to Scala (diagnostics on `err`), `--keep-generated`, scalac
+   * into `dir`. Writes `dir/failure` with the reason if it fails (read by the JVM that forked this
+   * one) and, if `forked`, `dir/key`: the cache key of the sources as this JVM read them.
+   */
+  def buildHere(dir: Path, sources: List[SourceFile], keepGenerated: Option[Path],
+      forked: Boolean = false): Either[BuildFailure, Unit] = {
+    val result = translate(sources).flatMap { case (generated, warnings) =>
+      keep(keepGenerated, generated.files).flatMap(_ => compileInto(dir, generated, warnings, ClassPath.entries, keepGenerated))
+    }
+    Files.createDirectories(dir)
+    result match {
+      case Left(f)   => Files.writeString(dir.resolve("failure"), s"${f.status} ${f.reason}", UTF_8)
+      case Right(()) => if (forked) Files.writeString(dir.resolve("key"), programKey(sources), UTF_8)
+    }
+    result
+  }
+
+  private def forkedKey(dir: Path): Option[String] = {
+    val f = dir.resolve("key")
+    if (Files.isRegularFile(f)) Some(Files.readString(f, UTF_8).trim) else None
+  }
+
+  /**
+   * Runs `absc build-into` in another JVM with the options of [[CompilerJvm]] (the launcher uses C1
+   * only and a class-data archive there: scalac on a cold JVM runs about twice as fast, while the
+   * program itself gets the full JIT of this JVM). Its messages are copied to `err`.
+   */
+  private def buildInJvm(f: CompilerJvm, dir: Path, sources: List[SourceFile], keepGenerated: Option[Path]): Either[BuildFailure, Unit] = {
+    val (archiveOptions, archiveTemp) = f.archiveOptions()
+    val command = List(f.javaCommand) ++ f.options ++ archiveOptions ++
+      List("-cp", System.getProperty("java.class.path"), f.mainClass, "build-into", dir.toString) ++
+      (if (verbose) List("-v") else Nil) ++
+      keepGenerated.toList.flatMap(d => List("--keep-generated", d.toString)) ++
+      List("--") ++ sources.map(_.name)
+    note(s"compiler JVM: ${command.mkString(" ")}")
+    err.flush()
+    val process = new ProcessBuilder(command: _*)
+      .redirectInput(ProcessBuilder.Redirect.from(new java.io.File(if (java.io.File.separatorChar == '/') "/dev/null" else "NUL")))
+      .redirectOutput(ProcessBuilder.Redirect.INHERIT)
+      .start()
+    process.getErrorStream.transferTo(err) // its diagnostics, as if this JVM had printed them
+    err.flush()
+    val status = process.waitFor()
+    if (status == Exit.Ok) {
+      archiveTemp.foreach(f.commitArchive)
+      Right(())
+    } else {
+      archiveTemp.foreach(t => Files.deleteIfExists(t))
+      val failure = dir.resolve("failure")
+      if (Files.isRegularFile(failure)) {
+        val text = Files.readString(failure, UTF_8)
+        val (code, reason) = text.span(_ != ' ')
+        Left(BuildFailure(code.toIntOption.getOrElse(Exit.Compile), reason.trim))
+      } else {
+        // It died before it could say why (it could not start, or crashed): build here instead.
+        err.println(s"absc: the compiler JVM ended with status $status; compiling in this JVM")
+        buildHere(dir, sources, keepGenerated)
+      }
+    }
+  }
+
+  private def keep(dir: Option[Path], files: => List[GeneratedFile]): Either[BuildFailure, Unit] = dir match {
+    case None => Right(())
+    case Some(d) => writeGenerated(d, files).map(w => note(s"kept ${w.size} generated file(s) under $d"))
+  }
+
+  private def compileInto(dir: Path, generated: Generated, warnings: String, classPath: List[Path],
+      keepGenerated: Option[Path]): Either[BuildFailure, Unit] = {
+    Files.createDirectories(dir)
+    CompiledProgram.writeMetadata(dir, generated, warnings)
+    val errors = phase("scalac") { ScalaCompiler.compile(generated.files, ClassPath.asString(classPath), dir.resolve("classes")) }
+    if (errors.isEmpty) Right(())
+    else {
+      err.println("absc: internal error: the Scala code absc generated for this program does not compile.")
+      err.println("absc: this is a bug in absc, not in the model; scalac reported:")
+      val shown = errors.take(MaxScalacErrors)
+      shown.foreach(e => err.println(e.render))
+      if (errors.size > shown.size) err.println(s"absc: ... and ${errors.size - shown.size} more")
+      keepGenerated match {
+        case Some(d) => err.println(s"absc: the generated sources are in $d")
+        case None    => err.println("absc: to inspect the generated sources, run again with --keep-generated DIR")
+      }
+      Left(BuildFailure(Exit.Compile, s"internal error: the generated Scala code does not compile (${errors.head.file}:${errors.head.line})"))
+    }
+  }
+
+  // ------------------------------------------------------------------ running
+
+  /**
+   * Runs the program's main object in this JVM, in a fresh class loader, on a new thread, and
+   * returns how it ended. `programErr` receives the runner's failure report. With a timeout, a
+   * program still running after it is abandoned (its threads are daemons) and fails.
+   */
+  def execute(built: Built, args: Array[String], programErr: PrintStream, timeoutMillis: Long = 0L): ProgramRunner.Outcome =
+    built.program.mainObject match {
+      case None => ProgramRunner.Outcome(Exit.Compile, None, Some("the program has no main block"))
+      case Some(mainObject) =>
+        val loader = new URLClassLoader("absc-program", Array(built.program.classes.toUri.toURL), getClass.getClassLoader)
+        val session = new ProgramRunner.Session(verbose, programErr)
+        @volatile var result: ProgramRunner.Outcome = null
+        val thread = new Thread(() => {
+          result =
+            try ProgramRunner.withSession(session)(invokeMain(loader, mainObject, args, session))
+            catch {
+              case e: Throwable => // an Error out of the program's main, outside the runner's reach
+                Out.flush()
+                session.err.println(s"absc: the program failed: ${ProgramRunner.describe(e)}")
+                if (verbose) e.printStackTrace(session.err)
+                ProgramRunner.Outcome(Exit.Failure, None, Some(ProgramRunner.describe(e)))
+            }
+        }, "absc-main")
+        thread.setDaemon(true)
+        thread.setContextClassLoader(loader)
+        phase("run") {
+          thread.start()
+          if (timeoutMillis > 0) thread.join(timeoutMillis) else thread.join()
+        }
+        if (thread.isAlive) {
+          ProgramRunner.Outcome(Exit.Failure, None, Some(s"timed out after ${timeoutMillis / 1000.0} s"))
+        } else {
+          loader.close()
+          result
+        }
+    }
+
+  private def invokeMain(loader: ClassLoader, mainObject: String, args: Array[String],
+      session: ProgramRunner.Session): ProgramRunner.Outcome = {
+    def internal(message: String): ProgramRunner.Outcome = {
+      session.err.println(s"absc: internal error: $message")
+      ProgramRunner.Outcome(Exit.Compile, None, Some(s"internal error: $message"))
+    }
+    val main =
+      try {
+        val m = Class.forName(mainObject, true, loader).getMethod("main", classOf[Array[String]])
+        if (Modifier.isStatic(m.getModifiers)) Right(m) else Left(s"$mainObject.main is not static")
+      } catch {
+        case e: ClassNotFoundException => Left(s"the main object $mainObject was not generated ($e)")
+        case e: NoSuchMethodException  => Left(s"$mainObject has no main(Array[String]) ($e)")
+        case e: LinkageError           => Left(s"$mainObject cannot be loaded: $e")
+      }
+    main match {
+      case Left(message) => internal(message)
+      case Right(m) =>
+        try {
+          m.invoke(null, args)
+          Option(session.outcome).getOrElse(ProgramRunner.Outcome(Exit.Ok, None, None)) // a main without the runner
+        } catch {
+          case e: InvocationTargetException =>
+            val cause = Option(e.getCause).getOrElse(e)
+            Out.flush()
+            session.err.println(s"absc: the program failed: ${ProgramRunner.describe(cause)}")
+            if (verbose) cause.printStackTrace(session.err)
+            ProgramRunner.Outcome(Exit.Failure, None, Some(ProgramRunner.describe(cause)))
+        }
+    }
+  }
+
+  /** `absc run`: build, run, and the program's exit status. */
+  def run(sources: List[SourceFile], cache: CachePolicy, keepGenerated: Option[Path], args: Array[String]): Int =
+    build(sources, cache, keepGenerated) match {
+      case Left(f) => f.status
+      case Right(built) =>
+        try {
+          if (built.program.mainObject.isEmpty) {
+            err.println("absc: nothing to run: the program has no main block")
+            Exit.Compile
+          } else execute(built, args, err).status
+        } finally built.close()
+    }
+
+  /**
+   * `absc test`: each file is a program of its own whose main block declares `Bool testresult`;
+   * it passes if it ends normally with `testresult` True. One line per file on `out`, then
+   * `N passed, N failed`. The output of a program, and the runner's report, are shown on `err`
+   * only when it fails (always, with -v).
+   */
+  def test(files: List[SourceFile], out: PrintStream, cache: CachePolicy, keepGenerated: Option[Path],
+      timeoutMillis: Long): Int = {
+    var passed = 0
+    var failed = 0
+    for (file <- files) {
+      val keepHere = keepGenerated.map(d => if (files.size > 1) d.resolve(testDirName(file.name)) else d)
+      val verdict: Either[String, Unit] = build(List(file), cache, keepHere) match {
+        case Left(f) => Left(f.reason)
+        case Right(built) =>
+          try {
+            val report = new ByteArrayOutputStream
+            val reportStream = new PrintStream(report, true, UTF_8)
+            var outcome: ProgramRunner.Outcome = null
+            val output = Out.capture { outcome = execute(built, Array.empty, reportStream, timeoutMillis) }
+            val verdict =
+              if (outcome.status != Exit.Ok) Left(outcome.failure.getOrElse(s"exit status ${outcome.status}"))
+              else outcome.testResult match {
+                case Some(true)  => Right(())
+                case Some(false) => Left("testresult is False")
+                case None        => Left("the main block declares no 'Bool testresult'")
+              }
+            if (verdict.isLeft || verbose) {
+              if (output.nonEmpty) {
+                err.print(output)
+                if (!output.endsWith("\n")) err.println()
+              }
+              err.print(report.toString(UTF_8))
+            }
+            verdict
+          } finally built.close()
+      }
+      verdict match {
+        case Right(()) => passed += 1; out.println(s"PASS ${file.name}")
+        case Left(why) => failed += 1; out.println(s"FAIL ${file.name}: $why")
+      }
+      out.flush()
+      err.flush()
+    }
+    out.println(s"$passed passed, $failed failed")
+    out.flush()
+    if (failed == 0) Exit.Ok else Exit.Failure
+  }
+
+  private def testDirName(name: String): String =
+    Paths.get(name).getFileName.toString.stripSuffix(".abs").replaceAll("[^A-Za-z0-9._-]", "_")
+
+  private final val MaxScalacErrors = 20
+}
+
+/**
+ * How to start the JVM that builds programs for `absc run` (see `Driver.buildInJvm`). The launcher
+ * sets `-Dabsc.compiler.jvm.options=...` (options separated by spaces) and, optionally,
+ * `-Dabsc.compiler.jvm.archive=FILE`: a dynamic class-data-sharing archive, dumped by the first
+ * compiler JVM and mapped by the next ones.
+ */
+final case class CompilerJvm(javaCommand: String, options: List[String], archive: Option[Path],
+    mainClass: String = "cogs.absc.driver.Main") {
+
+  /** The options for the archive, and the temporary file a dump goes to (renamed on success). */
+  def archiveOptions(): (List[String], Option[Path]) = archive match {
+    case None => (Nil, None)
+    case Some(_) if !ClassPath.entries.forall(Files.isRegularFile(_)) => (Nil, None) // CDS takes jars only
+    case Some(a) if Files.isRegularFile(a) => (List(s"-XX:SharedArchiveFile=$a", "-Xlog:cds=off", "-Xlog:cds+dynamic=off"), None)
+    case Some(a) =>
+      val temp = a.resolveSibling(s"${a.getFileName}.${ProcessHandle.current().pid()}.tmp")
+      (List(s"-XX:ArchiveClassesAtExit=$temp", "-Xlog:cds=off", "-Xlog:cds+dynamic=off"), Some(temp))
+  }
+
+  def commitArchive(temp: Path): Unit =
+    if (Files.isRegularFile(temp) && archive.isDefined)
+      try Files.move(temp, archive.get, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING)
+      catch { case _: IOException => Files.deleteIfExists(temp) }
+}
+
+object CompilerJvm {
+  def fromSystemProperties: Option[CompilerJvm] =
+    sys.props.get("absc.compiler.jvm.options").map { opts =>
+      val javaCommand = Paths.get(System.getProperty("java.home"), "bin", "java").toString
+      CompilerJvm(javaCommand, opts.trim.split("\\s+").toList.filter(_.nonEmpty),
+        sys.props.get("absc.compiler.jvm.archive").filter(_.nonEmpty).map(Paths.get(_)),
+        sys.props.getOrElse("absc.compiler.jvm.main", "cogs.absc.driver.Main"))
+    }
+}
+
+/** Versions shown by `absc --version` and used in the cache key. */
+object Versions {
+
+  /** From the jar's manifest; `dev` when absc runs from a classes directory (tests, IDE). */
+  lazy val absc: String = Option(classOf[Driver].getPackage.getImplementationVersion).getOrElse("dev")
+
+  def scalaVersion: String = _root_.scala.util.Properties.versionNumberString
+
+  def runtimeVersion: String =
+    Option(classOf[cogs.runtime.CogRuntime].getPackage.getImplementationVersion).getOrElse("dev")
+
+  def javaVersion: String = s"${System.getProperty("java.version")} (${System.getProperty("java.vm.name")})"
+}

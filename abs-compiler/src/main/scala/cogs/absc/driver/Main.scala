@@ -1,0 +1,243 @@
+package cogs.absc.driver
+
+import java.io.{PrintStream, PrintWriter}
+import java.nio.file.Path
+import java.util.concurrent.Callable
+
+import scala.jdk.CollectionConverters._
+
+import picocli.CommandLine
+import picocli.CommandLine.{Command, IVersionProvider, Mixin, Model, Option => Opt, Parameters, Spec}
+
+import cogs.absc.lib.Out
+
+/**
+ * The `absc` command:
+ * {{{
+ * absc compile FILE... -d DIR        ABS to Scala sources under DIR
+ * absc run FILE... [-- ARG...]       compile (cached) and run the main block in this JVM
+ * absc test FILE...                  run each file as a test: PASS/FAIL lines, then "N passed, N failed"
+ * }}}
+ * Exit statuses: see [[Exit]]. `run(args, ...)` is the whole command without `System.exit`, for
+ * tests and embedding.
+ */
+object Main {
+
+  def main(args: Array[String]): Unit = {
+    val status = run(args)
+    Out.flush()
+    System.out.flush()
+    System.err.flush()
+    System.exit(status)
+  }
+
+  /**
+   * Runs absc with `args`: absc's own output to `out`, messages to `err`; the program's output
+   * goes where [[cogs.absc.lib.Out]] writes. Returns the exit status.
+   */
+  def run(
+      args: Array[String],
+      out: PrintStream = System.out,
+      err: PrintStream = System.err,
+      backend: Backend = AbsBackend,
+      env: String => Option[String] = sys.env.get): Int = {
+    // Everything after the first `--` is the program's: picocli would take it as more FILEs.
+    val (own, rest) = args.span(_ != "--")
+    val programArgs = rest.drop(1)
+    val ctx = new Context(out, err, backend, env, programArgs, rest.nonEmpty)
+    val cl = commandLine(ctx)
+    cl.execute(own: _*)
+  }
+
+  private[driver] def commandLine(ctx: Context): CommandLine = {
+    val cl = new CommandLine(new Absc(ctx))
+    cl.addSubcommand("compile", new CompileCommand(ctx))
+    cl.addSubcommand("run", new RunCommand(ctx))
+    cl.addSubcommand("test", new TestCommand(ctx))
+    cl.addSubcommand("help", new CommandLine.HelpCommand)
+    cl.addSubcommand("build-into", new BuildIntoCommand(ctx))
+    cl.setOut(new PrintWriter(ctx.out, true))
+    cl.setErr(new PrintWriter(ctx.err, true))
+    cl.setExecutionExceptionHandler { (e: Exception, _: CommandLine, _: CommandLine.ParseResult) =>
+      Out.flush()
+      ctx.err.println(s"absc: internal error: $e")
+      e.printStackTrace(ctx.err)
+      Exit.Compile
+    }
+    cl
+  }
+
+  /** What the commands share: streams, the back end, the environment, the arguments after `--`. */
+  private[driver] final class Context(
+      val out: PrintStream,
+      val err: PrintStream,
+      val backend: Backend,
+      val env: String => Option[String],
+      val programArgs: Array[String],
+      val sawDoubleDash: Boolean)
+}
+
+private[driver] final class VersionProvider extends IVersionProvider {
+  def getVersion: Array[String] =
+    Array(s"absc ${Versions.absc} (Scala ${Versions.scalaVersion}, Java ${Versions.javaVersion})")
+}
+
+@Command(
+  name = "absc",
+  mixinStandardHelpOptions = true,
+  versionProvider = classOf[VersionProvider],
+  synopsisSubcommandLabel = "COMMAND",
+  description = Array(
+    "Translates ABS models to Scala programs on the Cogs runtime, and runs them.",
+    ""),
+  footer = Array(
+    "",
+    "Exit status: 0 normal end; 1 the program failed (uncaught exception, failed assert, deadlock) or a test failed; 2 compile errors or a bad command line; 3 reserved for monitor violations.",
+    "",
+    "Run 'absc COMMAND --help' for the options of a command."))
+private[driver] final class Absc(ctx: Main.Context) extends Callable[Integer] {
+  @Spec var spec: Model.CommandSpec = _
+
+  def call(): Integer = {
+    ctx.err.println("absc: a command is required (compile, run or test)")
+    spec.commandLine.usage(ctx.err)
+    Exit.Compile
+  }
+}
+
+/** Options of every command. */
+private[driver] final class CommonOptions {
+  @Opt(names = Array("-v", "--verbose"),
+    description = Array("Print the time of each phase (parse, typecheck, emit, scalac, run) and the cache's decision to stderr; stack traces of failures."))
+  var verbose: Boolean = false
+}
+
+/** Options of the commands that compile classes. */
+private[driver] final class BuildOptions {
+  @Opt(names = Array("--cache-dir"), paramLabel = "DIR",
+    description = Array("Where compiled programs are cached (default: $XDG_CACHE_HOME/absc or ~/.cache/absc)."))
+  var cacheDir: Path = _
+
+  @Opt(names = Array("--no-cache"), description = Array("Compile in a temporary directory; neither read nor write the cache."))
+  var noCache: Boolean = false
+
+  @Opt(names = Array("--keep-generated"), paramLabel = "DIR",
+    description = Array("Also write the generated Scala sources under DIR."))
+  var keepGenerated: Path = _
+
+  def policy(env: String => Option[String]): CachePolicy =
+    if (noCache) CachePolicy.NoCache
+    else CachePolicy.Cached(Option(cacheDir).getOrElse(ClassCache.defaultRoot(env)))
+}
+
+private[driver] abstract class AbscCommand(ctx: Main.Context) extends Callable[Integer] {
+  @Spec var spec: Model.CommandSpec = _
+  @Mixin var common: CommonOptions = _
+
+  @Parameters(arity = "1..*", paramLabel = "FILE", description = Array("ABS source files."))
+  var files: java.util.List[String] = _
+
+  protected def fileNames: List[String] = files.asScala.toList
+
+  protected def driver: Driver = new Driver(ctx.backend, ctx.err, common.verbose)
+
+  protected def noProgramArgs(): Unit =
+    if (ctx.sawDoubleDash)
+      throw new CommandLine.ParameterException(spec.commandLine, s"'absc ${spec.name}' takes no arguments after '--' (only 'absc run' does)")
+
+  protected def withSources(body: List[SourceFile] => Int): Int =
+    driver.readSources(fileNames) match {
+      case Left(f)        => f.status
+      case Right(sources) => body(sources)
+    }
+}
+
+@Command(name = "compile", mixinStandardHelpOptions = true, versionProvider = classOf[VersionProvider],
+  description = Array("Translate ABS FILEs (one program) to Scala sources under DIR."),
+  footer = Array("", "The sources compile against absc's class path (scala-library, cogs-runtime, absc's jar); the main object's main runs the program."))
+private[driver] final class CompileCommand(ctx: Main.Context) extends AbscCommand(ctx) {
+  @Opt(names = Array("-d", "--output-dir"), required = true, paramLabel = "DIR",
+    description = Array("Write the generated Scala sources under DIR (created if needed)."))
+  var outputDir: Path = _
+
+  def call(): Integer = {
+    noProgramArgs()
+    withSources(sources => driver.compileTo(sources, outputDir))
+  }
+}
+
+@Command(name = "run", mixinStandardHelpOptions = true, versionProvider = classOf[VersionProvider],
+  customSynopsis = Array(
+    "absc run [-hvV] [--no-cache] [--cache-dir=DIR] [--keep-generated=DIR]",
+    "                FILE... [-- ARG...]"),
+  description = Array("Compile the ABS FILEs (one program) and run its main block.",
+    "Compiled programs are cached: a second run of unchanged sources skips compilation."),
+  footer = Array("", "ARGs after '--' are passed to the program's main.",
+    "Exit status: the program's (0, or 1 on an uncaught exception, failed assert or deadlock); 2 if it does not compile."))
+private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ctx) {
+  @Mixin var build: BuildOptions = _
+
+  override protected def driver: Driver =
+    new Driver(ctx.backend, ctx.err, common.verbose, CompilerJvm.fromSystemProperties)
+
+  def call(): Integer =
+    withSources { sources =>
+      driver.run(sources, build.policy(ctx.env), Option(build.keepGenerated), ctx.programArgs)
+    }
+}
+
+@Command(name = "test", mixinStandardHelpOptions = true, versionProvider = classOf[VersionProvider],
+  description = Array("Run each FILE as a test program.",
+    "The main block of each must declare 'Bool testresult', which must be True when the program ends. Prints 'PASS FILE' or 'FAIL FILE: reason' for each, then 'N passed, N failed'. A failing test's output is shown on stderr."),
+  footer = Array("", "Exit status: 0 if every test passed, 1 if one failed, 2 on a bad command line."))
+private[driver] final class TestCommand(ctx: Main.Context) extends AbscCommand(ctx) {
+  @Mixin var build: BuildOptions = _
+
+  @Opt(names = Array("--timeout"), paramLabel = "SECONDS", defaultValue = "0",
+    description = Array("Fail a test still running after SECONDS (0: no limit; the default)."))
+  var timeoutSeconds: Double = 0
+
+  // One file: build it in a compiler JVM (as `run` does). Several: in this JVM, where scalac warms up.
+  override protected def driver: Driver =
+    new Driver(ctx.backend, ctx.err, common.verbose, if (files.size == 1) CompilerJvm.fromSystemProperties else None)
+
+  def call(): Integer = {
+    noProgramArgs()
+    if (timeoutSeconds < 0) throw new CommandLine.ParameterException(spec.commandLine, "--timeout must be 0 or more")
+    withSources { sources =>
+      driver.test(sources, ctx.out, build.policy(ctx.env), Option(build.keepGenerated), (timeoutSeconds * 1000).toLong)
+    }
+  }
+}
+
+/**
+ * Internal: `absc build-into DIR [-v] [--keep-generated D] -- FILE...` translates and compiles one
+ * program into DIR, the layout of a cache entry; run by `absc run` in a compiler JVM (see
+ * [[CompilerJvm]]). Exit status 0 or 2; on failure DIR/failure holds the status and reason.
+ */
+@Command(name = "build-into", hidden = true)
+private[driver] final class BuildIntoCommand(ctx: Main.Context) extends Callable[Integer] {
+  @Mixin var common: CommonOptions = _
+
+  @Parameters(index = "0", paramLabel = "DIR")
+  var dir: Path = _
+
+  @Parameters(index = "1..*", arity = "0..*", paramLabel = "FILE")
+  var files: java.util.List[String] = new java.util.ArrayList[String]
+
+  @Opt(names = Array("--keep-generated"), paramLabel = "DIR")
+  var keepGenerated: Path = _
+
+  def call(): Integer = {
+    val d = new Driver(ctx.backend, ctx.err, common.verbose)
+    val names = files.asScala.toList ++ ctx.programArgs
+    d.readSources(names) match {
+      case Left(f) =>
+        java.nio.file.Files.createDirectories(dir)
+        java.nio.file.Files.writeString(dir.resolve("failure"), s"${f.status} ${f.reason}")
+        f.status
+      case Right(sources) =>
+        d.buildHere(dir, sources, Option(keepGenerated), forked = true).fold(_.status, _ => Exit.Ok)
+    }
+  }
+}

@@ -1,0 +1,179 @@
+package cogs.absc.driver
+
+import java.io.PrintStream
+
+import cogs.absc.lib.{AbsException, Out}
+import cogs.runtime.{CallFailedException, CogRuntime, DeadlockException, Proc}
+
+/**
+ * The entry point of every compiled ABS program: the generated main object hands its main block
+ * to this object, which runs it on a fresh [[cogs.runtime.CogRuntime]], reports how it ended, and
+ * turns that into the exit status.
+ *
+ * == The contract with the emitter ==
+ *
+ * `ScalaEmitter.emit` returns `EmittedProgram(files, mainObject = Some("P.Main"))` for a program
+ * with a main block, where `P.Main` is the fully qualified name of a top-level Scala `object`
+ * (no companion class, so that scalac gives it a static `main` forwarder) in one of `files`:
+ *
+ * {{{
+ * package P
+ *
+ * object Main {
+ *   def main(args: Array[String]): Unit =
+ *     cogs.absc.driver.ProgramRunner.runMain(args, (rt: cogs.runtime.CogRuntime) => MAINBLOCK)
+ * }
+ * }}}
+ *
+ * where `MAINBLOCK: Proc[Unit]` is the translation of the main block (it is evaluated inside the
+ * main block's process, on the main COG, so it may call `Cogs.spawn`, `!`, `Proc.await`, ...).
+ * If the main block declares a variable `Bool testresult` (the convention of the ABS backend test
+ * suites), the emitter calls instead
+ *
+ * {{{
+ *     cogs.absc.driver.ProgramRunner.runTest(args, (rt: cogs.runtime.CogRuntime) => MAINBLOCK)
+ * }}}
+ *
+ * with `MAINBLOCK: Proc[Boolean]`: the main block, followed by `Proc.done(testresult)` (the value
+ * the variable has when the block ends). That is all: `main` must do nothing else, neither before
+ * nor after the call (no `System.exit`, no printing). Program output goes through
+ * [[cogs.absc.lib.Out]], never `System.out`.
+ *
+ * == What the runner does ==
+ *
+ *  1. creates a `CogRuntime()` (configured from `application.conf` / `reference.conf`), runs the
+ *     main block with `rt.run`, which waits until the program is quiescent;
+ *  2. flushes [[cogs.absc.lib.Out]] and `System.out`, closes the runtime;
+ *  3. reports a failure on standard error, one paragraph, no stack trace (unless verbose: `absc -v`,
+ *     or `-Dcogs.absc.verbose=true` for a standalone program);
+ *  4. ends with the exit status: [[ExitOk]] (0), [[ExitFailure]] (1) for an uncaught exception in the
+ *     main block (this includes a failed `assert`) or a deadlock; [[ExitMonitor]] (3) is reserved
+ *     for monitor verdicts. A program started with `java` (after `absc compile` and `scalac`) exits
+ *     the JVM with it; inside `absc run` / `absc test` the status is handed back to the driver
+ *     instead, and the JVM goes on.
+ *
+ * `absc test` passes a file when its program ends with status 0 and `testresult` True; `absc run`
+ * and a standalone program do not look at `testresult`.
+ */
+object ProgramRunner {
+
+  final val ExitOk = 0
+  final val ExitFailure = 1
+  /** Reserved: a runtime-verification monitor reported a violation. */
+  final val ExitMonitor = 3
+
+  /** How a program ended. `testResult` is the value of `testresult` if the main block declares it. */
+  final case class Outcome(status: Int, testResult: Option[Boolean], failure: Option[String])
+
+  /** The main block of a program without `testresult`. Outside absc, a failure exits the JVM. */
+  def runMain(args: Array[String], main: CogRuntime => Proc[Unit]): Unit =
+    finish(execute(main, isTest = false))
+
+  /** The main block of a program that declares `Bool testresult`; the Proc yields its final value. */
+  def runTest(args: Array[String], main: CogRuntime => Proc[Boolean]): Unit =
+    finish(execute(main, isTest = true))
+
+  // ------------------------------------------------------------------ in-process runs (absc run/test)
+
+  /**
+   * Set by the driver around a call of the generated `main`, on the calling thread. The generated
+   * classes are loaded by a child of absc's class loader, so they see this very object.
+   */
+  private[driver] final class Session(val verbose: Boolean, val err: PrintStream) {
+    @volatile var outcome: Outcome = _
+  }
+
+  private[this] val session = new ThreadLocal[Session]
+
+  private[driver] def withSession[A](s: Session)(body: => A): A = {
+    val previous = session.get()
+    session.set(s)
+    try body
+    finally session.set(previous)
+  }
+
+  // ------------------------------------------------------------------ the run itself
+
+  private def verbose: Boolean = {
+    val s = session.get()
+    if (s ne null) s.verbose else sys.props.get("cogs.absc.verbose").exists(_.trim.equalsIgnoreCase("true"))
+  }
+
+  private def err: PrintStream = {
+    val s = session.get()
+    if (s ne null) s.err else System.err
+  }
+
+  private def execute[A](main: CogRuntime => Proc[A], isTest: Boolean): Outcome = {
+    val rt = CogRuntime()
+    try {
+      val result = rt.run(main(rt))
+      flushOutput()
+      val test = if (isTest) Some(result == true) else None
+      Outcome(ExitOk, test, None)
+    } catch {
+      case e: DeadlockException =>
+        fail(e.getMessage, e)
+      case e: CallFailedException =>
+        val cause = if (e.getCause ne null) e.getCause else e
+        fail(s"${describeOrigin(e.origin)} failed: ${describe(cause)}", cause)
+      case e: InterruptedException =>
+        Thread.currentThread().interrupt()
+        fail("interrupted", e)
+      case e: Throwable =>
+        // Not from the program's processes: creating the runtime, a bug in the runtime or here.
+        fail(s"the program could not be run: ${describe(e)}", e)
+    } finally {
+      flushOutput()
+      rt.close()
+    }
+  }
+
+  private def fail(message: String, cause: Throwable): Outcome = {
+    flushOutput() // what the program printed comes before the report
+    val out = err
+    out.println(s"absc: $message")
+    if (verbose) cause.printStackTrace(out)
+    out.flush()
+    Outcome(ExitFailure, None, Some(firstLine(message)))
+  }
+
+  private def finish(outcome: Outcome): Unit = {
+    val s = session.get()
+    if (s ne null) s.outcome = outcome
+    else {
+      flushOutput()
+      System.err.flush()
+      if (outcome.status != ExitOk) System.exit(outcome.status)
+      // Status 0: return from main normally; the runtime's threads are daemons.
+    }
+  }
+
+  private def flushOutput(): Unit = {
+    Out.flush()
+    System.out.flush()
+  }
+
+  /** `main.main` is how the runtime names the main block's process. */
+  private def describeOrigin(origin: String): String =
+    if (origin == "main.main" || origin == null) "the main block" else origin
+
+  /**
+   * An exception as an ABS modeller knows it: ABS exceptions by their ABS value (`getMessage` is
+   * the ABS `toString` plus a detail), JVM errors by the ABS exception they stand for
+   * (`AbsException.lift`), anything else by its class and message.
+   */
+  private[driver] def describe(t: Throwable): String = AbsException.lift(t) match {
+    case e: AbsException => s"uncaught exception ${e.getMessage}"
+    case other =>
+      val m = other.getMessage
+      val name = other.getClass.getName
+      s"uncaught exception $name" + (if (m == null || m.isEmpty) "" else s": $m")
+  }
+
+  /** The first line, without a colon that introduced the next ones. */
+  private def firstLine(s: String): String = {
+    val i = s.indexOf('\n')
+    if (i < 0) s else s.substring(0, i).stripSuffix(":")
+  }
+}

@@ -1,0 +1,178 @@
+package cogs.absc.typecheck
+
+import scala.collection.mutable
+
+import cogs.absc.ast._
+
+/**
+ * Phase 4: which code may reach a scheduling point.
+ *
+ * A statement may suspend if it contains `await` (a statement or an `await o!m(..)`
+ * expression), `suspend`, `.get` (it may block the COG, which Cogs turns into waiting),
+ * or a synchronous call that may suspend. A synchronous call on `this` runs the callee
+ * in the same process, so it may suspend iff the callee may (a least fixpoint over the
+ * call graph); a synchronous call through an interface may reach another COG, where it
+ * means "call, then get", so it may always suspend.
+ *
+ * Also checked here, since they need those facts: init blocks, recovery blocks and
+ * finally blocks must not make synchronous calls that may suspend (only calls of this
+ * object's methods that never suspend, or of interface methods declared [Atomic], are
+ * allowed there), and a method declared [Atomic] must not suspend.
+ */
+private[typecheck] trait EffectPhase { self: Checker =>
+
+  def checkEffects(): Unit = {
+    val methods = for {
+      m <- mods.modules
+      c <- m.classes
+      ms <- c.methods.values if ms.decl.isDefined
+    } yield ms
+
+    // least fixpoint: start from "nothing suspends", add methods until stable
+    val suspends = mutable.Set.empty[MethodSym]
+    var changed = true
+    while (changed) {
+      changed = false
+      for (m <- methods if !suspends(m) && walk(m.decl.get.body, suspends, record = false)) {
+        suspends += m
+        changed = true
+      }
+    }
+
+    for (m <- methods) {
+      tables.methodSuspends.put(m, suspends(m))
+      walk(m.decl.get.body, suspends, record = true)
+    }
+    for (m <- mods.modules; c <- m.classes) {
+      c.init.foreach(walk(_, suspends, record = true))
+      c.recover.foreach(br => walk(br.body, suspends, record = true))
+    }
+    for (m <- mods.modules; main <- m.decl.main) walk(main, suspends, record = true)
+
+    // restricted blocks: no synchronous call that may suspend
+    for (m <- mods.modules; c <- m.classes) {
+      c.init.foreach(restrictCalls(_, "an init block", suspends))
+      c.recover.foreach(br => restrictCalls(br.body, "a recovery block", suspends))
+    }
+    val bodies = methods.map(_.decl.get.body) ++ mods.modules.flatMap(_.decl.main) ++
+      mods.modules.flatMap(_.classes).flatMap(c => c.init.toList ++ c.recover.map(_.body))
+    for (body <- bodies; f <- finallyBlocks(body)) restrictCalls(f, "a finally block", suspends)
+
+    // [Atomic] methods
+    for (m <- methods if m.isAtomic && atomicViolation(m.decl.get.body, suspends))
+      error(m.pos, s"method '${m.name}' is declared [Atomic] but may suspend")
+  }
+
+  private def callSuspends(c: SyncCall, suspends: collection.Set[MethodSym]): Boolean = tables.refs.get(c) match {
+    case m: MethodSym =>
+      m.owner match {
+        case _: ClassSym => suspends(m)
+        case _ => true
+      }
+    case _ => true
+  }
+
+  private def expSuspends(e: Exp, suspends: collection.Set[MethodSym], record: Boolean): Boolean = e match {
+    case _: AwaitExp | _: GetExp => true
+    case c: SyncCall =>
+      val r = callSuspends(c, suspends)
+      if (record) tables.maySuspend.put(c, r)
+      r
+    case _ => false
+  }
+
+  /** May the statement suspend? Visits every sub-statement (recording each result if asked). */
+  private def walk(s: Stmt, suspends: collection.Set[MethodSym], record: Boolean): Boolean = {
+    def w(x: Stmt): Boolean = walk(x, suspends, record)
+    def e(x: Exp): Boolean = expSuspends(x, suspends, record)
+    def all(bs: List[Boolean]): Boolean = bs.exists(identity)
+    val r = s match {
+      case Block(ss, _) => all(ss.map(w))
+      case _: SuspendStmt | _: AwaitStmt | _: DurationStmt => true
+      case VarDeclStmt(_, _, init, _) => init.exists(e)
+      case AssignStmt(_, v, _) => e(v)
+      case ExpStmt(x, _) => e(x)
+      case ReturnStmt(x, _) => e(x)
+      case IfStmt(_, t, f, _) => all(w(t) :: f.map(w).toList)
+      case WhileStmt(_, body, _) => w(body)
+      case ForeachStmt(_, _, _, body, _) => w(body)
+      case SwitchStmt(_, bs, _) => all(bs.map(br => w(br.body)))
+      case TryCatchStmt(body, cs, f, _) => all(w(body) :: cs.map(br => w(br.body)) ++ f.map(w).toList)
+      case _ => false
+    }
+    if (record) tables.maySuspend.put(s, r)
+    r
+  }
+
+  private def syncCalls(s: Stmt): List[SyncCall] = {
+    def exp(e: Exp): List[SyncCall] = e match {
+      case c: SyncCall => List(c)
+      case _ => Nil
+    }
+    s match {
+      case Block(ss, _) => ss.flatMap(syncCalls)
+      case VarDeclStmt(_, _, init, _) => init.toList.flatMap(exp)
+      case AssignStmt(_, v, _) => exp(v)
+      case ExpStmt(x, _) => exp(x)
+      case ReturnStmt(x, _) => exp(x)
+      case IfStmt(_, t, f, _) => syncCalls(t) ++ f.toList.flatMap(syncCalls)
+      case WhileStmt(_, body, _) => syncCalls(body)
+      case ForeachStmt(_, _, _, body, _) => syncCalls(body)
+      case SwitchStmt(_, bs, _) => bs.flatMap(br => syncCalls(br.body))
+      case TryCatchStmt(body, cs, f, _) => syncCalls(body) ++ cs.flatMap(br => syncCalls(br.body)) ++ f.toList.flatMap(syncCalls)
+      case _ => Nil
+    }
+  }
+
+  private def finallyBlocks(s: Stmt): List[Stmt] = s match {
+    case Block(ss, _) => ss.flatMap(finallyBlocks)
+    case IfStmt(_, t, f, _) => finallyBlocks(t) ++ f.toList.flatMap(finallyBlocks)
+    case WhileStmt(_, body, _) => finallyBlocks(body)
+    case ForeachStmt(_, _, _, body, _) => finallyBlocks(body)
+    case SwitchStmt(_, bs, _) => bs.flatMap(br => finallyBlocks(br.body))
+    case TryCatchStmt(body, cs, f, _) =>
+      finallyBlocks(body) ++ cs.flatMap(br => finallyBlocks(br.body)) ++ f.toList
+    case _ => Nil
+  }
+
+  private def restrictCalls(s: Stmt, where: String, suspends: collection.Set[MethodSym]): Unit =
+    for (c <- syncCalls(s)) tables.refs.get(c) match {
+      case m: MethodSym =>
+        m.owner match {
+          case _: ClassSym if suspends(m) =>
+            error(c.pos, s"synchronous call of '${m.name}' is not allowed in $where: '${m.name}' may suspend")
+          case i: InterfaceSym if !m.isAtomic =>
+            error(c.pos, s"synchronous call of '${m.name}' through interface '${i.name}' is not allowed in $where: " +
+              "it may wait for another COG; only interface methods declared [Atomic] can be called here")
+          case _ =>
+        }
+      case _ =>
+    }
+
+  /** Suspension points an [Atomic] method may not have: await, suspend, get, and calls of this object's suspending methods. */
+  private def atomicViolation(s: Stmt, suspends: collection.Set[MethodSym]): Boolean = {
+    def exp(e: Exp): Boolean = e match {
+      case _: AwaitExp | _: GetExp => true
+      case c: SyncCall => tables.refs.get(c) match {
+        case m: MethodSym => m.owner.isInstanceOf[ClassSym] && suspends(m)
+        case _ => false
+      }
+      case _ => false
+    }
+    def go(s: Stmt): Boolean = s match {
+      case Block(ss, _) => ss.exists(go)
+      case _: SuspendStmt | _: AwaitStmt | _: DurationStmt => true
+      case VarDeclStmt(_, _, init, _) => init.exists(exp)
+      case AssignStmt(_, v, _) => exp(v)
+      case ExpStmt(x, _) => exp(x)
+      case ReturnStmt(x, _) => exp(x)
+      case IfStmt(_, t, f, _) => go(t) || f.exists(go)
+      case WhileStmt(_, body, _) => go(body)
+      case ForeachStmt(_, _, _, body, _) => go(body)
+      case SwitchStmt(_, bs, _) => bs.exists(br => go(br.body))
+      case TryCatchStmt(body, cs, f, _) => go(body) || cs.exists(br => go(br.body)) || f.exists(go)
+      case _ => false
+    }
+    go(s)
+  }
+}
