@@ -157,6 +157,12 @@ object Proc {
     case DEFER => now(p.asInstanceOf[Defer[A]].thunk())
     case MAP   => val m = p.asInstanceOf[Map[Any, A]]; m.f(now(m.source))
     case BIND  => val b = p.asInstanceOf[Bind[Any, A]]; now(b.f(now(b.source)))
+    case HANDLE =>
+      val h = p.asInstanceOf[Handle[A]]
+      try now(h.source) catch { case e: Throwable if Cog.recoverable(e) => now(h.handler(e)) }
+    case ENSURE =>
+      val en = p.asInstanceOf[Ensure[A]]
+      try now(en.source) finally now(en.finalizer())
     case _     => throw new IllegalStateException("Proc.now: this process reaches a scheduling point")
   }
 

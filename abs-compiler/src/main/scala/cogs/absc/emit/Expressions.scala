@@ -315,7 +315,7 @@ private[emit] final class Expressions(em: ScalaEmitter) {
   /** Does this effect expression reach a scheduling point? */
   def suspends(e: Exp): Boolean = e match {
     case _: GetExp | _: AwaitExp => true
-    case c: SyncCall => program.maySuspend(c)
+    case c: SyncCall => em.cpsCall(c)
     case _ => false
   }
 }

@@ -26,7 +26,7 @@ private[emit] final class Lowering(em: ScalaEmitter) {
 
   private def pos(n: Node): String = Names.stringLit(s"${n.pos.file}:${n.pos.line}:${n.pos.col}")
 
-  private def suspends(s: Stmt): Boolean = program.maySuspend(s)
+  private def suspends(s: Stmt): Boolean = em.cpsStmt(s)
 
   // ------------------------------------------------------------------ plain code
 

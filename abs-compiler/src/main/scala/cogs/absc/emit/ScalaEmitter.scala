@@ -45,6 +45,48 @@ private[emit] final class ScalaEmitter(val program: TypedProgram, val Package: S
   val exps = new Expressions(this)
   val lowering = new Lowering(this)
 
+  // ------------------------------------------------------------------ where continuations are needed
+
+  /** The synchronous calls on `this` that a statement makes (calls only appear at a statement's top). */
+  private def thisCalls(s: Stmt): List[SyncCall] = {
+    val b = List.newBuilder[SyncCall]
+    def top(e: Exp): Unit = e match {
+      case c @ SyncCall(ThisExp(), _, _) => b += c
+      case _ => ()
+    }
+    Lowering.exists(s) {
+      case v: VarDeclStmt => v.init.foreach(top); false
+      case a: AssignStmt => top(a.value); false
+      case e: ExpStmt => top(e.exp); false
+      case r: ReturnStmt => top(r.exp); false
+    }
+    b.result()
+  }
+
+  /**
+   * Methods on a cycle of synchronous calls on `this`. They are compiled with continuations even
+   * when they never suspend: the recursion then lives on the process's heap stack, so a million
+   * nested calls do not overflow the JVM stack.
+   */
+  private lazy val cyclic: Set[MethodSym] = {
+    val calls: Map[MethodSym, Set[MethodSym]] = program.classes.flatMap(_.methods.values).map { m =>
+      m -> m.body.toList.flatMap(b => thisCalls(b)).map(c => program.methodOf(c)).toSet
+    }.toMap
+    def reaches(from: MethodSym, target: MethodSym): Boolean = {
+      val seen = scala.collection.mutable.Set.empty[MethodSym]
+      def go(m: MethodSym): Boolean = calls.getOrElse(m, Set.empty).exists(n => (n eq target) || (seen.add(n) && go(n)))
+      go(from)
+    }
+    calls.keysIterator.filter(m => reaches(m, m)).toSet
+  }
+
+  /** Does this synchronous call need a continuation (the callee may suspend, or recurses)? */
+  def cpsCall(c: SyncCall): Boolean = program.maySuspend(c) || (c.target.isInstanceOf[ThisExp] && cyclic(program.methodOf(c)))
+
+  def cpsStmt(s: Stmt): Boolean = program.maySuspend(s) || thisCalls(s).exists(cpsCall)
+
+  def cpsMethod(m: MethodSym): Boolean = program.maySuspend(m) || m.body.exists(b => cpsStmt(b))
+
   def emit(): EmittedProgram = {
     val files = program.userModules.map(emitModule)
     val mains = program.userModules.filter(_.main.isDefined)
@@ -344,10 +386,10 @@ private[emit] final class ScalaEmitter(val program: TypedProgram, val Package: S
       val scope = Scope.method(c, m)
       assigned.foreach(p => out.line(s"var ${Names.local(p.name)} = ${Names.local(p.name + "$in")}"))
       val code =
-        if (program.maySuspend(m)) lowering.cpsBlock(body.stmts, scope, tail = true)
+        if (cpsMethod(m)) lowering.cpsBlock(body.stmts, scope, tail = true)
         else lowering.plainBody(body.stmts, scope)
       out.line("if (dead$ != null) throw ObjectDeadException")
-      if (program.maySuspend(m))
+      if (cpsMethod(m))
         out.lines(List("Proc.defer {") ++ Out.indent(code) ++ List("}.recoverWith { case e: Throwable => Proc.raise(recover$(e)) }"))
       else
         out.lines(List("try {") ++ Out.indent(code) ++ List("} catch { case e: Throwable => throw recover$(e) }"))
