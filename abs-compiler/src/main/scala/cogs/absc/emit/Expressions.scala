@@ -151,22 +151,22 @@ private[emit] final class Expressions(em: ScalaEmitter) {
   private def constructor(c: ConstructorApp, scope: Scope): String = {
     val sym = program.constructorOf(c)
     val args = c.args.map(exp(_, scope))
-    if (sym.module.isPrelude) sym.name match {
-      case "True" => "true"
-      case "False" => "false"
-      case "Unit" => "()"
-      case "Nil" => "Nil"
-      case "Cons" => s"(${args(0)} :: ${args(1)})"
-      case "EmptySet" => "EmptySet"
-      case "EmptyMap" => "EmptyMap"
-      case "Nothing" => "Nothing"
-      case other if args.isEmpty => Names.id(other)
-      case other => s"${Names.id(other)}(${args.mkString(", ")})"
-    }
+    if (sym.module.isPrelude) preludeCtor(sym.name, args)
     else {
       val name = em.ctorRef(sym)
       if (sym.arity == 0) name else s"$name${typeArgs(c)}(${args.mkString(", ")})"
     }
+  }
+
+  /** A constructor of ABS.StdLib, as an expression or a pattern (the library's names, Scala's Boolean, List and Unit). */
+  private def preludeCtor(name: String, args: List[String]): String = name match {
+    case "True" => "true"
+    case "False" => "false"
+    case "Unit" => "()"
+    case "Nil" => "Nil"
+    case "Cons" => s"(${args(0)} :: ${args(1)})"
+    case other if args.isEmpty => Names.id(other)
+    case other => s"${Names.id(other)}(${args.mkString(", ")})"
   }
 
   private def binary(x: Binary, scope: Scope): String = {
@@ -220,15 +220,7 @@ private[emit] final class Expressions(em: ScalaEmitter) {
       case c: ConstructorPattern =>
         val sym = program.constructorOf(c)
         val args = c.args.map(go)
-        if (sym.module.isPrelude) sym.name match {
-          case "True" => "true"
-          case "False" => "false"
-          case "Unit" => "()"
-          case "Nil" => "Nil"
-          case "Cons" => s"(${args(0)} :: ${args(1)})"
-          case other if args.isEmpty => Names.id(other)
-          case other => s"${Names.id(other)}(${args.mkString(", ")})"
-        }
+        if (sym.module.isPrelude) preludeCtor(sym.name, args)
         else {
           val name = em.ctorRef(sym)
           if (sym.arity == 0) name else s"$name(${args.mkString(", ")})"
