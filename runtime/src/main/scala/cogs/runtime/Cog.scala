@@ -342,7 +342,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
             if (o ne null) {
               o match {
                 case v: Fut.Value  => value = v.value; hasValue = true
-                case x: Fut.Failed => cur = new Raise(x.error)
+                case x: Fut.Failed => cur = new Raise(x.error); p.raisedFrom = x
               }
             } else {
               p.guard = f
@@ -358,7 +358,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
             if (o ne null) {
               o match {
                 case v: Fut.Value  => value = v.value; hasValue = true
-                case x: Fut.Failed => cur = new Raise(x.error)
+                case x: Fut.Failed => cur = new Raise(x.error); p.raisedFrom = x
               }
             } else {
               p.blockedOn = f
@@ -380,7 +380,10 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
   private def fail(p: Process, e: Throwable): Unit = {
     p.finished = true
     removeFromWaitList(p)
-    p.fut.fail(e, p.describe)
+    // An exception that came from another call keeps naming where it was first raised.
+    val from = p.raisedFrom
+    val origin = if ((from ne null) && (from.error eq e)) s"${from.origin} (via ${p.describe})" else p.describe
+    p.fut.fail(e, origin)
     runtime.processFailed(p, e)
   }
 

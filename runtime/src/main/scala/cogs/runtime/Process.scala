@@ -45,6 +45,11 @@ private[runtime] final class Process(
   var waitList: Byte = 0
   /** The COG's slice count when the guard was last evaluated: no need to evaluate it again before another slice ran. */
   var checkedAt: Int = -1
+  /**
+   * The failed future whose exception this process re-raised last (await or get), so that if it
+   * dies of that same exception its own failure names where the exception came from.
+   */
+  var raisedFrom: Fut.Failed = null
   /** Set by the COG when the process ended; a late wake-up of a finished process is dropped. */
   var finished: Boolean = false
   var waitIndex: Int = -1

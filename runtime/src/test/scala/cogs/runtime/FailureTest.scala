@@ -84,3 +84,20 @@ class FailureTest {
     assertTrue(e.getCause.isInstanceOf[ArithmeticException])
   }
 }
+
+class FailureOriginTest {
+  @Test def aFailurePassedOnThroughAwaitNamesWhereItWasRaised(): Unit = {
+    val rt = CogRuntime()
+    try {
+      trait C extends Active { def div(a: Int, b: Int): Proc[Int]; def relay(o: C): Proc[Int] }
+      final class CImpl(name: String) extends ActiveObject with C {
+        def div(a: Int, b: Int) = Proc.delay(a / b)
+        def relay(o: C) = Proc.await(o.send("div")(_.div(1, 0)))
+        override def toString = name
+      }
+      val a = rt.spawn(new CImpl("A")); val b = rt.spawn(new CImpl("B"))
+      val e = assertThrows(classOf[CallFailedException], () => a.send("relay")(_.relay(b)).join(): Unit)
+      assertTrue(e.getMessage.startsWith("B.div (via A.relay) failed"), e.getMessage)
+    } finally rt.close()
+  }
+}
