@@ -156,7 +156,8 @@ object ProgramRunner {
 
   /** `main.main` is how the runtime names the main block's process. */
   private def describeOrigin(origin: String): String =
-    if (origin == "main.main" || origin == null) "the main block" else origin
+    if (origin == "main.main" || origin == null) "the main block"
+    else origin.replace("(via main.main)", "(via the main block)")
 
   /**
    * An exception as an ABS modeller knows it: ABS exceptions by their ABS value (`getMessage` is

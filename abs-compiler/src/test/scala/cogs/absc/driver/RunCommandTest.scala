@@ -51,7 +51,9 @@ class RunCommandTest {
   @Test def aJvmExceptionIsNamedByItsClass(): Unit = {
     val r = run("jvmexception")
     assertEquals(1, r.status)
-    assertTrue(r.err.startsWith("absc: the main block failed: uncaught exception java.lang.IllegalStateException: boom"), r.err)
+    // Names where the exception was raised, and that it reached the main block through a future.
+    assertTrue(r.err.startsWith("absc: jvmexception.BombImpl") &&
+      r.err.contains(".explode (via the main block) failed: uncaught exception java.lang.IllegalStateException: boom"), r.err)
     assertFalse(r.err.contains("\tat "), "no stack trace without -v: " + r.err)
   }
 
