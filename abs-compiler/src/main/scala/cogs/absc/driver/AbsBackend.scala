@@ -2,19 +2,21 @@ package cogs.absc.driver
 
 import cogs.absc.ast.CompilationUnit
 import cogs.absc.diag.Diagnostic
-import cogs.absc.emit.ScalaEmitter
+import cogs.absc.emit.{EmitError, EmittedProgram, ScalaEmitter}
 import cogs.absc.typecheck.{TypeChecker, TypedProgram}
 
 /** absc's own phases: `TypeChecker.check`, then `ScalaEmitter.emit`. */
 object AbsBackend extends Backend {
 
-  type Checked = TypedProgram
+  /** A checked program, already translated: constructs the emitter cannot translate yet are reported as ABS errors here, not later. */
+  final case class Checked(program: TypedProgram, emitted: EmittedProgram)
 
-  def typecheck(units: List[CompilationUnit]): Either[List[Diagnostic], (TypedProgram, List[Diagnostic])] =
-    TypeChecker.check(units).map(p => (p, p.warnings))
+  def typecheck(units: List[CompilationUnit]): Either[List[Diagnostic], (Checked, List[Diagnostic])] =
+    TypeChecker.check(units).flatMap { p =>
+      try Right((Checked(p, ScalaEmitter.emit(p)), p.warnings))
+      catch { case e: EmitError => Left(p.warnings :+ Diagnostic.error(e.pos, e.getMessage)) }
+    }
 
-  def emit(program: TypedProgram): Generated = {
-    val emitted = ScalaEmitter.emit(program)
-    Generated(emitted.files.map(f => GeneratedFile(f.relativePath, f.text)), emitted.mainObject)
-  }
+  def emit(checked: Checked): Generated =
+    Generated(checked.emitted.files.map(f => GeneratedFile(f.relativePath, f.text)), checked.emitted.mainObject)
 }

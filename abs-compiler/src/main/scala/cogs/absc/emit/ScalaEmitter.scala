@@ -287,9 +287,9 @@ private[emit] final class ScalaEmitter(val program: TypedProgram, val Package: S
       case ExpBody(e) =>
         out.line(s"def ${Names.id(f.name)}$tps$paramLists: ${scalaType(f.resultType)} =")
         out.indented(out.line(exps.exp(e, Scope.function)))
-      case BuiltinBody(_) =>
-        out.line(s"def ${Names.id(f.name)}$tps$paramLists: ${scalaType(f.resultType)} =")
-        out.indented(out.line(s"throw new UnsupportedOperationException(${Names.stringLit(s"builtin function ${f.qualifiedName} has no implementation")})"))
+      case b: BuiltinBody =>
+        // Only the standard library's builtins have an implementation (cogs.absc.lib).
+        throw new EmitError(b.pos, s"builtin function '${f.name}' is not supported yet: only the standard library's builtin functions are implemented")
     }
   }
 

@@ -62,6 +62,14 @@ class EndToEndTest {
     assertTrue(r.err.endsWith("absc: 2 errors\n"), r.err)
   }
 
+  @Test def whatTheEmitterCannotTranslateIsAnAbsErrorNotACrash(): Unit = {
+    val f = absFile(dir, "builtin", "module B;\ndef Int secret(Int x) = builtin;\n{\n  Int y = secret(3);\n}\n")
+    val r = abs("run", "--cache-dir", cache.toString, f)
+    assertEquals(2, r.status, r.err)
+    assertTrue(r.err.startsWith(s"$f:2:25: error: builtin function 'secret' is not supported yet"), r.err)
+    assertFalse(r.err.contains("\tat "), r.err)
+  }
+
   @Test def testresultDecidesATest(): Unit = {
     val pass = absFile(dir, "tpass", "module P;\n{\n  Bool testresult = False;\n  testresult = 40 + 2 == 42;\n}\n")
     val fail = absFile(dir, "tfail", "module F;\n{\n  Bool testresult = 1 > 2;\n}\n")
