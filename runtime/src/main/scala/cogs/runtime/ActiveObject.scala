@@ -7,6 +7,9 @@ package cogs.runtime
 trait Active {
   /** The COG the object belongs to. */
   private[cogs] def cog: Cog
+
+  /** The object's identity in traces, or null when it is not traced. */
+  private[cogs] def traceRef: cogs.trace.ObjRef
 }
 
 /**
@@ -27,6 +30,17 @@ abstract class ActiveObject extends Active {
     if (c.owner eq null) c.owner = this
     c
   }
+
+  // Set at creation when the runtime traces this object's class; null otherwise.
+  private[this] var traceRef$ : cogs.trace.ObjRef = _
+  private[cogs] final def traceRef: cogs.trace.ObjRef = traceRef$
+  private[cogs] final def traceRef_=(r: cogs.trace.ObjRef): Unit = traceRef$ = r
+
+  /**
+   * The class name that traces, monitors and their configuration use (`observe.classes`). The
+   * simple class name by default; code generated from ABS returns the ABS class name.
+   */
+  def traceName: String = getClass.getSimpleName
 
   /** The object's active behaviour (ABS `run`), started after creation if overridden. */
   def run(): Proc[Unit] = Proc.unit

@@ -241,8 +241,10 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
     stateDirty = true // whatever runs may change the state that conditions read
     slices += 1
     running = p
+    if (p.target.traceRef ne null) TraceHooks.beforeSlice(p, first = p.traceMode == 0)
     val outcome = runSlice(p)
     running = null
+    if (p.traceMode == TraceHooks.Traced && outcome != SliceDone) traceSuspended(p, outcome)
     outcome match {
       case SliceDone    => p.finished = true; p.setState(DONE)
       case SliceParked  => park(p)
@@ -250,6 +252,13 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
       case SliceBlocked => block(p, p.blockedOn)
     }
   }
+
+  private def traceSuspended(p: Process, outcome: Int): Unit =
+    TraceHooks.suspended(p, outcome match {
+      case SliceParked  => TraceHooks.guardText(runtime, p.guard)
+      case SliceBlocked => s"get ${TraceHooks.futRef(runtime, p.blockedOn)}"
+      case _            => "suspend"
+    })
 
   /** Interpret `p` until it finishes or reaches a scheduling point that does not let it go on. */
   private def runSlice(p: Process): Int = {
@@ -266,6 +275,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
     while (true) {
       if (hasValue) {
         if (p.sp == 0) {
+          if (p.traceMode == TraceHooks.Traced) TraceHooks.completed(p, value, null)
           p.fut.resolve(value)
           return SliceDone
         }
@@ -356,6 +366,8 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
             val f = cur.asInstanceOf[Get[Any]].fut
             val o = f.outcome()
             if (o ne null) {
+              // Emitted when get returns: a get that blocks first runs this case twice.
+              if (p.traceMode == TraceHooks.Traced) TraceHooks.get(p, f)
               o match {
                 case v: Fut.Value  => value = v.value; hasValue = true
                 case x: Fut.Failed => cur = new Raise(x.error); p.raisedFrom = x
@@ -383,6 +395,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
     // An exception that came from another call keeps naming where it was first raised.
     val from = p.raisedFrom
     val origin = if ((from ne null) && (from.error eq e)) s"${from.origin} (via ${p.describe})" else p.describe
+    if (p.traceMode == TraceHooks.Traced) TraceHooks.completed(p, null, e)
     p.fut.fail(e, origin)
     runtime.processFailed(p, e)
   }

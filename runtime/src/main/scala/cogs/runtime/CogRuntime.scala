@@ -14,7 +14,8 @@ import scala.jdk.CollectionConverters._
  * Create it from configuration (`CogRuntime()` reads `cogs { ... }` from `application.conf` /
  * `reference.conf`), create objects with [[spawn]], run a main block with [[run]], and close it.
  */
-final class CogRuntime private (val settings: CogRuntime.Settings) extends AutoCloseable {
+final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs] val tracing: cogs.trace.Tracing)
+    extends AutoCloseable {
   import CogRuntime._
 
   private[this] val pool: ForkJoinPool = {
@@ -30,6 +31,17 @@ final class CogRuntime private (val settings: CogRuntime.Settings) extends AutoC
   }
 
   private[runtime] val throughput: Int = settings.throughput
+
+  // Identities of traced objects and futures (only used when tracing is on).
+  private[this] val traceIds = new AtomicLong
+  private[cogs] def nextTraceId(): Long = traceIds.incrementAndGet()
+  /** Whom events caused by code outside every process are attributed to (null: not traced). */
+  private[cogs] val outside: cogs.trace.ObjRef =
+    if ((tracing ne null) && tracing.observes(cogs.trace.ObjRef.OutsideClass)) {
+      val o = new cogs.trace.ObjRef(cogs.trace.ObjRef.OutsideClass, 0L)
+      o.sink = tracing.tracerFor(o, null)
+      o
+    } else null
 
   // COGs that are scheduled or running. Zero means quiescence: nothing can make progress unless
   // a thread outside the runtime sends a message or resolves a future.
@@ -55,26 +67,32 @@ final class CogRuntime private (val settings: CogRuntime.Settings) extends AutoC
    * block) runs now, on this thread; if the class defines `run()`, that method is then started as
    * the object's first process.
    */
-  def spawn[T <: ActiveObject](make: => T): T = place(new Cog(this))(make)
+  def spawn[T <: ActiveObject](make: => T): T = place(new Cog(this), newCog = true)(make)
 
   /** Java: `spawn`. */
   def spawnWith[T <: ActiveObject](make: java.util.function.Supplier[T]): T = spawn(make.get())
 
-  private[runtime] def place[T <: ActiveObject](cog: Cog)(make: => T): T = {
+  private[runtime] def place[T <: ActiveObject](cog: Cog, newCog: Boolean)(make: => T): T = {
     val prev = Placement.get()
     Placement.set(cog)
     val obj = try make finally Placement.set(prev)
     if (obj.cog ne cog) throw new IllegalStateException(s"$obj was not created by this spawn")
+    if (tracing ne null) TraceHooks.created(this, obj, newCog)
     ActiveObject.startRun(obj)
     obj
   }
 
-  private[runtime] def send[T <: Active, A](target: T, label: String, call: T => Proc[A]): Fut[A] = {
+  private[runtime] def send[T <: Active, A](target: T, label: String, call: T => Proc[A]): Fut[A] =
+    sendArgs(target, label, Nil, call)
+
+  private[runtime] def sendArgs[T <: Active, A](target: T, label: String, args: Seq[Any], call: T => Proc[A]): Fut[A] = {
     if (target == null) throw new NullPointerException(s"asynchronous call ${Option(label).getOrElse("")} on null")
     val cog = target.cog
     val fut = new Fut[A](this, null)
     val p = new Process(cog, target, label, fut.asInstanceOf[Fut[Any]], call.asInstanceOf[Active => Proc[Any]])
     fut.producer = p
+    // Before the call is queued: in a shared trace the call precedes everything it causes.
+    if (tracing ne null) TraceHooks.sent(this, target, label, args, fut)
     cog.enqueueAndSchedule(p)
     fut
   }
@@ -262,6 +280,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings) extends AutoC
     closed = true
     pool.shutdown()
     pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS)
+    if (tracing ne null) tracing.close()
   }
 
   /** Java / Scala: same as `close`. */
@@ -300,7 +319,19 @@ object CogRuntime {
   /** A runtime configured from `application.conf` / `reference.conf` (section `cogs`). */
   def apply(): CogRuntime = apply(ConfigFactory.load())
 
-  def apply(config: Config): CogRuntime = new CogRuntime(Settings(config.withFallback(ConfigFactory.defaultReference())))
+  def apply(config: Config): CogRuntime = new CogRuntime(Settings(config.withFallback(ConfigFactory.defaultReference())), null)
+
+  /**
+   * A runtime that emits trace events (see [[cogs.trace.Tracing]]): objects of the classes
+   * `tracing` observes get an identity in traces, and their events go to the tracer it chooses.
+   */
+  def withTracing(tracing: cogs.trace.Tracing, config: Config = ConfigFactory.load()): CogRuntime = {
+    require(tracing ne null, "tracing is null")
+    new CogRuntime(Settings(config.withFallback(ConfigFactory.defaultReference())), tracing)
+  }
+
+  /** Java: a traced runtime with the default configuration. */
+  def createTraced(tracing: cogs.trace.Tracing): CogRuntime = withTracing(tracing)
 
   /** Convenience: override a few keys, e.g. `CogRuntime.withOverrides("cogs.throughput = 8")`. */
   def withOverrides(hocon: String): CogRuntime = apply(ConfigFactory.parseString(hocon).withFallback(ConfigFactory.load()))

@@ -23,6 +23,9 @@ final class Fut[A] private[runtime] (
     private[runtime] var producer: Process
 ) extends FutCore with Guard {
 
+  // The future's identity in traces, assigned on first mention when tracing is on.
+  @volatile private[cogs] var traceRef: cogs.trace.FutRef = _
+
   /** True once resolved (with a value or a failure). */
   def isDone: Boolean = isResolved
 

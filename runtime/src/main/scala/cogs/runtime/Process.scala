@@ -53,6 +53,8 @@ private[runtime] final class Process(
   /** Set by the COG when the process ended; a late wake-up of a finished process is dropped. */
   var finished: Boolean = false
   var waitIndex: Int = -1
+  /** TraceHooks.Traced once a Started event was emitted for this process; then its other events are too. */
+  var traceMode: Byte = 0
 
   def takeEntry(): Active => Proc[Any] = { val e = slot.asInstanceOf[Active => Proc[Any]]; slot = null; e }
 

@@ -1,0 +1,30 @@
+package cogs.trace
+
+/**
+ * What a runtime traces and where the events go. Install one with `CogRuntime.withTracing`; a
+ * runtime without one (the default) emits nothing, and each instrumentation point then costs one
+ * field read and a null test.
+ *
+ * Events are emitted by traced objects only: an object is traced when [[observes]] accepts its
+ * class at creation. Each traced object gets an [[ObjRef]] and one [[Tracer]] ([[tracerFor]]),
+ * which receives all of that object's events, on the thread of the object's COG, in the order
+ * they happen (with gap-free sequence numbers). Calls from code outside every process are
+ * attributed to [[ObjRef]] `outside`.
+ */
+trait Tracing {
+  /** Whether objects of class `cls` (its trace name, see `ActiveObject.traceName`) are traced. Called once per created object. */
+  def observes(cls: String): Boolean
+
+  /**
+   * The tracer of a new traced object. `creator` is the traced object that created it, or null
+   * (created outside every process, or by an untraced object). Decentralised tracing hands the
+   * creator's tracer down, or a new one for classes configured to get their own.
+   */
+  def tracerFor(obj: ObjRef, creator: ObjRef): Tracer
+
+  /** Whether to emit process events (Started, Suspended, Resumed, Completed) for `method` of class `cls`. */
+  def observesMethod(cls: String, method: String): Boolean = true
+
+  /** Called once when the runtime closes, after the last event. */
+  def close(): Unit = ()
+}
