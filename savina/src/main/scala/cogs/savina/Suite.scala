@@ -63,7 +63,9 @@ object Suite {
       quicksort.QuickSort,
       piprecision.PiPrecision,
       recmatmul.MatMul,
-      apsp.Apsp
+      apsp.Apsp,
+      filterbank.FilterBank, uct.Uct, facloc.FacilityLocation,
+      sor.Sor, astar.AStar, bitonicsort.BitonicSort
     )
     val order = savina.map(_._1).zipWithIndex.toMap
     mine.sortBy(b => order.getOrElse(b.name, Int.MaxValue))
