@@ -355,6 +355,8 @@ object CogRuntime {
   /** The object that runs a program's main block. */
   private[runtime] final class MainBlock extends ActiveObject {
     override def toString = "main"
+    // Monitor configurations name the main block `main`, as ABS modellers know it.
+    override def traceName: String = "main"
   }
 
   private[runtime] val Placement = new ThreadLocal[Cog]

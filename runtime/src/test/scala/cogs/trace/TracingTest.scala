@@ -84,7 +84,7 @@ class TracingTest {
       val user = server.collect { case u: User => u }.head
       assertEquals(("worked", List(1)), (user.name, user.payload.toList))
       // the main block created the server and called it
-      val main = rec.all.filter(e => e.obj.cls == "MainBlock")
+      val main = rec.all.filter(e => e.obj.cls == "main")
       assertTrue(main.exists { case c: Created => c.child.cls == "ServerImpl" && c.newCog; case _ => false }, main.toString)
       assertTrue(main.exists { case c: CallSent => c.method == "slow" && (c.callee eq server.head.obj); case _ => false })
       assertSound(rec.all)

@@ -18,7 +18,7 @@ object Exit {
   final val Failure = 1
   /** The program does not compile (or absc could not translate it), or a bad command line. */
   final val Compile = 2
-  /** Reserved for monitor violations. */
+  /** A monitored property was violated (`--monitor`). */
   final val Monitor = ProgramRunner.ExitMonitor
 }
 
@@ -37,7 +37,8 @@ object CachePolicy {
  * scalac, running. Every message for the user goes to `err`; diagnostics are rendered with the
  * source line and a caret. `verbose` adds the time of each phase and stack traces.
  */
-final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: Option[CompilerJvm] = None) {
+final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: Option[CompilerJvm] = None,
+    monitor: Option[MonitorSetup] = None) {
 
   // ------------------------------------------------------------------ phases and their timing
 
@@ -124,7 +125,7 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     translate(sources) match {
       case Left(f) => f.status
       case Right((generated, _)) =>
-        writeGenerated(outDir, generated.files) match {
+        writeGenerated(outDir, generated.files ++ monitorFiles) match {
           case Left(f) => f.status
           case Right(written) =>
             note(s"wrote ${written.size} file(s) under $outDir")
@@ -132,6 +133,10 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
             Exit.Ok
         }
     }
+
+  // Monitor sources go with the generated ones, under monitor/ by their file name.
+  private def monitorFiles: List[GeneratedFile] =
+    monitor.toList.flatMap(_.scalaFiles).map(f => GeneratedFile("monitor/" + Paths.get(f.relativePath).getFileName, f.text))
 
   private def writeGenerated(dir: Path, files: List[GeneratedFile]): Either[BuildFailure, List[Path]] =
     try Right(CompiledProgram.writeSources(dir, files))
@@ -195,7 +200,7 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     }
 
   private def programKey(sources: List[SourceFile]): String =
-    ClassCache.key(sources, Versions.absc, ClassPath.fingerprint(ClassPath.entries))
+    ClassCache.key(sources ++ monitor.toList.flatMap(_.keyParts), Versions.absc, ClassPath.fingerprint(ClassPath.entries))
 
   /** Translates and compiles into `dir`: in this JVM, or in a compiler JVM if configured. */
   private def buildInto(dir: Path, sources: List[SourceFile], keepGenerated: Option[Path]): Either[BuildFailure, Unit] =
@@ -246,7 +251,8 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
       List("-cp", System.getProperty("java.class.path"), f.mainClass, "build-into", dir.toString) ++
       (if (verbose) List("-v") else Nil) ++
       keepGenerated.toList.flatMap(d => List("--keep-generated", d.toString)) ++
-      List("--") ++ sources.map(_.name)
+      monitor.toList.flatMap(m => List("--monitor", m.configFile)) ++
+      List("--") ++ sources.map(_.name) ++ monitor.toList.flatMap(_.scalaSources.map(_.name))
     note(s"compiler JVM: ${command.mkString(" ")}")
     err.flush()
     val process = new ProcessBuilder(command: _*)
@@ -283,9 +289,17 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
       keepGenerated: Option[Path]): Either[BuildFailure, Unit] = {
     Files.createDirectories(dir)
     CompiledProgram.writeMetadata(dir, generated, warnings)
-    val errors = phase("scalac") { ScalaCompiler.compile(generated.files, ClassPath.asString(classPath), dir.resolve("classes")) }
+    val userFiles = monitor.toList.flatMap(_.scalaFiles)
+    val errors = phase("scalac") { ScalaCompiler.compile(generated.files ++ userFiles, ClassPath.asString(classPath), dir.resolve("classes")) }
+    val inMonitors = errors.filter(e => userFiles.exists(_.relativePath == e.file))
     if (errors.isEmpty) Right(())
-    else {
+    else if (inMonitors.nonEmpty) {
+      // The monitor sources are the user's: their errors are compile errors, not absc's bugs.
+      inMonitors.foreach(e => err.println(e.render))
+      val summary = if (inMonitors.size == 1) "1 error" else s"${inMonitors.size} errors"
+      err.println(s"absc: $summary in the monitor sources")
+      Left(BuildFailure(Exit.Compile, s"the monitor sources do not compile ($summary)"))
+    } else {
       err.println("absc: internal error: the Scala code absc generated for this program does not compile.")
       err.println("absc: this is a bug in absc, not in the model; scalac reported:")
       val shown = errors.take(MaxScalacErrors)

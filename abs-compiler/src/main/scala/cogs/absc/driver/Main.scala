@@ -92,7 +92,7 @@ private[driver] final class VersionProvider extends IVersionProvider {
     ""),
   footer = Array(
     "",
-    "Exit status: 0 normal end; 1 the program failed (uncaught exception, failed assert, deadlock) or a test failed; 2 compile errors or a bad command line; 3 reserved for monitor violations.",
+    "Exit status: 0 normal end; 1 the program failed (uncaught exception, failed assert, deadlock) or a test failed; 2 compile errors, a bad command line or a bad monitor configuration; 3 a monitored property was violated (--monitor).",
     "",
     "Run 'absc COMMAND --help' for the options of a command."))
 private[driver] final class Absc(ctx: Main.Context) extends Callable[Integer] {
@@ -110,6 +110,13 @@ private[driver] final class CommonOptions {
   @Opt(names = Array("-v", "--verbose"),
     description = Array("Print the time of each phase (parse, typecheck, emit, scalac, run) and the cache's decision to stderr; stack traces of failures."))
   var verbose: Boolean = false
+}
+
+/** `--monitor`, for the commands that can build a monitored program. */
+private[driver] final class MonitorOptions {
+  @Opt(names = Array("--monitor"), paramLabel = "CONF",
+    description = Array("Run the program under the monitor pipeline described in CONF (HOCON, section cogs.monitor; see monitor/README.md). Monitor sources (.scala FILEs) are compiled with the model. A violated property makes 'run' exit with status 3."))
+  var config: String = _
 }
 
 /** Options of the commands that compile classes. */
@@ -139,7 +146,18 @@ private[driver] abstract class AbscCommand(ctx: Main.Context) extends Callable[I
 
   protected def fileNames: List[String] = files.asScala.toList
 
+  /** `--monitor`, if this command has it. */
+  protected def monitorConfig: Option[String] = None
+
   protected def driver: Driver = new Driver(ctx.backend, ctx.err, common.verbose)
+
+  /** The driver for `monitor` (an instrumenting back end), or the plain one. */
+  protected def driverFor(monitor: Option[MonitorSetup], fork: Option[CompilerJvm]): Driver = monitor match {
+    case None => new Driver(ctx.backend, ctx.err, common.verbose, fork)
+    case Some(m) =>
+      val backend = if (ctx.backend eq AbsBackend) new AbsBackendWith(m.instrumentation) else ctx.backend
+      new Driver(backend, ctx.err, common.verbose, fork, Some(m))
+  }
 
   protected def noProgramArgs(): Unit =
     if (ctx.sawDoubleDash)
@@ -150,6 +168,31 @@ private[driver] abstract class AbscCommand(ctx: Main.Context) extends Callable[I
       case Left(f)        => f.status
       case Right(sources) => body(sources)
     }
+
+  /**
+   * The ABS sources and, with `--monitor`, the monitor setup (its configuration checked, the
+   * `.scala` FILEs as monitor sources). A `.scala` FILE without `--monitor` is a usage error.
+   */
+  protected def withMonitoredSources(body: (List[SourceFile], Option[MonitorSetup]) => Int): Int = {
+    val (scala, abs) = fileNames.partition(_.endsWith(".scala"))
+    if (scala.nonEmpty && monitorConfig.isEmpty)
+      throw new CommandLine.ParameterException(spec.commandLine,
+        s"'${scala.head}' is a Scala source: monitor sources are only compiled with --monitor CONF")
+    if (abs.isEmpty) throw new CommandLine.ParameterException(spec.commandLine, "no ABS source file given")
+    driver.readSources(abs ++ scala) match {
+      case Left(f) => f.status
+      case Right(all) =>
+        val (scalaSources, absSources) = all.partition(_.name.endsWith(".scala"))
+        monitorConfig match {
+          case None => body(absSources, None)
+          case Some(conf) =>
+            MonitorSetup.load(conf, scalaSources) match {
+              case Left(message) => ctx.err.println(message); Exit.Compile
+              case Right(m)      => body(absSources, Some(m))
+            }
+        }
+    }
+  }
 }
 
 @Command(name = "compile", mixinStandardHelpOptions = true, versionProvider = classOf[VersionProvider],
@@ -160,9 +203,12 @@ private[driver] final class CompileCommand(ctx: Main.Context) extends AbscComman
     description = Array("Write the generated Scala sources under DIR (created if needed)."))
   var outputDir: Path = _
 
+  @Mixin var monitor: MonitorOptions = _
+  override protected def monitorConfig: Option[String] = Option(monitor.config)
+
   def call(): Integer = {
     noProgramArgs()
-    withSources(sources => driver.compileTo(sources, outputDir))
+    withMonitoredSources((sources, m) => driverFor(m, None).compileTo(sources, outputDir))
   }
 }
 
@@ -176,13 +222,12 @@ private[driver] final class CompileCommand(ctx: Main.Context) extends AbscComman
     "Exit status: the program's (0, or 1 on an uncaught exception, failed assert or deadlock); 2 if it does not compile."))
 private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ctx) {
   @Mixin var build: BuildOptions = _
-
-  override protected def driver: Driver =
-    new Driver(ctx.backend, ctx.err, common.verbose, CompilerJvm.fromSystemProperties)
+  @Mixin var monitor: MonitorOptions = _
+  override protected def monitorConfig: Option[String] = Option(monitor.config)
 
   def call(): Integer =
-    withSources { sources =>
-      driver.run(sources, build.policy(ctx.env), Option(build.keepGenerated), ctx.programArgs)
+    withMonitoredSources { (sources, m) =>
+      driverFor(m, CompilerJvm.fromSystemProperties).run(sources, build.policy(ctx.env), Option(build.keepGenerated), ctx.programArgs)
     }
 }
 
@@ -228,16 +273,32 @@ private[driver] final class BuildIntoCommand(ctx: Main.Context) extends Callable
   @Opt(names = Array("--keep-generated"), paramLabel = "DIR")
   var keepGenerated: Path = _
 
+  @Opt(names = Array("--monitor"), paramLabel = "CONF")
+  var monitorConfig: String = _
+
   def call(): Integer = {
-    val d = new Driver(ctx.backend, ctx.err, common.verbose)
+    val plain = new Driver(ctx.backend, ctx.err, common.verbose)
     val names = files.asScala.toList ++ ctx.programArgs
-    d.readSources(names) match {
-      case Left(f) =>
-        java.nio.file.Files.createDirectories(dir)
-        java.nio.file.Files.writeString(dir.resolve("failure"), s"${f.status} ${f.reason}")
-        f.status
-      case Right(sources) =>
-        d.buildHere(dir, sources, Option(keepGenerated), forked = true).fold(_.status, _ => Exit.Ok)
+    def failed(status: Int, reason: String): Int = {
+      java.nio.file.Files.createDirectories(dir)
+      java.nio.file.Files.writeString(dir.resolve("failure"), s"$status $reason")
+      status
+    }
+    plain.readSources(names) match {
+      case Left(f) => failed(f.status, f.reason)
+      case Right(all) =>
+        val (scalaSources, sources) = all.partition(_.name.endsWith(".scala"))
+        val monitor = Option(monitorConfig).map(c => MonitorSetup.load(c, scalaSources))
+        monitor match {
+          case Some(Left(message)) => ctx.err.println(message); failed(Exit.Compile, message)
+          case _ =>
+            val m = monitor.map(_.toOption.get)
+            val d = m.fold(plain) { setup =>
+              val backend = if (ctx.backend eq AbsBackend) new AbsBackendWith(setup.instrumentation) else ctx.backend
+              new Driver(backend, ctx.err, common.verbose, None, Some(setup))
+            }
+            d.buildHere(dir, sources, Option(keepGenerated), forked = true).fold(_.status, _ => Exit.Ok)
+        }
     }
   }
 }

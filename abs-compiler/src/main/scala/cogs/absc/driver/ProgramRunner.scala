@@ -47,8 +47,8 @@ import cogs.runtime.{CallFailedException, CogRuntime, DeadlockException, Proc}
  *  3. reports a failure on standard error, one paragraph, no stack trace (unless verbose: `absc -v`,
  *     or `-Dcogs.absc.verbose=true` for a standalone program);
  *  4. ends with the exit status: [[ExitOk]] (0), [[ExitFailure]] (1) for an uncaught exception in the
- *     main block (this includes a failed `assert`) or a deadlock; [[ExitMonitor]] (3) is reserved
- *     for monitor verdicts. A program started with `java` (after `absc compile` and `scalac`) exits
+ *     main block (this includes a failed `assert`) or a deadlock; [[ExitMonitor]] (3) when
+ *     a monitor found a violation (programs compiled with `--monitor`). A program started with `java` (after `absc compile` and `scalac`) exits
  *     the JVM with it; inside `absc run` / `absc test` the status is handed back to the driver
  *     instead, and the JVM goes on.
  *
@@ -59,19 +59,24 @@ object ProgramRunner {
 
   final val ExitOk = 0
   final val ExitFailure = 1
-  /** Reserved: a runtime-verification monitor reported a violation. */
+  /** The monitor configuration is bad or names a monitor class that is not there (as absc's compile errors). */
+  final val ExitUsage = 2
+  /** A runtime-verification monitor reported a violation (or could not certify the run). */
   final val ExitMonitor = 3
 
   /** How a program ended. `testResult` is the value of `testresult` if the main block declares it. */
   final case class Outcome(status: Int, testResult: Option[Boolean], failure: Option[String])
 
-  /** The main block of a program without `testresult`. Outside absc, a failure exits the JVM. */
-  def runMain(args: Array[String], main: CogRuntime => Proc[Unit]): Unit =
-    finish(execute(main, isTest = false))
+  /**
+   * The main block of a program without `testresult`. Outside absc, a failure exits the JVM.
+   * `monitor`: the HOCON text of a monitor pipeline (programs compiled with `--monitor`), or null.
+   */
+  def runMain(args: Array[String], main: CogRuntime => Proc[Unit], monitor: String = null): Unit =
+    finish(execute(main, isTest = false, monitor))
 
   /** The main block of a program that declares `Bool testresult`; the Proc yields its final value. */
-  def runTest(args: Array[String], main: CogRuntime => Proc[Boolean]): Unit =
-    finish(execute(main, isTest = true))
+  def runTest(args: Array[String], main: CogRuntime => Proc[Boolean], monitor: String = null): Unit =
+    finish(execute(main, isTest = true, monitor))
 
   // ------------------------------------------------------------------ in-process runs (absc run/test)
 
@@ -104,8 +109,31 @@ object ProgramRunner {
     if (s ne null) s.err else System.err
   }
 
-  private def execute[A](main: CogRuntime => Proc[A], isTest: Boolean): Outcome = {
-    val rt = CogRuntime()
+  private def execute[A](main: CogRuntime => Proc[A], isTest: Boolean, monitor: String): Outcome =
+    if (monitor eq null) executeOn(CogRuntime(), main, isTest)
+    else {
+      val loader = Option(Thread.currentThread().getContextClassLoader).getOrElse(getClass.getClassLoader)
+      val started =
+        try Right(Monitoring.start(monitor, loader))
+        catch { case e: Exception => Left(e) }
+      started match {
+        case Left(e) =>
+          // A bad configuration or a monitor class that is not there: the user's input, not the program.
+          err.println(s"absc: the monitor pipeline could not be started: ${Option(e.getMessage).getOrElse(e.toString)}")
+          if (String.valueOf(e.getMessage).contains("not found"))
+            err.println("absc: (monitor classes are compiled from the .scala FILEs given with the model)")
+          if (verbose) e.printStackTrace(err)
+          Outcome(ExitUsage, None, Some("the monitor pipeline could not be started"))
+        case Right(m) =>
+          val outcome = executeOn(m.runtime, main, isTest)
+          // The program's runtime is closed: every event has been emitted. Now the verdicts.
+          val verdict = m.finish(err)
+          if (verdict.violated) outcome.copy(status = ExitMonitor, failure = outcome.failure.orElse(Some(verdict.headline)))
+          else outcome
+      }
+    }
+
+  private def executeOn[A](rt: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean): Outcome = {
     try {
       val result = rt.run(main(rt))
       flushOutput()

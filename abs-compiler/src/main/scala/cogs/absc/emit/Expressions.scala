@@ -242,9 +242,17 @@ private[emit] final class Expressions(em: ScalaEmitter) {
   /** `o!m(args)`: a `Fut[T]` expression. */
   def asyncCall(c: AsyncCall, scope: Scope): String = {
     val m = program.methodOf(c)
-    val args = c.args.map(exp(_, scope)).mkString(", ")
     val msg = messageOwner(c.target, m, scope)
-    s"${target(c.target, scope)}.send(${Names.stringLit(c.method)})($msg.${Names.member(m.name)}($args))"
+    if (em.observedCall(m)) {
+      // Observed by a monitor: the arguments, evaluated once, also go into the trace event.
+      val names = c.args.indices.map(i => s"arg$$$i").toList
+      val binds = c.args.zip(names).map { case (a, n) => s"val $n = ${exp(a, scope)}; " }.mkString
+      s"{ ${binds}cogs.runtime.Cogs.sendWithArgs(${target(c.target, scope)}, ${Names.stringLit(c.method)}, " +
+        s"List[Any](${names.mkString(", ")}), $msg.${Names.member(m.name)}(${names.mkString(", ")})) }"
+    } else {
+      val args = c.args.map(exp(_, scope)).mkString(", ")
+      s"${target(c.target, scope)}.send(${Names.stringLit(c.method)})($msg.${Names.member(m.name)}($args))"
+    }
   }
 
   /** The companion that has the message constructor: the interface's, or the class's for calls on `this`. */

@@ -13,7 +13,7 @@ private[emit] object Names {
   // Members of AnyRef / ActiveObject that an ABS method or field must not override by accident.
   private val reservedMembers = Set(
     "toString", "equals", "hashCode", "getClass", "notify", "notifyAll", "wait", "clone", "finalize",
-    "eq", "ne", "isInstanceOf", "asInstanceOf", "synchronized", "cog", "runtime", "send", "sync")
+    "eq", "ne", "isInstanceOf", "asInstanceOf", "synchronized", "cog", "runtime", "send", "sync", "traceName", "traceRef")
 
   /** A Scala identifier for an ABS identifier (backticks for keywords). */
   def id(name: String): String =
