@@ -212,7 +212,10 @@ private[emit] final class Lowering(em: ScalaEmitter) {
 
   private def guard(g: cogs.absc.ast.Guard, scope: Scope): String = g match {
     case ClaimGuard(lv) => s"(${x.lvalue(lv, scope)}: cogs.runtime.Guard)"
-    case ExpGuard(c) => s"Guard.cond(${x.exp(c, scope)})"
+    case e @ ExpGuard(c) =>
+      // Named by where it is written: deadlock reports and trace events then point at the await.
+      val at = s"${java.nio.file.Paths.get(e.pos.file).getFileName}:${e.pos.line}:${e.pos.col}"
+      s"Guard.cond(${Names.stringLit(at)})(${x.exp(c, scope)})"
     case AndGuard(l, r) => s"(${guard(l, scope)} & ${guard(r, scope)})"
     case d: DurationGuard => throw new EmitError(d.pos, "await duration (Timed ABS) is not supported yet")
   }
