@@ -276,7 +276,8 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
       if (hasValue) {
         if (p.sp == 0) {
           if (p.traceMode == TraceHooks.Traced) TraceHooks.completed(p, value, null)
-          p.fut.resolve(value)
+          val f = p.fut
+          if (f ne null) f.resolve(value) // null: a one-way call, nobody can read its result
           return SliceDone
         }
         val frame = p.pop().asInstanceOf[Proc[Any]]
@@ -396,7 +397,9 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
     val from = p.raisedFrom
     val origin = if ((from ne null) && (from.error eq e)) s"${from.origin} (via ${p.describe})" else p.describe
     if (p.traceMode == TraceHooks.Traced) TraceHooks.completed(p, null, e)
-    p.fut.fail(e, origin)
+    val f = p.fut
+    if (f ne null) f.fail(e, origin)
+    // Counted whether or not anybody holds the future: a failed one-way call is reported here only.
     runtime.processFailed(p, e)
   }
 

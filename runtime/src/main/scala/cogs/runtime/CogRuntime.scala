@@ -57,7 +57,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
   private[this] val sweepAt = new AtomicLong(1024)
 
   private[this] val failures = new AtomicLong
-  @volatile private[this] var firstFailure: String = _
+  @volatile private[this] var firstFailure$ : String = _
   @volatile private[this] var closed = false
 
   // ------------------------------------------------------------------ objects and calls
@@ -95,6 +95,20 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
     if (tracing ne null) TraceHooks.sent(this, target, label, args, fut)
     cog.enqueueAndSchedule(p)
     fut
+  }
+
+  /**
+   * A one-way call: the process has no future (`p.fut == null`), so a call costs one allocation
+   * (the process, which is also its inbox node) besides the caller's closure. Everything else is as
+   * for [[sendArgs]]: the same inbox, so calls of one sender keep their order across both kinds;
+   * a failure is counted by [[processFailed]]; the process can still ask for its `destiny`.
+   */
+  private[runtime] def tellArgs[T <: Active](target: T, label: String, args: Seq[Any], call: T => Proc[Any]): Unit = {
+    if (target == null) throw new NullPointerException(s"one-way call ${Option(label).getOrElse("")} on null")
+    val cog = target.cog
+    val p = new Process(cog, target, label, null, call.asInstanceOf[Active => Proc[Any]])
+    if (tracing ne null) TraceHooks.sent(this, target, label, args, null)
+    cog.enqueueAndSchedule(p)
   }
 
   /**
@@ -262,11 +276,14 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
   // ------------------------------------------------------------------ failures
 
   private[runtime] def processFailed(p: Process, e: Throwable): Unit = {
-    if (failures.getAndIncrement() == 0) firstFailure = s"${p.describe} failed: $e"
+    if (failures.getAndIncrement() == 0) firstFailure$ = s"${p.describe} failed: $e"
   }
 
-  /** Number of processes that ended with an exception (observed or not). */
+  /** Number of processes that ended with an exception (observed or not, one-way calls included). */
   def failedProcesses: Long = failures.get()
+
+  /** The first process that ended with an exception and the exception (`Calc.div failed: ...`), if any. */
+  def firstFailure: Option[String] = Option(firstFailure$)
 
   private[runtime] def internalError(cog: Cog, e: Throwable): Unit = {
     System.err.println(s"cogs: internal error in ${Option(cog).getOrElse("the executor")}: $e")

@@ -36,6 +36,11 @@ object ObjRef {
  * the trace it received of an object is complete and in order. `nanos` is `System.nanoTime` at
  * emission. `obj` is [[ObjRef.Outside]] for events caused by code outside every process (a
  * `main` thread creating objects or calling them).
+ *
+ * A one-way call (`Cogs.tell`, `o.tell("m")(..)`) has no future: its `CallSent`, `Started`,
+ * `Suspended`, `Resumed` and `Completed` events carry `fut = null`, and no `FutureResolved`
+ * follows its `Completed`. If its process asks for its `destiny`, that future is created then,
+ * and the process's events from then on (its `Completed`, a `FutureResolved`) carry it.
  */
 sealed trait TraceEvent {
   def obj: ObjRef
@@ -47,11 +52,11 @@ object TraceEvent {
   /** `obj` created `child` (in a new COG, or in its own with `newCog = false`). */
   final case class Created(obj: ObjRef, seq: Long, nanos: Long, child: ObjRef, newCog: Boolean) extends TraceEvent
 
-  /** `obj` called `callee.method(args)` asynchronously; the call's result will resolve future `fut`. */
+  /** `obj` called `callee.method(args)` asynchronously; the call's result will resolve future `fut` (null: a one-way call). */
   final case class CallSent(obj: ObjRef, seq: Long, nanos: Long, callee: ObjRef, method: String, args: Seq[Any], fut: FutRef)
       extends TraceEvent
 
-  /** A process of `obj` started to serve `method`, whose result resolves `fut`. */
+  /** A process of `obj` started to serve `method`, whose result resolves `fut` (null: a one-way call). */
   final case class Started(obj: ObjRef, seq: Long, nanos: Long, method: String, fut: FutRef) extends TraceEvent
 
   /** The process serving `method` suspended on `guard` (its text, e.g. `f?` or `condition`). */
