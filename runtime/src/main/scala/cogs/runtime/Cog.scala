@@ -110,8 +110,8 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
 
   /** A process arrived through the inbox: new, or woken by a future. */
   private def accept(p: Process): Unit = {
-    p.setState(RUNNING)
-    if (p.finished) { p.setState(DONE); return }
+    p.setStateRelaxed(RUNNING)
+    if (p.finished) { p.setStateRelaxed(DONE); return }
     if (p eq blocker) {
       // Publish PARKED before re-reading the future, so a resolution racing with us is seen by
       // one side or the other (ProcessCore's argument).
@@ -246,7 +246,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
     running = null
     if (p.traceMode == TraceHooks.Traced && outcome != SliceDone) traceSuspended(p, outcome)
     outcome match {
-      case SliceDone    => p.finished = true; p.setState(DONE)
+      case SliceDone    => p.finished = true; p.setStateRelaxed(DONE)
       case SliceParked  => park(p)
       case SliceYielded => addReady(p)
       case SliceBlocked => block(p, p.blockedOn)
@@ -267,7 +267,9 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
       if (p.started) p.current
       else {
         val entry = p.takeEntry()
-        Proc.safely(() => entry(p.target))
+        // Inline rather than Proc.safely: that would allocate a closure per process.
+        try entry(p.target)
+        catch { case e: Throwable if recoverable(e) => new Raise(e) }
       }
     p.current = null
     var value: Any = null
