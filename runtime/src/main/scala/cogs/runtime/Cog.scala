@@ -62,6 +62,8 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
         runProcess(p)
         n += 1
         p = if (n < limit) pickNext() else null
+        // The batch goes on: a COG woken into the slot would wait for all of it (see execute).
+        if ((p ne null) && (w ne null) && (w.slot ne null)) runtime.flushSlot(w)
       }
     } catch {
       case e: Throwable => runtime.internalError(this, e)
