@@ -56,5 +56,6 @@ private[runtime] object ActiveObject {
   }
 
   def startRun(o: ActiveObject): Unit =
-    if (hasRun.get(o.getClass)) o.runtime.send[ActiveObject, Unit](o, "run", _.run())
+    // Nobody can hold the future of `run`: a one-way call.
+    if (hasRun.get(o.getClass)) o.runtime.tellArgs[ActiveObject](o, "run", Nil, _.run())
 }

@@ -62,6 +62,8 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
         runProcess(p)
         n += 1
         p = if (n < limit) pickNext() else null
+        // The batch goes on: a COG woken into the slot would wait for all of it (see execute).
+        if ((p ne null) && (w ne null) && (w.slot ne null)) runtime.flushSlot(w)
       }
     } catch {
       case e: Throwable => runtime.internalError(this, e)
@@ -110,8 +112,8 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
 
   /** A process arrived through the inbox: new, or woken by a future. */
   private def accept(p: Process): Unit = {
-    p.setState(RUNNING)
-    if (p.finished) { p.setState(DONE); return }
+    p.setStateRelaxed(RUNNING)
+    if (p.finished) { p.setStateRelaxed(DONE); return }
     if (p eq blocker) {
       // Publish PARKED before re-reading the future, so a resolution racing with us is seen by
       // one side or the other (ProcessCore's argument).
@@ -246,7 +248,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
     running = null
     if (p.traceMode == TraceHooks.Traced && outcome != SliceDone) traceSuspended(p, outcome)
     outcome match {
-      case SliceDone    => p.finished = true; p.setState(DONE)
+      case SliceDone    => p.finished = true; p.setStateRelaxed(DONE)
       case SliceParked  => park(p)
       case SliceYielded => addReady(p)
       case SliceBlocked => block(p, p.blockedOn)
@@ -267,7 +269,9 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
       if (p.started) p.current
       else {
         val entry = p.takeEntry()
-        Proc.safely(() => entry(p.target))
+        // Inline rather than Proc.safely: that would allocate a closure per process.
+        try entry(p.target)
+        catch { case e: Throwable if recoverable(e) => new Raise(e) }
       }
     p.current = null
     var value: Any = null
@@ -276,7 +280,8 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
       if (hasValue) {
         if (p.sp == 0) {
           if (p.traceMode == TraceHooks.Traced) TraceHooks.completed(p, value, null)
-          p.fut.resolve(value)
+          val f = p.fut
+          if (f ne null) f.resolve(value) // null: a one-way call, nobody can read its result
           return SliceDone
         }
         val frame = p.pop().asInstanceOf[Proc[Any]]
@@ -396,7 +401,9 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
     val from = p.raisedFrom
     val origin = if ((from ne null) && (from.error eq e)) s"${from.origin} (via ${p.describe})" else p.describe
     if (p.traceMode == TraceHooks.Traced) TraceHooks.completed(p, null, e)
-    p.fut.fail(e, origin)
+    val f = p.fut
+    if (f ne null) f.fail(e, origin)
+    // Counted whether or not anybody holds the future: a failed one-way call is reported here only.
     runtime.processFailed(p, e)
   }
 

@@ -57,7 +57,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
   private[this] val sweepAt = new AtomicLong(1024)
 
   private[this] val failures = new AtomicLong
-  @volatile private[this] var firstFailure: String = _
+  @volatile private[this] var firstFailure$ : String = _
   @volatile private[this] var closed = false
 
   // ------------------------------------------------------------------ objects and calls
@@ -94,7 +94,23 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
     // Before the call is queued: in a shared trace the call precedes everything it causes.
     if (tracing ne null) TraceHooks.sent(this, target, label, args, fut)
     cog.enqueueAndSchedule(p)
+    afterSend()
     fut
+  }
+
+  /**
+   * A one-way call: the process has no future (`p.fut == null`), so a call costs one allocation
+   * (the process, which is also its inbox node) besides the caller's closure. Everything else is as
+   * for [[sendArgs]]: the same inbox, so calls of one sender keep their order across both kinds;
+   * a failure is counted by [[processFailed]]; the process can still ask for its `destiny`.
+   */
+  private[runtime] def tellArgs[T <: Active](target: T, label: String, args: Seq[Any], call: T => Proc[Any]): Unit = {
+    if (target == null) throw new NullPointerException(s"one-way call ${Option(label).getOrElse("")} on null")
+    val cog = target.cog
+    val p = new Process(cog, target, label, null, call.asInstanceOf[Active => Proc[Any]])
+    if (tracing ne null) TraceHooks.sent(this, target, label, args, null)
+    cog.enqueueAndSchedule(p)
+    afterSend()
   }
 
   /**
@@ -129,12 +145,35 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
    * batch: a reply wakes its caller without a trip through the pool's queues or waking another
    * thread (the "LIFO slot" of Tokio, `runnext` of Go). `runOn` bounds the chain of hand-offs so
    * that COGs in the pool's queues are not starved.
+   *
+   * The slot is private to its worker: no other thread can steal from it. So it only pays while
+   * "right after the current batch" is soon. When it is not, [[flushSlot]] moves the COG to the
+   * worker's queue, where an idle worker can take it: when the batch goes on with another slice
+   * (see `Cog.runBatch`), and when the running slice keeps sending ([[afterSend]]). Without that,
+   * a producer's long slice kept its consumer in the slot until the slice ended: Counting's
+   * million calls all waited in the counter's inbox (and survived young collections), and a
+   * NQueens worker's batch of boards kept the master, which hands out the boards, from running.
    */
   private[runtime] def execute(cog: Cog): Unit = Thread.currentThread() match {
     case w: Worker if w.runtime eq this =>
-      if (w.inBatch && (w.slot eq null)) w.slot = cog
+      if (w.inBatch && (w.slot eq null)) { w.slot = cog; w.slotSends = 0 }
       else cog.fork() // this worker's own queue: no contention on the shared submission queue
     case _ => pool.execute(cog: Runnable)
+  }
+
+  /** After a call was queued: a slot whose COG has waited through [[SlotPatience]] sends is flushed. */
+  @inline private def afterSend(): Unit = Thread.currentThread() match {
+    case w: Worker if w.slot ne null =>
+      val n = w.slotSends + 1
+      if (n >= SlotPatience) flushSlot(w) else w.slotSends = n
+    case _ =>
+  }
+
+  /** Give the COG in `w`'s slot to the pool (stealable; it stays counted as active). */
+  private[runtime] def flushSlot(w: Worker): Unit = {
+    val c = w.slot
+    w.slot = null
+    c.fork()
   }
 
   /** Schedule a COG that ran and has more to do: behind the others, never in the slot. */
@@ -262,11 +301,14 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
   // ------------------------------------------------------------------ failures
 
   private[runtime] def processFailed(p: Process, e: Throwable): Unit = {
-    if (failures.getAndIncrement() == 0) firstFailure = s"${p.describe} failed: $e"
+    if (failures.getAndIncrement() == 0) firstFailure$ = s"${p.describe} failed: $e"
   }
 
-  /** Number of processes that ended with an exception (observed or not). */
+  /** Number of processes that ended with an exception (observed or not, one-way calls included). */
   def failedProcesses: Long = failures.get()
+
+  /** The first process that ended with an exception and the exception (`Calc.div failed: ...`), if any. */
+  def firstFailure: Option[String] = Option(firstFailure$)
 
   private[runtime] def internalError(cog: Cog, e: Throwable): Unit = {
     System.err.println(s"cogs: internal error in ${Option(cog).getOrElse("the executor")}: $e")
@@ -345,10 +387,15 @@ object CogRuntime {
   /** Hand-offs a worker runs in a row before it goes back to the pool's queues. */
   private final val MaxHandOffs = 64
 
+  /** Calls a slice may send while a COG waits in its worker's slot before that COG is flushed. */
+  private final val SlotPatience = 32
+
   /** A worker thread of a runtime: knows the COG it runs and holds the hand-off slot. */
   private[runtime] final class Worker(pool: ForkJoinPool, val runtime: CogRuntime) extends ForkJoinWorkerThread(pool) {
     var current: Cog = _
     var slot: Cog = _
+    /** Calls sent since `slot` was filled. */
+    var slotSends = 0
     var inBatch = false
   }
 

@@ -31,6 +31,31 @@ object Cogs {
     target.cog.runtime.sendArgs(target, method, args, call)
   }
 
+  /**
+   * A one-way call: ABS `o!m(..);` where the future is dropped. Queues the call like [[send]] but
+   * allocates no future; returns nothing. Calls of one sender, one-way or not, start in the order
+   * they were sent. A failure of the call is counted by the runtime
+   * ([[CogRuntime.failedProcesses]]), as for a call whose future nobody reads; the callee may still
+   * use `destiny`, which then creates the future.
+   * {{{
+   * Cogs.tell(counter, "inc", c -> c.inc());
+   * }}}
+   */
+  def tell[T <: Active](target: T, method: String, call: JFunction[_ >: T, _ <: Proc[_]]): Unit =
+    tellS(target, method, (t: T) => call.apply(t))
+
+  /** Scala form of [[tell]] (`import cogs.runtime._` also gives `target.tell("m")(_.m(x))`). */
+  def tellS[T <: Active](target: T, method: String, call: T => Proc[Any]): Unit = {
+    if (target == null) throw new NullPointerException(s"one-way call $method on null")
+    target.cog.runtime.tellArgs(target, method, Nil, call)
+  }
+
+  /** [[tell]] that also gives the call's arguments to trace events, as [[sendWithArgs]]. */
+  def tellWithArgs[T <: Active](target: T, method: String, args: Seq[Any], call: T => Proc[Any]): Unit = {
+    if (target == null) throw new NullPointerException(s"one-way call $method on null")
+    target.cog.runtime.tellArgs(target, method, args, call)
+  }
+
   /** ABS `new C(..)` inside a process: the object gets a new COG in the caller's runtime. */
   def spawn[T <: ActiveObject](make: => T): T = here("spawn").runtime.spawn(make)
 
@@ -50,7 +75,7 @@ object Cogs {
   def destiny: Fut[Any] = {
     val c = Cog.current()
     if ((c eq null) || (c.running eq null)) throw new IllegalStateException("destiny is only defined inside a process")
-    c.running.fut
+    c.running.destiny
   }
 
   /** True when called from inside a process (on a COG's main task). */

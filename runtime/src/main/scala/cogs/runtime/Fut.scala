@@ -70,7 +70,9 @@ final class Fut[A] private[runtime] (
   def whenDone(f: java.util.function.Consumer[Try[A]]): Unit = onComplete(t => f.accept(t))
 
   private[runtime] def resolve(value: A): Boolean = {
-    val ok = complete(new Fut.Value(value))
+    // Most calls return Unit: they share one outcome instead of allocating one each.
+    val v = value.asInstanceOf[AnyRef]
+    val ok = complete(if (v eq scala.runtime.BoxedUnit.UNIT) Fut.UnitValue else new Fut.Value(value))
     if (ok) producer = null
     ok
   }
@@ -105,6 +107,7 @@ final class Fut[A] private[runtime] (
 
 object Fut {
   private[runtime] final class Value(val value: Any) extends FutCore.Outcome
+  private[runtime] val UnitValue = new Value(())
   private[runtime] final class Failed(val error: Throwable, val origin: String) extends FutCore.Outcome
 
   private[runtime] def toTry[A](o: FutCore.Outcome): Try[A] = o match {

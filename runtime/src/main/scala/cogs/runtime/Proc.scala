@@ -170,7 +170,7 @@ object Proc {
   val destiny: Proc[Fut[Any]] = new Delay(() => {
     val c = Cog.current()
     if ((c eq null) || (c.running eq null)) throw new IllegalStateException("destiny is only defined inside a process")
-    c.running.fut
+    c.running.destiny
   })
 
   /** `while (cond) body` with any scheduling points in `body`, in constant memory. */

@@ -6,14 +6,32 @@ package cogs.runtime
  * synchronous call stack). A suspended process holds no thread.
  *
  * A process is its own node in its COG's inbox, and its own waiter on a future.
+ *
+ * `fut` is the future the process resolves, or null for a one-way call (`tell`): nobody holds
+ * its future, so none is allocated unless the process asks for its [[destiny]].
  */
 private[runtime] final class Process(
     val cog: Cog,
     val target: Active,
     val label: String,
-    val fut: Fut[Any],
+    private[this] var fut$ : Fut[Any],
     entry: Active => Proc[Any]
 ) extends ProcessCore(ProcessCore.QUEUED) with FutCore.Waiter {
+
+  /** The future this process resolves; null for a one-way call that never asked for its destiny. */
+  def fut: Fut[Any] = fut$
+
+  /**
+   * ABS `destiny`. A one-way call gets its future here, on first use: the process may hand it on
+   * (`o ! m(destiny)`) and others may await it, exactly as with a call whose caller dropped the
+   * future. Only the running process calls this, on its COG's thread, and only that thread
+   * resolves it (at the end of the process), so a plain field is enough.
+   */
+  def destiny: Fut[Any] = {
+    var f = fut$
+    if (f eq null) { f = new Fut[Any](cog.runtime, this); fut$ = f }
+    f
+  }
 
   /**
    * Before the process starts: the call to make on `target` (a function). Afterwards: the next

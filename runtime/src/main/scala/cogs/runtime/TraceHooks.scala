@@ -31,7 +31,9 @@ private[cogs] object TraceHooks {
     if (ref.cls eq ObjRef.OutsideClass) ref.synchronized(ref.sink.event(make(ref.nextSeq())))
     else ref.sink.event(make(ref.nextSeq()))
 
+  /** The future's identity in traces; null for no future (a one-way call's). */
   def futRef(rt: CogRuntime, f: Fut[_]): FutRef = {
+    if (f eq null) return null
     val r = f.traceRef
     if (r ne null) r
     else f.synchronized {
@@ -71,13 +73,13 @@ private[cogs] object TraceHooks {
         emit(ref)(s => Started(ref, s, System.nanoTime(), p.label, f))
       } else p.traceMode = MethodNotObserved
     } else if (p.traceMode == Traced)
-      emit(ref)(s => Resumed(ref, s, System.nanoTime(), p.label, p.fut.traceRef))
+      emit(ref)(s => Resumed(ref, s, System.nanoTime(), p.label, futRef(p.cog.runtime, p.fut)))
   }
 
   /** A traced process gave up its COG without finishing: on a guard, in `get`, or by `suspend`. */
   def suspended(p: Process, guard: String): Unit = {
     val ref = p.target.traceRef
-    emit(ref)(s => Suspended(ref, s, System.nanoTime(), p.label, p.fut.traceRef, guard))
+    emit(ref)(s => Suspended(ref, s, System.nanoTime(), p.label, futRef(p.cog.runtime, p.fut), guard))
   }
 
   /** The text of a guard in a Suspended event: `fut#3?`, `condition 'x'`, `(fut#3? & a condition)`. */
@@ -96,12 +98,15 @@ private[cogs] object TraceHooks {
     emit(ref)(s => Get(ref, s, System.nanoTime(), fr))
   }
 
-  /** A traced process ended, right before its future is resolved. */
+  /**
+   * A traced process ended, right before its future is resolved. A one-way call has no future
+   * (unless it asked for its destiny, which then gets its identity here): Completed only.
+   */
   def completed(p: Process, value: Any, failure: Throwable): Unit = {
     val ref = p.target.traceRef
-    val f = p.fut.traceRef
+    val f = futRef(p.cog.runtime, p.fut)
     emit(ref)(s => Completed(ref, s, System.nanoTime(), p.label, f, value, failure))
-    emit(ref)(s => FutureResolved(ref, s, System.nanoTime(), f, value, failure))
+    if (f ne null) emit(ref)(s => FutureResolved(ref, s, System.nanoTime(), f, value, failure))
   }
 
   /** `Trace.emit`: an event of the program's own, from the running process's object (if traced). */

@@ -32,6 +32,12 @@ package object runtime {
     /** Asynchronous call with the method's name, which failure messages and reports show. */
     def send[A](method: String)(call: T => Proc[A]): Fut[A] = Cogs.sendS(target, method, call)
 
+    /**
+     * One-way asynchronous call (see [[Cogs.tell]]): for a call whose future nobody would read.
+     * Cheaper than `send`: no future is allocated. Same rule for arguments as `!`.
+     */
+    def tell(method: String)(call: T => Proc[Any]): Unit = Cogs.tellS(target, method, call)
+
     /** Synchronous call (see [[Proc.sync]]). */
     def sync[A](call: T => Proc[A]): Proc[A] = Proc.sync(target)(call)
   }

@@ -51,6 +51,14 @@ class JavaApiTest {
     }
 
     @Test
+    void oneWayCallsFromJava() {
+        Account acc = rt.spawnWith(AccountImpl::new);
+        for (int i = 0; i < 10; i++) Cogs.tell(acc, "deposit", a -> a.deposit(5));
+        Cogs.tell(acc, "withdraw", a -> a.withdraw(20));
+        assertEquals(30, Cogs.send(acc, "balance", Account::balance).join());
+    }
+
+    @Test
     void transfersAwaitFundsAndPreserveTheTotal() {
         Account a = rt.spawnWith(AccountImpl::new);
         Account b = rt.spawnWith(AccountImpl::new);

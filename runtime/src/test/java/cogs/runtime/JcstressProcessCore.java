@@ -127,7 +127,7 @@ public class JcstressProcessCore {
             int drained = 0;
             Node n;
             while ((n = cog.poll()) != null) {
-                ((ProcessCore) n).setState(RUNNING);
+                ((ProcessCore) n).setStateRelaxed(RUNNING); // as Cog.accept: no fence
                 drained++;
             }
             // End of the batch (Cog.runBatch): a ready process is local work.

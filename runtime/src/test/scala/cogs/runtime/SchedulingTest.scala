@@ -52,6 +52,55 @@ class SchedulingTest {
         s"the probe ran at ${seenAt.get} of $n ticks: a bounded batch lets it in before the flood ends")
     }
 
+  // The hand-off slot is private to its worker. A COG woken into it must not wait for the rest of
+  // a long slice or batch of the waker: each test below would spin until its deadline otherwise.
+
+  trait Spinner extends Active {
+    def flood(to: Counter, n: Int): Proc[Boolean]
+    def poke(to: Counter): Proc[Unit]
+    def waitFor(to: CounterImpl): Proc[Boolean]
+  }
+  trait Counter extends Active { def inc(): Proc[Unit] }
+  final class CounterImpl extends ActiveObject with Counter {
+    val count = new AtomicInteger
+    def inc() = Proc.delay { count.incrementAndGet(); () }
+  }
+  final class SpinnerImpl extends ActiveObject with Spinner {
+    private def spinUntil(c: Counter, deadline: Long): Boolean = {
+      val n = c.asInstanceOf[CounterImpl].count
+      while (n.get == 0 && System.nanoTime() < deadline) Thread.onSpinWait()
+      n.get > 0
+    }
+    // One slice: sends calls, then waits (holding its thread) until the callee has run one.
+    def flood(to: Counter, n: Int) = Proc.delay {
+      var i = 0
+      while (i < n) { to.tell("inc")(_.inc()); i += 1 }
+      spinUntil(to, System.nanoTime() + 10_000_000_000L)
+    }
+    def poke(to: Counter) = Proc.delay(to.tell("inc")(_.inc()))
+    def waitFor(to: CounterImpl) = Proc.delay(spinUntil(to, System.nanoTime() + 10_000_000_000L))
+  }
+
+  @Test def aCogWokenByALongSliceRunsBeforeTheSliceEnds(): Unit = withRuntime("cogs.executor.parallelism = 2") { rt =>
+    val counter = rt.spawn(new CounterImpl)
+    val s = rt.spawn(new SpinnerImpl)
+    assertTrue(s.send("flood")(_.flood(counter, 1000)).join(), "the callee ran only after the sending slice")
+    rt.awaitQuiescence()
+    assertEquals(1000, counter.count.get)
+  }
+
+  @Test def aCogWokenByOneSliceOfABatchRunsBeforeTheBatchEnds(): Unit = withRuntime("cogs.executor.parallelism = 2") { rt =>
+    val counter = rt.spawn(new CounterImpl)
+    val s = rt.spawn(new SpinnerImpl)
+    val got = rt.run {
+      // Both calls are in the spinner's inbox before it runs: one batch, two slices.
+      val a = s.send("poke")(_.poke(counter))
+      val b = s.send("waitFor")(_.waitFor(counter))
+      a.await.flatMap(_ => b.await)
+    }
+    assertTrue(got, "the callee ran only after the waker's batch")
+  }
+
   @Test def manyCogsManySendersNothingLostOrDuplicated(): Unit = withRuntime("") { rt =>
     val cogs = 64
     val senders = 4

@@ -125,6 +125,40 @@ class TracingTest {
     } finally rt.close()
   }
 
+  @Test def aOneWayCallsEventsCarryNoFuture(): Unit = {
+    val rec = new Recorder
+    val rt = CogRuntime.withTracing(rec)
+    try {
+      rt.run {
+        val s: Server = Cogs.spawn(new ServerImpl)
+        Cogs.tellWithArgs(s, "work", List(4), (x: Server) => x.work(4))
+        Cogs.tellS(s, "slow", (x: Server) => x.slow(1))
+        s.send("open")(_.open()).await
+      }
+      val all = rec.all
+      val sent = all.collect { case c: CallSent if c.method == "work" && c.obj.cls == "MainBlock" => c }
+      assertEquals(1, sent.size, all.toString)
+      assertEquals(null, sent.head.fut)
+      assertEquals(List(4), sent.head.args.toList)
+      val work = all.filter { case e: Started => e.method == "work"; case e: Completed => e.method == "work"; case _ => false }
+      // Two processes of work: the one-way call and the (normal) call slow makes.
+      assertEquals(4, work.size, work.toString)
+      val oneWay = all.collect { case e: Started if e.method == "slow" => e }.head
+      assertEquals(null, oneWay.fut)
+      val slowEvents = all.collect {
+        case e: Suspended if e.method == "slow" => e.fut
+        case e: Resumed if e.method == "slow"   => e.fut
+        case e: Completed if e.method == "slow" => e.fut
+      }
+      assertEquals(List(null, null, null), slowEvents)
+      // A one-way call resolves no future: FutureResolved only for the calls with one.
+      val resolved = all.collect { case r: FutureResolved => r.fut }
+      assertFalse(resolved.contains(null))
+      assertEquals(all.collect { case c: Completed if c.fut != null => c.fut }.toSet, resolved.toSet)
+      assertSound(all)
+    } finally rt.close()
+  }
+
   @Test def onlyObservedClassesAndMethodsEmit(): Unit = {
     val rec = new Recorder(classes = Set("ServerImpl"), methods = Set("ServerImpl.work"))
     val rt = CogRuntime.withTracing(rec)

@@ -5,7 +5,7 @@ import cogs.savina.apsp.Apsp.BlockState
 
 /**
  * APSP on Cogs: each block's `compute` process is a loop: send this iteration's block to the
- * neighbours (`n ! data(k, me, block)`, futures unread), await the condition "every neighbour's
+ * neighbours (one-way calls `n.tell("data")(_.data(k, me, block))`), await the condition "every neighbour's
  * block of iteration k is here" (the `data` calls run in between, in the same COG), step.
  */
 object ApspCogs {
@@ -24,7 +24,7 @@ object ApspCogs {
       Proc.loopWhile(!s.finished) {
         val k = s.k
         val block = s.data
-        s.neighbours.foreach(n => all(n).send("data")(_.data(k, id, block)))
+        s.neighbours.foreach(n => all(n).tell("data")(_.data(k, id, block)))
         Proc.awaitUntil(s.ready).map(_ => s.step())
       }.map(_ => s.data)
   }

@@ -63,9 +63,9 @@ object SleepingBarberCogs {
         Proc.await(room.send("next")(_.next())).map { c =>
           if (c eq null) open = false
           else {
-            c.send("start")(_.start())
+            c.tell("start")(_.start())
             Work.busyWait(random, random.nextInt(p.haircutRate) + 10)
-            c.send("done")(_.done())
+            c.tell("done")(_.done())
             served += 1
           }
         }
@@ -75,10 +75,10 @@ object SleepingBarberCogs {
   final class CustomerImpl(factory: Factory) extends ActiveObject with Customer {
     def visit(room: Room): Proc[Unit] =
       Proc.await(room.send("enter")(_.enter(this))).map { seated =>
-        if (!seated) factory.send("returned")(_.returned(this, room))
+        if (!seated) factory.tell("returned")(_.returned(this, room))
       }
     def start(): Proc[Unit] = Proc.unit
-    def done(): Proc[Unit] = { factory.send("served")(_.served()); Proc.unit }
+    def done(): Proc[Unit] = { factory.tell("served")(_.served()); Proc.unit }
   }
 
   final class FactoryImpl(p: Params, sink: Sink[Long]) extends ActiveObject with Factory {
@@ -93,7 +93,7 @@ object SleepingBarberCogs {
       while (i < p.haircuts) {
         val c: Customer = Cogs.spawn(new CustomerImpl(this))
         attempts += 1
-        c.send("visit")(_.visit(room))
+        c.tell("visit")(_.visit(room))
         Work.busyWait(random, random.nextInt(p.productionRate) + 10)
         i += 1
       }
@@ -102,16 +102,16 @@ object SleepingBarberCogs {
 
     def returned(c: Customer, room: Room): Proc[Unit] = {
       attempts += 1
-      c.send("visit")(_.visit(room))
+      c.tell("visit")(_.visit(room))
       Proc.unit
     }
 
     def served(): Proc[Unit] = {
       served += 1
       if (served == p.haircuts) {
-        room.send("close")(_.close())
+        room.tell("close")(_.close())
         val n = served
-        sink.send("deliver")(_.deliver(n))
+        sink.tell("deliver")(_.deliver(n))
       }
       Proc.unit
     }
@@ -124,7 +124,7 @@ object SleepingBarberCogs {
       val barber: Barber = Cogs.spawn(new BarberImpl(p))
       val factory: Factory = Cogs.spawn(new FactoryImpl(p, sink))
       val work = barber.send("work")(_.work(room))
-      factory.send("produce")(_.produce(room))
+      factory.tell("produce")(_.produce(room))
       for {
         served <- sink.result
         cut <- Proc.await(work)

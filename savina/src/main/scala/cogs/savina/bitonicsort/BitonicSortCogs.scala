@@ -6,8 +6,8 @@ import cogs.savina.bitonicsort.BitonicSort.{Dealer, Merge, Step}
 
 /**
  * Bitonic sort on Cogs: the same network, one object per Savina actor, each in its own COG and
- * creating its parts in its constructor (ABS's init block); a value moves on with a call whose
- * future nobody reads. Splitters, exchangers and joiners rely on a COG running one sender's
+ * creating its parts in its constructor (ABS's init block); a value moves on with a one-way
+ * call (`tell`, no future). Splitters, exchangers and joiners rely on a COG running one sender's
  * calls in the order they were sent. A joiner's `run` process loops: await the condition "the
  * next value in order has arrived" (the `data` calls run in between, in the same COG), then pass
  * on every value that is in order. Joiners know how many values they get and the validator how
@@ -28,7 +28,7 @@ object BitonicSortCogs {
   /** A component that passes every value on to `entry`, the first object of the part it stands for. */
   final class Wrapper(build: => Values) extends ActiveObject with Values {
     private[this] val entry = build
-    def value(v: Long): Proc[Unit] = { entry.send("value")(_.value(v)); Proc.unit }
+    def value(v: Long): Proc[Unit] = { entry.tell("value")(_.value(v)); Proc.unit }
   }
 
   private def kernel(n: Int, next: Values): Values =
@@ -61,17 +61,17 @@ object BitonicSortCogs {
 
   /** Savina's value-to-data adapter. */
   final class Tagger(order: Int, next: Tagged) extends ActiveObject with Values {
-    def value(v: Long): Proc[Unit] = { next.send("data")(_.data(order, v)); Proc.unit }
+    def value(v: Long): Proc[Unit] = { next.tell("data")(_.data(order, v)); Proc.unit }
   }
 
   /** Savina's data-to-value adapter, which in this network only ever sees values. */
   final class Relay(next: Values) extends ActiveObject with Values {
-    def value(v: Long): Proc[Unit] = { next.send("value")(_.value(v)); Proc.unit }
+    def value(v: Long): Proc[Unit] = { next.tell("value")(_.value(v)); Proc.unit }
   }
 
   final class Splitter(runLength: Int, receivers: Array[Values]) extends ActiveObject with Values {
     private[this] val dealer = new Dealer(runLength, receivers.length)
-    def value(v: Long): Proc[Unit] = { receivers(dealer.next()).send("value")(_.value(v)); Proc.unit }
+    def value(v: Long): Proc[Unit] = { receivers(dealer.next()).tell("value")(_.value(v)); Proc.unit }
   }
 
   final class CompareExchange(order: Int, ascending: Boolean, next: Tagged) extends ActiveObject with Values {
@@ -85,8 +85,8 @@ object BitonicSortCogs {
         val lo = math.min(held, v)
         val hi = math.max(held, v)
         val (first, second) = if (ascending) (lo, hi) else (hi, lo)
-        next.send("data")(_.data(order, first))
-        next.send("data")(_.data(order, second))
+        next.tell("data")(_.data(order, first))
+        next.tell("data")(_.data(order, second))
       }
       Proc.unit
     }

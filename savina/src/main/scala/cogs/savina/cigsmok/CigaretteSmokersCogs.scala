@@ -23,7 +23,7 @@ object CigaretteSmokersCogs {
   final class SmokerImpl(id: Int) extends ActiveObject with Smoker {
     private[this] val random = new Rand(id)
     private[this] var count = 0L
-    def take(period: Int): Proc[Unit] = { this.send("smoke")(_.smoke(period)); Proc.unit }
+    def take(period: Int): Proc[Unit] = { this.tell("smoke")(_.smoke(period)); Proc.unit }
     def smoke(period: Int): Proc[Unit] = { count += 1; Work.busyWait(random, period); Proc.unit }
     def smoked(): Proc[Long] = Proc.done(count)
   }

@@ -2,7 +2,7 @@ package cogs.savina.count
 
 import cogs.runtime._
 
-/** Counting on Cogs: `messages` calls `counter ! increment()` whose futures nobody reads, then `await counter ! total()`. */
+/** Counting on Cogs: `messages` one-way calls `counter.tell("increment")(_.increment())` (no futures), then `await counter ! total()`. */
 object CountingCogs {
 
   trait Counter extends Active {
@@ -24,7 +24,7 @@ object CountingCogs {
     def produce(counter: Counter, n: Int): Proc[Long] = {
       var i = 0
       while (i < n) {
-        counter.send("increment")(_.increment())
+        counter.tell("increment")(_.increment())
         i += 1
       }
       Proc.await(counter.send("total")(_.total()))

@@ -54,14 +54,14 @@ object FacilityLocationCogs {
 
     def childOpened(from: Int, f: Point): Proc[Unit] = {
       q.facilities += f
-      children(FacilityLocation.opposite(from)).send("facility")(_.facility(f))
+      children(FacilityLocation.opposite(from)).tell("facility")(_.facility(f))
       if (parent eq null) Proc.unit
       else Proc.await(parent.send("childOpened")(_.childOpened(position, f)))
     }
 
     def facility(f: Point): Proc[Unit] = {
       q.facilities += f
-      if (q.open) children.foreach(_.send("facility")(_.facility(f)))
+      if (q.open) children.foreach(_.tell("facility")(_.facility(f)))
       Proc.unit
     }
 

@@ -8,7 +8,7 @@ import cogs.savina.filterbank.FilterBank.{DelayLine, Fir, Sampler}
  * FilterBank on Cogs: every Savina actor is an object in a COG of its own. The producer's loop
  * awaits `source ! boot()` once per sample: the source passes the sample on and returns, and
  * that future is Savina's "next" message, so producer and source stay in lock step as in Savina.
- * Everything downstream is a pipeline of calls whose futures nobody reads; a stage sees its
+ * Everything downstream is a pipeline of one-way calls (`tell`, no futures); a stage sees its
  * values in order because a COG runs the calls of one sender in the order they were sent (the
  * filters need it). The end marker follows the values; the integrator passes it on once every
  * bank's marker came, and the sink then hands the answer to the main block.
@@ -44,7 +44,7 @@ object FilterBankCogs {
   final class ProducerImpl extends ActiveObject with Producer {
     def produce(source: Source, samples: Int): Proc[Unit] =
       Proc.repeat(samples)(_ => Proc.await(source.send("boot")(_.boot())))
-        .map(_ => { source.send("finish")(_.finish()); () })
+        .map(_ => { source.tell("finish")(_.finish()); () })
   }
 
   final class SourceImpl(next: Stage) extends ActiveObject with Source {
@@ -53,16 +53,16 @@ object FilterBankCogs {
     def boot(): Proc[Unit] = {
       val v = FilterBank.sample(i)
       i += 1
-      next.send("value")(_.value(v))
+      next.tell("value")(_.value(v))
       Proc.unit
     }
 
-    def finish(): Proc[Unit] = { next.send("finish")(_.finish()); Proc.unit }
+    def finish(): Proc[Unit] = { next.tell("finish")(_.finish()); Proc.unit }
   }
 
   final class BranchesImpl(banks: Array[Stage]) extends ActiveObject with Stage {
-    def value(v: Double): Proc[Unit] = { banks.foreach(_.send("value")(_.value(v))); Proc.unit }
-    def finish(): Proc[Unit] = { banks.foreach(_.send("finish")(_.finish())); Proc.unit }
+    def value(v: Double): Proc[Unit] = { banks.foreach(_.tell("value")(_.value(v))); Proc.unit }
+    def finish(): Proc[Unit] = { banks.foreach(_.tell("finish")(_.finish())); Proc.unit }
   }
 
   /** A bank forwards to the first of its six stages, as Savina's bank actor does. */
@@ -76,8 +76,8 @@ object FilterBankCogs {
       Cogs.spawn(new DelayImpl(p.columns - 1, fir1))
     }
 
-    def value(v: Double): Proc[Unit] = { first.send("value")(_.value(v)); Proc.unit }
-    def finish(): Proc[Unit] = { first.send("finish")(_.finish()); Proc.unit }
+    def value(v: Double): Proc[Unit] = { first.tell("value")(_.value(v)); Proc.unit }
+    def finish(): Proc[Unit] = { first.tell("finish")(_.finish()); Proc.unit }
   }
 
   final class DelayImpl(length: Int, next: Stage) extends ActiveObject with Stage {
@@ -85,20 +85,20 @@ object FilterBankCogs {
 
     def value(v: Double): Proc[Unit] = {
       val out = line.shift(v)
-      next.send("value")(_.value(out))
+      next.tell("value")(_.value(out))
       Proc.unit
     }
-    def finish(): Proc[Unit] = { next.send("finish")(_.finish()); Proc.unit }
+    def finish(): Proc[Unit] = { next.tell("finish")(_.finish()); Proc.unit }
   }
 
   final class FirImpl(coefficients: Array[Double], next: Stage) extends ActiveObject with Stage {
     private[this] val fir = new Fir(coefficients)
 
     def value(v: Double): Proc[Unit] = {
-      if (fir.push(v)) { val out = fir.output; next.send("value")(_.value(out)) }
+      if (fir.push(v)) { val out = fir.output; next.tell("value")(_.value(out)) }
       Proc.unit
     }
-    def finish(): Proc[Unit] = { next.send("finish")(_.finish()); Proc.unit }
+    def finish(): Proc[Unit] = { next.tell("finish")(_.finish()); Proc.unit }
   }
 
   final class SamplerImpl(rate: Int, next: Stage) extends ActiveObject with Stage {
@@ -106,16 +106,16 @@ object FilterBankCogs {
 
     def value(v: Double): Proc[Unit] = {
       val out = sampler.pass(v)
-      next.send("value")(_.value(out))
+      next.tell("value")(_.value(out))
       Proc.unit
     }
-    def finish(): Proc[Unit] = { next.send("finish")(_.finish()); Proc.unit }
+    def finish(): Proc[Unit] = { next.tell("finish")(_.finish()); Proc.unit }
   }
 
   /** Savina's tagged forward: the last stage of a bank, naming the bank to the integrator. */
   final class TagImpl(c: Int, integrator: Integrator) extends ActiveObject with Stage {
-    def value(v: Double): Proc[Unit] = { integrator.send("value")(_.value(c, v)); Proc.unit }
-    def finish(): Proc[Unit] = { integrator.send("finish")(_.finish()); Proc.unit }
+    def value(v: Double): Proc[Unit] = { integrator.tell("value")(_.value(c, v)); Proc.unit }
+    def finish(): Proc[Unit] = { integrator.tell("finish")(_.finish()); Proc.unit }
   }
 
   final class IntegratorImpl(channels: Int, combine: Combine) extends ActiveObject with Integrator {
@@ -124,13 +124,13 @@ object FilterBankCogs {
 
     def value(bank: Int, v: Double): Proc[Unit] = {
       val row = rows.add(bank, v)
-      if (row ne null) combine.send("row")(_.row(row))
+      if (row ne null) combine.tell("row")(_.row(row))
       Proc.unit
     }
 
     def finish(): Proc[Unit] = {
       finished += 1
-      if (finished == channels) combine.send("finish")(_.finish())
+      if (finished == channels) combine.tell("finish")(_.finish())
       Proc.unit
     }
   }
@@ -138,10 +138,10 @@ object FilterBankCogs {
   final class CombineImpl(sink: FilterSink) extends ActiveObject with Combine {
     def row(values: Array[Double]): Proc[Unit] = {
       val sum = FilterBank.combine(values)
-      sink.send("value")(_.value(sum))
+      sink.tell("value")(_.value(sum))
       Proc.unit
     }
-    def finish(): Proc[Unit] = { sink.send("finish")(_.finish()); Proc.unit }
+    def finish(): Proc[Unit] = { sink.tell("finish")(_.finish()); Proc.unit }
   }
 
   /** Savina's sink (named so as not to clash with the main block's [[Sink]]). */
@@ -154,7 +154,7 @@ object FilterBankCogs {
     private[this] val tally = new FilterBank.Tally
 
     def value(v: Double): Proc[Unit] = { tally.add(v); Proc.unit }
-    def finish(): Proc[Unit] = { val out = tally.output; answer.send("deliver")(_.deliver(out)); Proc.unit }
+    def finish(): Proc[Unit] = { val out = tally.output; answer.tell("deliver")(_.deliver(out)); Proc.unit }
   }
 
   def run(rt: CogRuntime, p: Params): Output =
@@ -167,7 +167,7 @@ object FilterBankCogs {
       val branches: Stage = Cogs.spawn(new BranchesImpl(banks))
       val source: Source = Cogs.spawn(new SourceImpl(branches))
       val producer: Producer = Cogs.spawn(new ProducerImpl)
-      producer.send("produce")(_.produce(source, p.simulations))
+      producer.tell("produce")(_.produce(source, p.simulations))
       answer.result
     }
 }

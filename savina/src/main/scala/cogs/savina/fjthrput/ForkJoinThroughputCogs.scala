@@ -5,7 +5,7 @@ import cogs.savina.Work
 
 /**
  * Fork Join throughput on Cogs: the main block calls `work()` on every actor `messages` times
- * (futures unread), then asks each for its count; a COG runs the calls of one sender in order,
+ * (one-way calls, `tell`: no futures), then asks each for its count; a COG runs the calls of one sender in order,
  * so each count is final.
  */
 object ForkJoinThroughputCogs {
@@ -31,7 +31,7 @@ object ForkJoinThroughputCogs {
       var m = 0
       while (m < p.messages) {
         var a = 0
-        while (a < workers.length) { workers(a).send("work")(_.work()); a += 1 }
+        while (a < workers.length) { workers(a).tell("work")(_.work()); a += 1 }
         m += 1
       }
       Proc.awaitAll(workers.toList.map(_.send("processed")(_.processed()))).map(_.sum)

@@ -44,7 +44,7 @@ object LogisticMapCogs {
       var t = 0
       while (t < p.terms) {
         var i = 0
-        while (i < workers.length) { workers(i).send("next")(_.next()); i += 1 }
+        while (i < workers.length) { workers(i).tell("next")(_.next()); i += 1 }
         t += 1
       }
       // A COG runs one sender's calls in order: each `term` call runs after that worker's `next` calls.

@@ -9,7 +9,8 @@ import scala.collection.immutable.ArraySeq
  * runs one process per board. The process sends the board to the next worker, awaits the
  * worker's future (the master's COG serves other boards meanwhile), then starts one process per
  * new board (`this ! explore(..)`) and awaits them all. Workers report each complete solution with
- * an asynchronous call `master ! found()`, as Savina's workers send one result message each.
+ * a one-way call `master.tell("found")(_.found())` (no future), as Savina's workers send one
+ * result message each.
  *
  * Message count per board: the call to the worker and its future, the master's call to itself
  * and its future (Savina: the board to the master, the board to a worker, the worker's "done").
@@ -57,11 +58,11 @@ object NQueensCogs {
 
   final class WorkerImpl(master: Master, p: Params) extends ActiveObject with Worker {
     private[this] val kernel = new Kernel(p.size) {
-      protected def solution(): Unit = master.send("found")(_.found())
+      protected def solution(): Unit = master.tell("found")(_.found())
     }
 
     def work(board: Array[Int], depth: Int): Proc[Array[Array[Int]]] =
-      if (depth == p.size) { master.send("found")(_.found()); Proc.done(NoBoards) }
+      if (depth == p.size) { master.tell("found")(_.found()); Proc.done(NoBoards) }
       else if (depth >= p.threshold) { kernel.complete(board, depth); Proc.done(NoBoards) }
       else Proc.done(kernel.extensions(board, depth))
   }

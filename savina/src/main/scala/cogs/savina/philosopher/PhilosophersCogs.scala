@@ -54,7 +54,7 @@ object PhilosophersCogs {
             if (granted) fed = true else denied += 1
           }
         }.map { _ =>
-          arbitrator.send("done")(_.done(id))
+          arbitrator.tell("done")(_.done(id))
           ()
         }
       }.map(_ => denied)

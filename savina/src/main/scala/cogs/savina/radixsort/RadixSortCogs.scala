@@ -3,7 +3,7 @@ package cogs.savina.radixsort
 import cogs.runtime._
 import cogs.savina.{Sink, SinkImpl, Sorted}
 
-/** Radix sort on Cogs: every stage is an object in its own COG; a value moves on with `next ! value(v)` (futures unread). */
+/** Radix sort on Cogs: every stage is an object in its own COG; a value moves on with the one-way call `next.tell("value")(_.value(v))` (no future). */
 object RadixSortCogs {
 
   trait Stage extends Active {
@@ -17,11 +17,11 @@ object RadixSortCogs {
 
     def value(v: Long): Proc[Unit] = {
       seen += 1
-      if ((v & radix) == 0) next.send("value")(_.value(v))
+      if ((v & radix) == 0) next.tell("value")(_.value(v))
       else { held(heldCount) = v; heldCount += 1 }
       if (seen == n) {
         var i = 0
-        while (i < heldCount) { val x = held(i); next.send("value")(_.value(x)); i += 1 }
+        while (i < heldCount) { val x = held(i); next.tell("value")(_.value(x)); i += 1 }
       }
       Proc.unit
     }
@@ -32,7 +32,7 @@ object RadixSortCogs {
     def value(v: Long): Proc[Unit] = {
       if (validation.add(v) == n) {
         val r = validation.result
-        sink.send("deliver")(_.deliver(r))
+        sink.tell("deliver")(_.deliver(r))
       }
       Proc.unit
     }
@@ -49,7 +49,7 @@ object RadixSortCogs {
       val first = next
       val xs = RadixSort.input(p)
       var i = 0
-      while (i < xs.length) { val x = xs(i); first.send("value")(_.value(x)); i += 1 }
+      while (i < xs.length) { val x = xs(i); first.tell("value")(_.value(x)); i += 1 }
       sink.result
     }
 }

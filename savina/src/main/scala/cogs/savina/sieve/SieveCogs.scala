@@ -4,8 +4,8 @@ import cogs.runtime._
 import cogs.savina.{Sink, SinkImpl}
 
 /**
- * Sieve on Cogs: each filter is an object in its own COG; a candidate moves on with a call
- * `next ! candidate(n)` whose future nobody reads. A filter sees the candidates in increasing
+ * Sieve on Cogs: each filter is an object in its own COG; a candidate moves on with a one-way
+ * call `next.tell("candidate")(_.candidate(n))` (no future). A filter sees the candidates in increasing
  * order because a COG runs the calls of one sender in the order they were sent (the algorithm
  * needs it: a filter must know every smaller prime before it judges a number). The end marker
  * follows the candidates down the pipeline; the last filter delivers the count to the sink.
@@ -25,7 +25,7 @@ object SieveCogs {
 
     def candidate(n: Long): Proc[Unit] = {
       if (Sieve.locallyPrime(n, primes, count)) {
-        if (next ne null) next.send("candidate")(_.candidate(n))
+        if (next ne null) next.tell("candidate")(_.candidate(n))
         else if (count < capacity) { primes(count) = n; count += 1 }
         else next = Cogs.spawn(new FilterImpl(index + 1, n, capacity, sink))
       }
@@ -33,10 +33,10 @@ object SieveCogs {
     }
 
     def finish(): Proc[Unit] = {
-      if (next ne null) next.send("finish")(_.finish())
+      if (next ne null) next.tell("finish")(_.finish())
       else {
         val total = index.toLong * capacity + count
-        sink.send("deliver")(_.deliver(total))
+        sink.tell("deliver")(_.deliver(total))
       }
       Proc.unit
     }
@@ -49,10 +49,10 @@ object SieveCogs {
       var n = 3L
       while (n < p.limit) {
         val c = n
-        first.send("candidate")(_.candidate(c))
+        first.tell("candidate")(_.candidate(c))
         n += 2
       }
-      first.send("finish")(_.finish())
+      first.tell("finish")(_.finish())
       sink.result
     }
 }

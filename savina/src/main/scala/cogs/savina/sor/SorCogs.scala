@@ -6,8 +6,7 @@ import cogs.savina.sor.Sor.Cell
 /**
  * SOR on Cogs: each cell is an object in its own COG. Its `relax` process sends its value when
  * red, then loops: await the condition "a value from every neighbour is here" (the neighbours'
- * `value` calls run in between, in the same COG), relax, send (`n ! value(..)`, futures
- * unread); its future carries the final value. The runner creates its half, asks the peer to
+ * `value` calls run in between, in the same COG), relax, send (one-way calls `n.tell("value")(..)`); its future carries the final value. The runner creates its half, asks the peer to
  * create the other (`await peer ! boot(border)` gives back the peer's border column), starts
  * both halves and awaits their final values.
  */
@@ -41,7 +40,7 @@ object SorCogs {
       while (i < s.directions.length) {
         val d = s.directions(i)
         val from = Sor.opposite(d)
-        out(d).send("value")(_.value(from, v))
+        out(d).tell("value")(_.value(from, v))
         i += 1
       }
     }

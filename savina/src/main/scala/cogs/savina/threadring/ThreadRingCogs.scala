@@ -4,8 +4,8 @@ import cogs.runtime._
 import cogs.savina.{Sink, SinkImpl}
 
 /**
- * Thread Ring on Cogs: each member is an object in a COG of its own; a hop is an asynchronous
- * call `next ! ping(k - 1)` whose future nobody reads. The last exit call delivers the answer to
+ * Thread Ring on Cogs: each member is an object in a COG of its own; a hop is a one-way
+ * call `next.tell("ping")(_.ping(k - 1))` (no future). The last exit call delivers the answer to
  * a sink in the main block's COG, which the main block awaits.
  */
 object ThreadRingCogs {
@@ -25,18 +25,18 @@ object ThreadRingCogs {
 
     def ping(left: Int): Proc[Unit] = {
       pings += 1
-      if (left > 0) next.send("ping")(_.ping(left - 1))
+      if (left > 0) next.tell("ping")(_.ping(left - 1))
       else {
         val me = id
-        next.send("exit")(_.exit(size, 0L, me))
+        next.tell("exit")(_.exit(size, 0L, me))
       }
       Proc.unit
     }
 
     def exit(left: Int, counted: Long, lastHolder: Int): Proc[Unit] = {
       val total = counted + pings
-      if (left > 1) next.send("exit")(_.exit(left - 1, total, lastHolder))
-      else sink.send("deliver")(_.deliver(RingAnswer(total, lastHolder)))
+      if (left > 1) next.tell("exit")(_.exit(left - 1, total, lastHolder))
+      else sink.tell("deliver")(_.deliver(RingAnswer(total, lastHolder)))
       Proc.unit
     }
   }
@@ -50,10 +50,10 @@ object ThreadRingCogs {
       var i = 0
       while (i < ring.length) {
         val next = ring((i + 1) % ring.length)
-        ring(i).send("link")(_.link(next))
+        ring(i).tell("link")(_.link(next))
         i += 1
       }
-      ring(0).send("ping")(_.ping(p.pings))
+      ring(0).tell("ping")(_.ping(p.pings))
       sink.result
     }
 }

@@ -7,7 +7,7 @@ import cogs.savina.uct.Uct.{Grant, Planner}
  * UCT on Cogs: the root and every node are objects, each in a COG of its own. A new node works,
  * then awaits `root ! ask(..)`: the future carries the root's answer (Savina: a message back, or
  * none for "no"), and a yes makes the node create its children and call `tryGenerate` on each,
- * futures unread. The root's `grow` process awaits the condition "every node has asked" (the
+ * one-way (`tell`). The root's `grow` process awaits the condition "every node has asked" (the
  * root's COG serves the requests meanwhile), then awaits `child ! traverse()` of its children;
  * a node's `traverse` awaits its own children's and gives back the digest of its subtree.
  * Savina's "update grant" message, which nothing reads, and its termination messages (a Cogs
@@ -35,7 +35,7 @@ object UctCogs {
     def grow(): Proc[Tree] = {
       val (first, comp) = planner.start()
       val children: Array[Node] = Array.tabulate(p.binomial)(i => Cogs.spawn(new NodeImpl(this, p, first + i, 2, comp, urgent = false)))
-      children.foreach(_.send("tryGenerate")(_.tryGenerate()))
+      children.foreach(_.tell("tryGenerate")(_.tryGenerate()))
       Proc.awaitUntil(planner.complete)
         .flatMap(_ => Proc.awaitAll(children.toList.map(_.send("traverse")(_.traverse()))))
         .map(digests => Tree(planner.size, planner.height, Uct.rootDigest(digests)))
@@ -52,7 +52,7 @@ object UctCogs {
         if (g ne null) {
           children = Array.tabulate(p.binomial)(i =>
             Cogs.spawn(new NodeImpl(root, p, g.firstChild + i, height + 1, g.comp, urgent = i == g.urgentChild)))
-          children.foreach(_.send("tryGenerate")(_.tryGenerate()))
+          children.foreach(_.tell("tryGenerate")(_.tryGenerate()))
         }
       }
     }
