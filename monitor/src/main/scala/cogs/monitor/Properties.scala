@@ -128,10 +128,12 @@ object Properties {
     }
 
     // The obligation starts at the call, or, when the caller is not traced (its CallSent is not in
-    // the trace), at the start of the process that serves it.
+    // the trace), at the start of the process that serves it. One-way calls (no future) have no
+    // answer to wait for.
     always {
-      case c: CallSent if c.method == method && (c.callee ne null) && c.callee.cls == cls => Unanswered(c.callee, c.method, c.fut)
-      case s: Started if s.method == method && s.obj.cls == cls && !exists { case Unanswered(_, _, f) => f eq s.fut } =>
+      case c: CallSent if c.method == method && (c.callee ne null) && c.callee.cls == cls && (c.fut ne null) =>
+        Unanswered(c.callee, c.method, c.fut)
+      case s: Started if s.method == method && s.obj.cls == cls && (s.fut ne null) && !exists { case Unanswered(_, _, f) => f eq s.fut } =>
         Running(s.obj, s.method, s.fut)
     }
 
