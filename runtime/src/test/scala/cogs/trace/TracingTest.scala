@@ -136,7 +136,7 @@ class TracingTest {
         s.send("open")(_.open()).await
       }
       val all = rec.all
-      val sent = all.collect { case c: CallSent if c.method == "work" && c.obj.cls == "MainBlock" => c }
+      val sent = all.collect { case c: CallSent if c.method == "work" && c.obj.cls == "main" => c }
       assertEquals(1, sent.size, all.toString)
       assertEquals(null, sent.head.fut)
       assertEquals(List(4), sent.head.args.toList)

@@ -239,19 +239,25 @@ private[emit] final class Expressions(em: ScalaEmitter) {
     case other => s"nullCheck(${exp(other, scope)}, ${Names.stringLit("call target")})"
   }
 
-  /** `o!m(args)`: a `Fut[T]` expression. */
-  def asyncCall(c: AsyncCall, scope: Scope): String = {
+  /**
+   * `o!m(args)`: a `Fut[T]` expression; with `oneWay` (the statement `o!m(args);`, whose future
+   * nobody can read) a one-way call, which allocates no future (`destiny` in the callee still
+   * works: the runtime makes its future on first use).
+   */
+  def asyncCall(c: AsyncCall, scope: Scope, oneWay: Boolean = false): String = {
     val m = program.methodOf(c)
     val msg = messageOwner(c.target, m, scope)
     if (em.observedCall(m)) {
-      // Observed by a monitor: the arguments, evaluated once, also go into the trace event.
+      // Observed by a monitor: the arguments, evaluated once, also go into the trace event. An
+      // observed call keeps its future even as a statement: the future is the call's identity in
+      // the trace (`call-answered` pairs a call with its completion by it).
       val names = c.args.indices.map(i => s"arg$$$i").toList
       val binds = c.args.zip(names).map { case (a, n) => s"val $n = ${exp(a, scope)}; " }.mkString
       s"{ ${binds}cogs.runtime.Cogs.sendWithArgs(${target(c.target, scope)}, ${Names.stringLit(c.method)}, " +
         s"List[Any](${names.mkString(", ")}), $msg.${Names.member(m.name)}(${names.mkString(", ")})) }"
     } else {
       val args = c.args.map(exp(_, scope)).mkString(", ")
-      s"${target(c.target, scope)}.send(${Names.stringLit(c.method)})($msg.${Names.member(m.name)}($args))"
+      s"${target(c.target, scope)}.${if (oneWay) "tell" else "send"}(${Names.stringLit(c.method)})($msg.${Names.member(m.name)}($args))"
     }
   }
 

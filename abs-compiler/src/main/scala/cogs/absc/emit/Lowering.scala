@@ -55,6 +55,7 @@ private[emit] final class Lowering(em: ScalaEmitter) {
       val init = v.init.map(value(_, scope)).getOrElse(em.defaultValue(program.typeOf(v.tpe)))
       List(s"var ${Names.local(v.name)}: ${declType(v)} = $init")
     case AssignStmt(lv, e, _) => List(s"${x.lvalue(lv, scope)} = ${value(e, scope)}")
+    case ExpStmt(c: AsyncCall, _) => List(x.asyncCall(c, scope, oneWay = true))
     case ExpStmt(e, _) => List(value(e, scope))
     case a @ AssertStmt(c, _) => List(s"absAssert(${x.exp(c, scope)}, ${pos(a)})")
     case ThrowStmt(e, _) => List(s"throw ${x.exp(e, scope)}")

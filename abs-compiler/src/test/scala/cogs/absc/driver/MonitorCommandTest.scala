@@ -80,6 +80,9 @@ class MonitorCommandTest {
     assertEquals(Exit.Ok, abs("compile", "-d", plain.toString, ex("Spooler.abs")).status)
     val plainModel = Files.readString(plain.resolve("Spool.scala"), UTF_8)
     assertFalse(plainModel.contains("sendWithArgs"), plainModel)
+    // without monitoring, a call whose future is dropped (`s!cancel(4);`) is a one-way call
+    assertTrue(plainModel.contains(".tell(\"cancel\")"), plainModel)
+    assertTrue(plainModel.contains(".send(\"submit\")"), plainModel)
     assertFalse(Files.readString(plain.resolve("absmodel_main/Main.scala"), UTF_8).contains("monitor ="))
 
     val other = file("other.conf", "cogs.monitor { observe.classes = [Nobody] }\n")
