@@ -1,6 +1,10 @@
 package cogs.savina
 
+import cogs.monitor.pipeline.{Pipeline, Report => MonitorReport}
 import cogs.runtime.CogRuntime
+import cogs.trace.{ObjRef, Tracer, Tracing}
+import com.typesafe.config.{Config, ConfigFactory}
+import java.nio.file.Path
 import org.apache.pekko.actor.ActorSystem
 
 /** A benchmark's answer differed from the independently computed one. */
@@ -16,19 +20,68 @@ final class VerificationFailed(message: String) extends RuntimeException(message
  *               not included.
  * @param answer the verified answer, for people
  */
-final case class Result(benchmark: String, runtime: String, quick: Boolean, nanos: Long, answer: String) {
+final case class Result(benchmark: String, runtime: String, quick: Boolean, nanos: Long, answer: String,
+                        monitor: Option[MonitoredIteration] = None) {
   def millis: Double = nanos / 1e6
 }
 
+/**
+ * What the monitor pipeline said about one iteration (`--monitor`): the program's own time (until
+ * its answer was in hand), the events the monitors checked, whether the trace was sound (nothing
+ * lost, every object's events complete and in order) and the violations found. The iteration's
+ * `nanos` includes finishing the pipeline: the time until every event was checked.
+ */
+final case class MonitoredIteration(programNanos: Long, events: Long, sound: Boolean, violations: Int, summary: String) {
+  def ok: Boolean = sound && violations == 0
+}
+
+/**
+ * Monitoring for a JVM's Cogs runtime: one `Tracing`, installed when the runtime is created, in
+ * front of a fresh [[Pipeline]] per iteration.
+ *
+ * Why a pipeline per iteration: its verdicts, sequence check and finish then belong to one run,
+ * and finishing it (delivering the backlog, ending the monitors) can be timed with that run, so an
+ * outline pipeline's lag is not pushed into the next iteration or left out. Why one runtime: a
+ * monitored run then differs from a plain one by monitoring alone, not by a fresh runtime (cold
+ * threads) as well. This works because every benchmark creates its objects afresh in each
+ * iteration, and an object's tracer is chosen when it is created: each object reports to the
+ * pipeline of the iteration that made it. The one object older than every iteration, `outside`
+ * (calls from outside every process), is therefore never traced here.
+ */
+final class IterationMonitor(file: Path) {
+  private[this] val config: Config = ConfigFactory.parseFile(file.toFile).withFallback(ConfigFactory.load())
+  // Parse now, so that a bad file fails before the first iteration and names its line.
+  Pipeline.fromConfig(config).finish()
+  @volatile private[this] var current: Pipeline = _
+
+  val tracing: Tracing = new Tracing {
+    def observes(cls: String): Boolean = (cls != ObjRef.OutsideClass) && (current ne null) && current.tracing.observes(cls)
+    override def observesMethod(cls: String, method: String): Boolean = current.tracing.observesMethod(cls, method)
+    def tracerFor(obj: ObjRef, creator: ObjRef): Tracer = current.tracing.tracerFor(obj, creator)
+  }
+
+  /** Before an iteration's clock starts: its pipeline (and the pipeline's own runtime). */
+  def begin(): Unit = current = Pipeline.fromConfig(config)
+
+  /** After the program's answer is in hand, inside the clock: deliver, check, end the monitors. */
+  def end(): MonitorReport = current.finish()
+}
+
 /** The runtimes a JVM keeps for all the iterations it runs: created on first use, closed at the end. */
-final class Runtimes(val threads: Int) extends AutoCloseable {
+final class Runtimes(val threads: Int, monitorFile: Option[Path] = None) extends AutoCloseable {
   require(threads >= 1, s"threads must be at least 1, got $threads")
   private[this] var cogsRt: CogRuntime = _
   private[this] var pekkoSys: ActorSystem = _
 
-  /** A Cogs runtime with `threads` workers (`cogs.executor.parallelism`), other keys at their defaults. */
+  /** Monitoring of the Cogs runtime, with `--monitor`. */
+  val monitor: Option[IterationMonitor] = monitorFile.map(new IterationMonitor(_))
+
+  /** A Cogs runtime with `threads` workers (`cogs.executor.parallelism`), other keys at their defaults; traced with `--monitor`. */
   def cogs: CogRuntime = synchronized {
-    if (cogsRt eq null) cogsRt = CogRuntime.withOverrides(s"cogs.executor.parallelism = $threads")
+    if (cogsRt eq null) cogsRt = monitor match {
+      case None    => CogRuntime.withOverrides(s"cogs.executor.parallelism = $threads")
+      case Some(m) => CogRuntime.withTracing(m.tracing, ConfigFactory.parseString(s"cogs.executor.parallelism = $threads").withFallback(ConfigFactory.load()))
+    }
     cogsRt
   }
 
@@ -117,12 +170,17 @@ abstract class SavinaBenchmark[P, A] extends Benchmark {
       case "pekko" => val sys = env.pekko; () => runPekko(sys, p)
       case other   => throw new IllegalArgumentException(s"unknown runtime '$other' (known: ${Runtimes.names.mkString(", ")})")
     }
+    val monitor = if (runtime == "cogs") env.monitor else None
+    monitor.foreach(_.begin())
     val start = System.nanoTime()
     val actual = impl()
+    val program = System.nanoTime() - start
+    val report = monitor.map(_.end())
     val nanos = System.nanoTime() - start
     check(p, exp, actual).foreach { problem =>
       throw new VerificationFailed(s"$name on $runtime${if (quick) " (quick)" else ""} gave a wrong answer: $problem (parameters $p)")
     }
-    Result(name, runtime, quick, nanos, show(actual))
+    Result(name, runtime, quick, nanos, show(actual),
+      report.map(r => MonitoredIteration(program, r.delivered, r.sound, r.violations, r.summary())))
   }
 }

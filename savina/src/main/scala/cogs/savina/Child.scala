@@ -14,6 +14,7 @@ package cogs.savina
  * params <the parameters>
  * warmup <i> <nanoseconds> <answer>
  * measure <i> <nanoseconds> <answer>
+ * monitor <phase> <i> <program nanoseconds> <events> <sound> <violations>   (with --monitor, on Cogs)
  * error <message>          (then exit status 1)
  * }}}
  * Exit status: 0 when every iteration gave the right answer, 1 when one did not (or failed),
@@ -34,7 +35,7 @@ object Child {
     val out = System.out
     out.println(s"params ${bench.describe(opts.quick)}")
     out.flush()
-    val env = new Runtimes(opts.threads)
+    val env = new Runtimes(opts.threads, opts.monitor)
     val status =
       try {
         var i = 0
@@ -43,6 +44,14 @@ object Child {
           val phase = if (i < opts.warmup) "warmup" else "measure"
           val index = if (i < opts.warmup) i else i - opts.warmup
           out.println(s"$phase $index ${r.nanos} ${oneLine(r.answer)}")
+          r.monitor.foreach { m =>
+            out.println(s"monitor $phase $index ${m.programNanos} ${m.events} ${m.sound} ${m.violations}")
+            // A violation, or a trace that is not complete and in order, fails the run as a wrong answer does.
+            if (!m.ok) {
+              System.err.print(m.summary)
+              throw new VerificationFailed(s"monitor: ${m.violations} violation(s), trace ${if (m.sound) "sound" else "NOT sound"}")
+            }
+          }
           out.flush()
           i += 1
         }

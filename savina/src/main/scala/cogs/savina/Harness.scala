@@ -43,27 +43,29 @@ object Harness {
   def run(opts: Options): Int = {
     val out = opts.out.toAbsolutePath.normalize
     val samples = ArrayBuffer.empty[Sample]
+    val monitored = ArrayBuffer.empty[MonitorSample]
     val failures = ArrayBuffer.empty[RunFailure]
     val started = ZonedDateTime.now()
     val jobs = for (b <- opts.benchmarks; rt <- opts.runtimes) yield (b, rt)
     val mode = if (opts.quick) "quick" else "full (Savina's defaults)"
     err(s"savina: ${jobs.size} run(s), ${opts.warmup} warm-up + ${opts.iterations} timed iteration(s) each, $mode parameters, " +
       s"${opts.threads} thread(s) per runtime; results in $out")
+    opts.monitor.foreach(f => err(s"savina: Cogs runs monitored with $f (a fresh pipeline per iteration, finished inside the timed region)"))
 
     jobs.zipWithIndex.foreach { case ((bench, runtime), i) =>
       val tag = s"[${i + 1}/${jobs.size}] ${bench.name} on $runtime"
       err(s"$tag: ${bench.describe(opts.quick)}")
-      runChild(opts, bench, runtime, tag) match {
+      runChild(opts, bench, runtime, tag, monitored) match {
         case Right(ss) => samples ++= ss
         case Left((ss, message)) =>
           samples ++= ss
           failures += RunFailure(bench.name, runtime, message)
           err(s"$tag: FAILED: $message")
       }
-      writeAll(out, opts, samples.toList, failures.toList, started)
+      writeAll(out, opts, samples.toList, failures.toList, started, monitored.toList)
     }
 
-    val table = writeAll(out, opts, samples.toList, failures.toList, started)
+    val table = writeAll(out, opts, samples.toList, failures.toList, started, monitored.toList)
     println(table)
     err(s"savina: wrote ${out.resolve("results.csv")}, ${out.resolve("results.md")}, ${out.resolve("ratios.svg")}")
     if (failures.nonEmpty) {
@@ -77,7 +79,8 @@ object Harness {
   private def ms(nanos: Long): String = String.format(Locale.ROOT, "%.2f ms", Double.box(nanos / 1e6))
 
   /** The child's samples, or what it measured before it failed and why it failed. */
-  private def runChild(opts: Options, bench: Benchmark, runtime: String, tag: String): Either[(List[Sample], String), List[Sample]] = {
+  private def runChild(opts: Options, bench: Benchmark, runtime: String, tag: String,
+                       monitored: ArrayBuffer[MonitorSample]): Either[(List[Sample], String), List[Sample]] = {
     val javaBin = Paths.get(System.getProperty("java.home"), "bin", "java").toString
     val cmd = List(javaBin) ++ opts.jvmOpts ++ List(
       "-cp", System.getProperty("java.class.path"),
@@ -86,7 +89,8 @@ object Harness {
       "--bench", bench.name, "--runtime", runtime,
       "--iterations", opts.iterations.toString, "--warmup", opts.warmup.toString,
       "--threads", opts.threads.toString
-    ) ++ (if (opts.quick) List("--quick") else Nil)
+    ) ++ (if (opts.quick) List("--quick") else Nil) ++
+      (if (runtime == "cogs") opts.monitor.toList.flatMap(f => List("--monitor", f.toString)) else Nil)
     val pb = new ProcessBuilder(cmd.asJava).redirectError(ProcessBuilder.Redirect.INHERIT)
     val proc =
       try pb.start()
@@ -118,6 +122,15 @@ object Harness {
           val n = if (phase == "warmup") s.iteration + 1 else opts.warmup + s.iteration + 1
           val answer = rest.headOption.map(a => s", answer $a").getOrElse("")
           err(s"$tag: ${if (phase == "warmup") "warm-up" else "iteration"} $n/$total ${ms(s.nanos)}$answer")
+        case "monitor" :: rest =>
+          // monitor <phase> <i> <program ns> <events> <sound> <violations>: follows its iteration's line.
+          line.split(" ").toList match {
+            case _ :: phase :: idx :: prog :: events :: sound :: violations :: Nil if got.nonEmpty =>
+              val s = got.last
+              monitored += MonitorSample(bench.name, runtime, phase, idx.toInt, s.nanos, prog.toLong, events.toLong, sound.toBoolean, violations.toInt)
+              err(s"$tag:   monitored: program ${ms(prog.toLong)}, ${events} events checked, trace ${if (sound.toBoolean) "sound" else "NOT sound"}, $violations violation(s)")
+            case _ => err(s"$tag: (child) ${rest.mkString(" ")}")
+          }
         case "error" :: rest => error = Some(rest.mkString(" "))
         case _ => err(s"$tag: (child) $line")
       }
@@ -137,7 +150,8 @@ object Harness {
   }
 
   /** Rewrite the three result files from everything so far; the markdown summary. */
-  private def writeAll(out: Path, opts: Options, samples: List[Sample], failures: List[RunFailure], started: ZonedDateTime): String = {
+  private def writeAll(out: Path, opts: Options, samples: List[Sample], failures: List[RunFailure], started: ZonedDateTime,
+                       monitored: List[MonitorSample]): String = {
     val order = Suite.savina.map(_._1)
     // A failed run's iterations stay in the CSV but not in the summary.
     val failed = failures.map(f => (f.benchmark, f.runtime)).toSet
@@ -149,12 +163,39 @@ object Harness {
       "threads" -> s"${opts.threads} per runtime (Cogs: cogs.executor.parallelism; Pekko: fork-join dispatcher parallelism)",
       "machine" -> s"${Runtime.getRuntime.availableProcessors} processors, ${System.getProperty("os.name")} ${System.getProperty("os.arch")}",
       "JVM" -> s"${System.getProperty("java.vm.name")} ${System.getProperty("java.runtime.version")}, child options ${opts.jvmOpts.mkString(" ")}"
-    )
-    val md = Report.markdown(rows, failures, header)
+    ) ++ opts.monitor.map(f => "monitor" -> s"Cogs runs monitored with $f; times include finishing the pipeline (see monitor.csv and the table below)")
+    val md = Report.markdown(rows, failures, header) + (if (opts.monitor.isEmpty) "" else MonitorSample.markdown(monitored))
+    if (opts.monitor.nonEmpty) Report.write(out.resolve("monitor.csv"), MonitorSample.csv(monitored))
     Report.write(out.resolve("results.csv"), Report.csv(samples))
     Report.write(out.resolve("results.md"), md)
     val subtitle = s"${if (opts.quick) "quick parameters" else "Savina's default parameters"}, median of ${opts.iterations}, ${opts.threads} threads, ${started.toLocalDate}"
     Report.write(out.resolve("ratios.svg"), Report.svg(rows, subtitle))
     md
+  }
+}
+
+/** One monitored iteration as the child reported it: the whole time, the program's part, and the monitors' verdict. */
+final case class MonitorSample(benchmark: String, runtime: String, phase: String, iteration: Int, nanos: Long, programNanos: Long,
+                               events: Long, sound: Boolean, violations: Int)
+
+object MonitorSample {
+  def csv(ms: Seq[MonitorSample]): String = {
+    val sb = new StringBuilder("benchmark,runtime,phase,iteration,millis,program_millis,finish_millis,events,sound,violations\n")
+    def f(n: Long) = String.format(Locale.ROOT, "%.3f", Double.box(n / 1e6))
+    ms.foreach(m => sb ++= s"${m.benchmark},${m.runtime},${m.phase},${m.iteration},${f(m.nanos)},${f(m.programNanos)},${f(m.nanos - m.programNanos)},${m.events},${m.sound},${m.violations}\n")
+    sb.toString
+  }
+
+  def markdown(ms: Seq[MonitorSample]): String = {
+    val sb = new StringBuilder("\n## Monitoring (Cogs)\n\n")
+    sb ++= "Medians over the timed iterations: the whole iteration (as above), the program until its answer, the rest (finishing the pipeline).\n\n"
+    sb ++= "| benchmark | iteration ms | program ms | finish ms | events checked | sound | violations |\n| --- | ---: | ---: | ---: | ---: | --- | ---: |\n"
+    def med(xs: Seq[Double]) = Stats.of(xs).median
+    def f(d: Double) = String.format(Locale.ROOT, "%.2f", Double.box(d))
+    ms.filter(_.phase == "measure").groupBy(_.benchmark).toList.sortBy(_._1).foreach { case (b, xs) =>
+      sb ++= s"| $b | ${f(med(xs.map(_.nanos / 1e6)))} | ${f(med(xs.map(_.programNanos / 1e6)))} | ${f(med(xs.map(x => (x.nanos - x.programNanos) / 1e6)))} | " +
+        s"${med(xs.map(_.events.toDouble)).toLong} | ${if (xs.forall(_.sound)) "all" else s"${xs.count(_.sound)} of ${xs.size}"} | ${xs.map(_.violations).sum} |\n"
+    }
+    sb.toString
   }
 }

@@ -14,7 +14,8 @@ final case class Options(
     jvmOpts: List[String],
     timeoutSeconds: Long,
     help: Boolean,
-    list: Boolean
+    list: Boolean,
+    monitor: Option[Path] = None
 )
 
 object Options {
@@ -48,6 +49,10 @@ options:
   --out DIR             where to write the results (default: savina/target/savina)
   --jvm-opts "..."      options of the child JVMs (default: "${DefaultJvmOpts.mkString(" ")}")
   --timeout SECONDS     kill a child JVM that runs longer (default: $DefaultTimeoutSeconds)
+  --monitor FILE        monitor the Cogs runs with the pipeline configured in FILE (HOCON, a cogs.monitor
+                        section; see monitor/README.md): a fresh pipeline per iteration, finished inside
+                        the timed region, so the times include checking every event; a violation or a
+                        trace that is not complete and in order fails the run. Writes monitor.csv too.
   --list                list the benchmarks and their parameters, then exit
   -h, --help            this help
 
@@ -67,6 +72,7 @@ One benchmark: savina/run --bench nqueenk --iterations 20 --warmup 5"""
     var timeout = DefaultTimeoutSeconds
     var help = false
     var list = false
+    var monitor: Option[Path] = None
 
     // Accept both `--opt value` and `--opt=value`.
     val expanded = args.flatMap { a =>
@@ -120,6 +126,10 @@ One benchmark: savina/run --bench nqueenk --iterations 20 --warmup 5"""
           out = Paths.get(v)
         case "--jvm-opts" => jvmOpts = value(opt).split("\\s+").filter(_.nonEmpty).toList
         case "--timeout"  => timeout = int(opt, value(opt), 1).toLong
+        case "--monitor" =>
+          val f = Paths.get(value(opt))
+          if (!java.nio.file.Files.isRegularFile(f)) throw new UsageError(s"--monitor: no such file '$f'")
+          monitor = Some(f.toAbsolutePath.normalize)
         case "--list"     => list = true
         case "-h" | "--help" => help = true
         case other if other.startsWith("-") => throw new UsageError(s"unknown option '$other'")
@@ -133,6 +143,6 @@ One benchmark: savina/run --bench nqueenk --iterations 20 --warmup 5"""
     // The quick parameters are a smoke test: fewer iterations unless asked for.
     val its = iterations.getOrElse(if (quick) QuickIterations else DefaultIterations)
     val wu = warmup.getOrElse(if (quick) QuickWarmup else DefaultWarmup)
-    Options(bs, runtimes, its, wu, quick, out, threads, jvmOpts, timeout, help, list)
+    Options(bs, runtimes, its, wu, quick, out, threads, jvmOpts, timeout, help, list, monitor)
   }
 }

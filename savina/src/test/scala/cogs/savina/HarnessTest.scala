@@ -71,4 +71,37 @@ class HarnessTest {
     assertTrue(svg.startsWith("<svg") && svg.trim.endsWith("</svg>"))
     assertTrue(svg.contains(">geometric mean<") && svg.contains(">1.500<"), svg)
   }
+
+  @Test def monitorOptionNeedsAnExistingFile(): Unit = {
+    assertTrue(usageError("--monitor", "no/such/file.conf").contains("--monitor: no such file"))
+    assertEquals(None, Options.parse(Nil).monitor)
+  }
+
+  /** A quick monitored run end to end: child JVM, pipeline per iteration, verdicts and soundness in monitor.csv. */
+  @Test def aMonitoredQuickRunIsSoundAndPasses(): Unit = {
+    val dir = java.nio.file.Files.createTempDirectory("savina-monitor-test")
+    val conf = dir.resolve("monitor.conf")
+    java.nio.file.Files.writeString(conf,
+      """cogs.monitor {
+        |  observe { classes = ["PingImpl", "PongImpl"], methods = ["PongImpl.ping"] }
+        |  monitors = [ { property = "call-answered", class = "PongImpl", method = "ping" } ]
+        |  statistics { enabled = true }
+        |  output { summary = false }
+        |}""".stripMargin)
+    val opts = Options.parse(List("--bench", "pingpong", "--runtimes", "cogs", "--quick", "--iterations", "2", "--warmup", "0",
+      "--monitor", conf.toString, "--out", dir.resolve("out").toString, "--timeout", "120"))
+    assertEquals(0, Harness.run(opts))
+    val csv = java.nio.file.Files.readAllLines(dir.resolve("out").resolve("monitor.csv"))
+    assertEquals("benchmark,runtime,phase,iteration,millis,program_millis,finish_millis,events,sound,violations", csv.get(0))
+    assertEquals(3, csv.size, csv.toString)
+    // 5,000 pings: each a call, its start, its completion and its future's resolution, at least.
+    csv.subList(1, csv.size).forEach { l =>
+      val f = l.split(',')
+      assertEquals("true", f(8), l)
+      assertEquals("0", f(9), l)
+      assertTrue(f(7).toLong >= 4 * 5000, l)
+    }
+    val md = java.nio.file.Files.readString(dir.resolve("out").resolve("results.md"))
+    assertTrue(md.contains("## Monitoring (Cogs)") && md.contains("| pingpong |"), md)
+  }
 }

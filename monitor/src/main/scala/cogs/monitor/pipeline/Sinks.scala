@@ -268,9 +268,18 @@ final class Chain[E <: AnyRef] private[pipeline] (
   override def toString: String = s"chain $name"
 }
 
-private[pipeline] object Chain {
-  final val IDLE = 0
-  final val SCHEDULED = 1
+object Chain {
+  private[pipeline] final val IDLE = 0
+  private[pipeline] final val SCHEDULED = 1
+
+  /**
+   * A chain (bounded buffer, dispatcher actor, monitors) for events of any type `E`, on `runtime`
+   * (which must not be the observed program's): the generic building block `Pipeline` uses for
+   * trace events, for programs that monitor events of their own.
+   */
+  def apply[E <: AnyRef](name: String, specs: Seq[MonitorSpec[E]], settings: SinkSettings[E], runtime: CogRuntime,
+      collector: StatsCollector): EventSink[E] =
+    new Chain[E](name, specs, settings, runtime, collector)
 }
 
 /**
@@ -374,3 +383,4 @@ private[pipeline] final class Dispatcher[E <: AnyRef](
 
   override def toString: String = s"dispatcher ${chain.name}"
 }
+
