@@ -68,7 +68,8 @@ final class Pipeline private (val settings: PipelineSettings) {
     order = if (settings.checkSequence) () => new OrderCheck[TraceEvent](_.obj, _.seq) else null,
     eventTime = _.nanos,
     stats = settings.statistics,
-    finishTimeoutNanos = settings.finishTimeoutNanos)
+    finishTimeoutNanos = settings.finishTimeoutNanos,
+    maxDelayNanos = settings.maxDelayNanos)
 
   private def newSink(name: String, capacity: Int): Tracer = synchronized {
     if (finishing) Pipeline.lateTracer(lateAfterFinish)

@@ -91,7 +91,8 @@ final case class PipelineSettings(
     statistics: StatsSettings,
     output: OutputSettings,
     finishTimeoutNanos: Long,
-    runtime: Config
+    runtime: Config,
+    maxDelayNanos: Long = TimeUnit.MILLISECONDS.toNanos(1)
 )
 
 object PipelineSettings {
@@ -163,7 +164,8 @@ object PipelineConfig {
         case p  => Some(java.nio.file.Paths.get(p))
       }, r.intIn("output.max-violations", 0, Int.MaxValue)),
       finishTimeoutNanos = r.nanos("finish-timeout"),
-      runtime = r.get("runtime")(c.getConfig("runtime"))
+      runtime = r.get("runtime")(c.getConfig("runtime")),
+      maxDelayNanos = r.nanos("buffer.max-delay")
     )
   }
 

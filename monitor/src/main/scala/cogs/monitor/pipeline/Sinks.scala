@@ -45,9 +45,11 @@ final case class SinkSettings[E](
     order: () => OrderCheck[E] = null,
     eventTime: E => Long = null,
     stats: StatsSettings = StatsSettings.off,
-    finishTimeoutNanos: Long = TimeUnit.SECONDS.toNanos(60)
+    finishTimeoutNanos: Long = TimeUnit.SECONDS.toNanos(60),
+    maxDelayNanos: Long = 0L
 ) {
   require(batch >= 1, s"batch must be at least 1, got $batch")
+  require(maxDelayNanos >= 0, s"maxDelayNanos must be 0 or more, got $maxDelayNanos")
 }
 
 /**
@@ -187,9 +189,21 @@ final class Chain[E <: AnyRef] private[pipeline] (
   private[pipeline] val dispatcher: Dispatcher[E] =
     runtime.spawn(new Dispatcher[E](this, specs, ctx, settings, dstats))
 
+  // Lazy wake-up (maxDelayNanos > 0): an emitter wakes the dispatcher only once a batch is
+  // waiting; a ticker wakes it for what is left at most maxDelayNanos later. Waking an idle
+  // dispatcher is a call into another runtime (a thread to unpark), which for small bursts of
+  // events costs far more than handling them. No event can be stranded: the ticker runs until
+  // finish, and finish drains the buffer itself.
+  private[this] val wakeAt: Long = if (settings.maxDelayNanos > 0) math.min(settings.batch, buffer.capacity / 2).max(1).toLong else 1L
+  private[this] val ticker: java.util.concurrent.ScheduledFuture[_] =
+    if (settings.maxDelayNanos > 0)
+      Chain.Ticker.scheduleAtFixedRate(() => if (!closed && buffer.ready) signal(),
+        settings.maxDelayNanos, settings.maxDelayNanos, TimeUnit.NANOSECONDS)
+    else null
+
   def emit(e: E): Unit = {
     if (closed) { late.increment(); return }
-    if (buffer.offer(e)) signal()
+    if (buffer.offer(e)) { if (wakeAt == 1L || buffer.size >= wakeAt) signal() }
     else settings.overload match {
       case Overload.Drop            => dropped.increment()
       case Overload.Backpressure(w) => waitForRoom(e, w)
@@ -246,6 +260,7 @@ final class Chain[E <: AnyRef] private[pipeline] (
       // From here emitters count their events as late instead of adding them; the dispatcher then
       // takes what is in the buffer, including events of emitters that passed the test just before.
       closed = true
+      if (ticker ne null) ticker.cancel(false)
       val t = if (dstats ne null) dstats.sending() else 0L
       val f = dispatcher.send("finish")(_.finish(t))
       result =
@@ -271,6 +286,17 @@ final class Chain[E <: AnyRef] private[pipeline] (
 object Chain {
   private[pipeline] final val IDLE = 0
   private[pipeline] final val SCHEDULED = 1
+
+  // One daemon thread wakes every lazily woken chain's dispatcher for its leftovers.
+  private[pipeline] lazy val Ticker: java.util.concurrent.ScheduledExecutorService = {
+    val ex = new java.util.concurrent.ScheduledThreadPoolExecutor(1, { (r: Runnable) =>
+      val t = new Thread(r, "cogs-monitor-ticker")
+      t.setDaemon(true)
+      t
+    }: java.util.concurrent.ThreadFactory)
+    ex.setRemoveOnCancelPolicy(true) // finished chains leave nothing behind
+    ex
+  }
 
   /**
    * A chain (bounded buffer, dispatcher actor, monitors) for events of any type `E`, on `runtime`

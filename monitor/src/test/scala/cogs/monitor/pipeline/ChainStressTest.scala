@@ -62,6 +62,39 @@ class ChainStressTest {
     assertTrue(r.order.sound, r.order.toString)
   }
 
+  @Test def lazyWakeUpDeliversSmallBurstsWithoutFinish(): Unit = withRuntime { rt =>
+    // With a max delay, emitters wake the dispatcher only for a full batch; bursts smaller than
+    // that must still reach the monitor by the ticker, while the chain stays open.
+    val threads = 4
+    val rounds = 200
+    val seen = new java.util.concurrent.atomic.AtomicLong
+    val checker = new PerEmitter(threads) {
+      override def verify(e: Ev): Unit = { super.verify(e); seen.incrementAndGet() }
+    }
+    val c = chain(rt, List(MonitorSpec[Ev]("all", () => checker, DispatchSettings[Ev](DispatchKind.Single))),
+      SinkSettings[Ev](capacity = 1024, batch = 64, maxDelayNanos = TimeUnit.MILLISECONDS.toNanos(1),
+        order = () => new OrderCheck[Ev](_.emitter, _.seq)))
+    val seqs = new Array[Long](threads)
+    val names = Array.tabulate(threads)(_.toString) // OrderCheck knows an emitter by identity
+    for (round <- 1 to rounds) {
+      val burst = 1 + round % 7 // always fewer than a batch
+      val ts = (0 until threads).map { t =>
+        val th = new Thread(() => (1 to burst).foreach { _ => seqs(t) += 1; c.emit(Ev(names(t), seqs(t), "k")) })
+        th.start()
+        th
+      }
+      ts.foreach(_.join())
+      val expected = seqs.sum
+      val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10)
+      while (seen.get < expected && System.nanoTime() < deadline) Thread.sleep(0, 200000)
+      assertEquals(expected, seen.get, s"round $round: the ticker delivered the burst")
+    }
+    val r = c.finish()
+    assertEquals(seqs.sum, r.delivered)
+    assertEquals(0L, checker.outOfOrder)
+    assertTrue(r.order.sound, r.order.toString)
+  }
+
   @Test def wakeUpsAreNeverLost(): Unit = withRuntime { rt =>
     // Rounds in which every emitter adds a burst of events and then waits until the monitor has
     // seen the round's events, without finish or status (which would drain on their own): the
