@@ -31,9 +31,17 @@ final case class ObserveSettings(classes: Set[String], methods: Set[String]) {
   private[this] val allClasses = classes("*")
   private[this] val allMethods = methods("*")
 
+  // Called for every process a traced object starts: no strings are built per call.
+  private[this] val wholeClasses: Set[String] = methods.collect { case m if m.endsWith(".*") => m.dropRight(2) }
+  private[this] val byClass: Map[String, Set[String]] =
+    methods.filterNot(m => m == "*" || m.endsWith(".*")).flatMap { m =>
+      val i = m.lastIndexOf('.')
+      if (i <= 0) None else Some(m.substring(0, i) -> m.substring(i + 1))
+    }.groupMap(_._1)(_._2)
+
   def observes(cls: String): Boolean = allClasses || classes(cls)
   def observesMethod(cls: String, method: String): Boolean =
-    allMethods || methods(s"$cls.*") || methods(s"$cls.$method")
+    allMethods || wholeClasses(cls) || byClass.get(cls).exists(_(method))
 }
 
 object ObserveSettings {
