@@ -2,7 +2,8 @@ package cogs.absc.driver
 
 import cogs.absc.ast.CompilationUnit
 import cogs.absc.diag.Diagnostic
-import cogs.absc.emit.{EmitError, EmittedProgram, Instrumentation, ScalaEmitter}
+import cogs.absc.emit.{EmittedProgram, ScalaEmitter}
+import cogs.absc.lower.{Instrumentation, LowerError}
 import cogs.absc.typecheck.{TypeChecker, TypedProgram}
 
 /** absc's own phases: `TypeChecker.check`, then `ScalaEmitter.emit` with the given instrumentation. */
@@ -14,7 +15,7 @@ class AbsBackendWith(instrumentation: Instrumentation) extends Backend {
   def typecheck(units: List[CompilationUnit]): Either[List[Diagnostic], (Checked, List[Diagnostic])] =
     TypeChecker.check(units).flatMap { p =>
       try Right((Checked(p, ScalaEmitter.emit(p, instrumentation)), p.warnings))
-      catch { case e: EmitError => Left(p.warnings :+ Diagnostic.error(e.pos, e.getMessage)) }
+      catch { case e: LowerError => Left(p.warnings :+ Diagnostic.error(e.pos, e.getMessage)) }
     }
 
   def emit(checked: Checked): Generated =

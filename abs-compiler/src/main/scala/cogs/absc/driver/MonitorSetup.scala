@@ -5,7 +5,7 @@ import java.nio.file.{Files, Path}
 
 import com.typesafe.config.{ConfigException, ConfigFactory, ConfigParseOptions, ConfigRenderOptions}
 
-import cogs.absc.emit.Instrumentation
+import cogs.absc.lower.Instrumentation
 import cogs.monitor.pipeline.{MonitorConfigException, PipelineConfig}
 
 /**

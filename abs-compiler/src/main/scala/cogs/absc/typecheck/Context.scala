@@ -52,4 +52,7 @@ private[typecheck] final class Tables {
   val foreachVars = new IdentityHashMap[ForeachStmt, (LocalSym, Option[LocalSym])]
   val maySuspend = new IdentityHashMap[Node, java.lang.Boolean]
   val methodSuspends = new IdentityHashMap[MethodSym, java.lang.Boolean]
+  /** Statements and synchronous calls that must be compiled as continuations (see EffectPhase). */
+  val needsContinuation = new IdentityHashMap[Node, java.lang.Boolean]
+  val methodNeedsContinuation = new IdentityHashMap[MethodSym, java.lang.Boolean]
 }

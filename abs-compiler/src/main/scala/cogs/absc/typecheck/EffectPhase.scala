@@ -18,6 +18,11 @@ import cogs.absc.ast._
  * finally blocks must not make synchronous calls that may suspend (only calls of this
  * object's methods that never suspend, or of interface methods declared [Atomic], are
  * allowed there), and a method declared [Atomic] must not suspend.
+ *
+ * Last, which code must become a continuation: code that may suspend, and code that calls a
+ * method of its own object that lies on a cycle of synchronous calls on `this` (even if the
+ * cycle never suspends), so that deep recursion lives on the process's heap stack instead of
+ * the JVM stack (a million nested calls run). This is the only place that decides it.
  */
 private[typecheck] trait EffectPhase { self: Checker =>
 
@@ -48,6 +53,8 @@ private[typecheck] trait EffectPhase { self: Checker =>
       c.recover.foreach(br => walk(br.body, suspends, record = true))
     }
     for (m <- mods.modules; main <- m.decl.main) walk(main, suspends, record = true)
+
+    recordContinuations(methods, suspends)
 
     // restricted blocks: no synchronous call that may suspend
     for (m <- mods.modules; c <- m.classes) {
@@ -102,6 +109,64 @@ private[typecheck] trait EffectPhase { self: Checker =>
     }
     if (record) tables.maySuspend.put(s, r)
     r
+  }
+
+  /** Methods on a cycle of synchronous calls on `this`, then the continuation facts of every body. */
+  private def recordContinuations(methods: List[MethodSym], suspends: collection.Set[MethodSym]): Unit = {
+    def thisCallees(s: Stmt): List[MethodSym] = syncCalls(s).collect {
+      case c @ SyncCall(ThisExp(), _, _) if tables.refs.get(c).isInstanceOf[MethodSym] => tables.refs.get(c).asInstanceOf[MethodSym]
+    }
+    val calls: Map[MethodSym, List[MethodSym]] = methods.map(m => m -> thisCallees(m.decl.get.body)).toMap
+    // Tarjan would be linear; a search per method is enough for the sizes of real classes and keeps this obvious.
+    def onCycle(m: MethodSym): Boolean = {
+      val seen = mutable.Set.empty[MethodSym]
+      var stack = calls.getOrElse(m, Nil)
+      var found = false
+      while (stack.nonEmpty && !found) {
+        val n = stack.head
+        stack = stack.tail
+        if (n eq m) found = true
+        else if (seen.add(n)) stack = calls.getOrElse(n, Nil) ::: stack
+      }
+      found
+    }
+    val cyclic = methods.filter(onCycle).toSet
+
+    def callNeeds(c: SyncCall): Boolean = {
+      val r = Option(tables.maySuspend.get(c)).exists(_.booleanValue) || (c.target match {
+        case ThisExp() => tables.refs.get(c) match { case m: MethodSym => cyclic(m); case _ => false }
+        case _ => false
+      })
+      tables.needsContinuation.put(c, r)
+      r
+    }
+    def stmt(s: Stmt): Boolean = {
+      val subs = s match {
+        case Block(ss, _) => ss.map(stmt)
+        case IfStmt(_, t, f, _) => stmt(t) :: f.map(stmt).toList
+        case WhileStmt(_, body, _) => List(stmt(body))
+        case ForeachStmt(_, _, _, body, _) => List(stmt(body))
+        case SwitchStmt(_, bs, _) => bs.map(br => stmt(br.body))
+        case TryCatchStmt(body, cs, f, _) => stmt(body) :: cs.map(br => stmt(br.body)) ++ f.map(stmt).toList
+        case VarDeclStmt(_, _, Some(c: SyncCall), _) => List(callNeeds(c))
+        case AssignStmt(_, c: SyncCall, _) => List(callNeeds(c))
+        case ExpStmt(c: SyncCall, _) => List(callNeeds(c))
+        case ReturnStmt(c: SyncCall, _) => List(callNeeds(c))
+        case _ => Nil
+      }
+      val r = Option(tables.maySuspend.get(s)).exists(_.booleanValue) || subs.contains(true)
+      tables.needsContinuation.put(s, r)
+      r
+    }
+    for (m <- methods) {
+      val body = stmt(m.decl.get.body)
+      tables.methodNeedsContinuation.put(m, suspends(m) || body)
+    }
+    for (m <- mods.modules; c <- m.classes) {
+      c.init.foreach(stmt)
+      c.recover.foreach(br => stmt(br.body))
+    }
+    for (m <- mods.modules; main <- m.decl.main) stmt(main)
   }
 
   private def syncCalls(s: Stmt): List[SyncCall] = {

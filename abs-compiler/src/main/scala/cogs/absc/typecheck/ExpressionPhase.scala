@@ -206,7 +206,9 @@ private[typecheck] trait ExpressionPhase { self: Checker =>
             error(e.pos, s"'$n' is a partial function: give it function arguments first, as in $n(f)(..)")
             Error
           case Modules.Missing if n.name == "original" && !n.isQualified =>
-            error(e.pos, "'original()' (calling the replaced method in a trait) is not supported yet")
+            error(e.pos, "'original()' calls the method that a trait method replaces (`modifies`): it can only be " +
+              "the whole expression of a statement (`original();`, `x = original();`, `return original();`) " +
+              "in a method that replaces another")
             Error
           case Modules.Missing if !n.isQualified && varInScope(n.name, ctx).isDefined =>
             e.args.foreach(checkPure(_, ctx))

@@ -232,6 +232,8 @@ private[typecheck] trait SignaturePhase { self: Checker =>
     case _ =>
   }
 
+  private var originals = 0
+
   /** The methods of a trait expression, its operations applied left to right. */
   def traitMethods(e: TraitExpr, m: ModuleSym): List[MethodDecl] = {
     def set(s: MethodSet): List[MethodDecl] = s match {
@@ -256,7 +258,14 @@ private[typecheck] trait SignaturePhase { self: Checker =>
       case TraitModifies(s) =>
         for (md <- set(s)) {
           val i = ms.indexWhere(_.name == md.name)
-          ms = if (i >= 0) ms.updated(i, md) else ms :+ md
+          ms =
+            if (i < 0) ms :+ md
+            else if (TraitOriginal.calls(md)) {
+              // `original()`: keep the replaced method under a hidden name and call it from the new one
+              originals += 1
+              val hidden = s"${md.name}$$original$$$originals"
+              ms.updated(i, TraitOriginal.rewrite(md, hidden)) :+ TraitOriginal.renamed(ms(i), hidden)
+            } else ms.updated(i, md)
         }
       case TraitRemoves(sigs) =>
         for (sig <- sigs) {

@@ -216,6 +216,21 @@ final class TypedProgram private[typecheck] (
   /** May this synchronous call suspend (the callee may suspend, or it goes through an interface)? */
   def maySuspend(c: SyncCall): Boolean = Option(tables.maySuspend.get(c)).exists(_.booleanValue)
 
+  /**
+   * Must this method be compiled as a continuation (a `Proc` built step by step)? Yes if it may
+   * suspend, and also if it calls (directly or through nested statements) a method of its own
+   * object on a cycle of synchronous calls on `this`: the recursion then lives on the process's
+   * heap stack, not on the JVM stack.
+   */
+  def needsContinuation(m: MethodSym): Boolean =
+    Option(tables.methodNeedsContinuation.get(m)).exists(_.booleanValue)
+
+  /** Must this statement (of any body) be compiled as a continuation? See [[needsContinuation(m:*]]. */
+  def needsContinuation(s: Stmt): Boolean = Option(tables.needsContinuation.get(s)).exists(_.booleanValue)
+
+  /** Must this synchronous call be compiled as a continuation (the callee may suspend, or it recurses on `this`)? */
+  def needsContinuation(c: SyncCall): Boolean = Option(tables.needsContinuation.get(c)).exists(_.booleanValue)
+
   /** The init block of a class may suspend (only through synchronous calls of [Atomic] interface methods). */
   def initMaySuspend(c: ClassSym): Boolean = c.init.exists(maySuspend(_: Stmt))
 

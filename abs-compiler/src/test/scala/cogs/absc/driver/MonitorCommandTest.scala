@@ -70,7 +70,7 @@ class MonitorCommandTest {
     assertEquals(Exit.Ok, r.status, r.err)
     val model = Files.readString(out.resolve("Spool.scala"), UTF_8)
     // submit and cancel are observed methods of SpoolerImpl (observe.methods = everything)
-    assertTrue(model.contains("cogs.runtime.Cogs.sendWithArgs("), model)
+    assertTrue(model.contains("Cogs.sendWithArgs("), model)
     assertTrue(model.contains("override def traceName: String = \"SpoolerImpl\""), model)
     val main = Files.readString(out.resolve("absmodel_main/Main.scala"), UTF_8)
     assertTrue(main.contains("monitor = \""), main)

@@ -1,4 +1,4 @@
-package cogs.absc.emit
+package cogs.absc.lower
 
 /**
  * What a monitor configuration observes, as far as code generation is concerned (the pipeline

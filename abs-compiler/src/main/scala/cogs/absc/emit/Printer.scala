@@ -1,0 +1,392 @@
+package cogs.absc.emit
+
+import cogs.absc.lower._
+
+/**
+ * The lowered program as Scala text. Layout only: every name, every continuation and every
+ * piece of scaffolding is decided by lowering. Output goes into one builder with an indentation
+ * depth, so printing is linear in the size of the program however deep its nesting.
+ */
+private[emit] final class Printer {
+  private val sb = new java.lang.StringBuilder
+  private var depth = 0
+
+  private def nl(): Unit = { sb.append('\n'); var i = 0; while (i < depth) { sb.append("  "); i += 1 } }
+  private def w(s: String): Unit = sb.append(s)
+  private def line(s: String): Unit = { nl(); w(s) }
+  /** An empty line (no indentation: the next `line` starts its own). */
+  private def blank(): Unit = sb.append('\n')
+  private def indented(body: => Unit): Unit = { depth += 1; try body finally depth -= 1 }
+  def result: String = { sb.append('\n'); sb.toString.stripPrefix("\n") }
+
+  // ------------------------------------------------------------------ types
+
+  def tpe(t: T): String = t match {
+    case T.Ref(n, Nil) => n
+    case T.Ref(n, args) => args.map(tpe).mkString(s"$n[", ", ", "]")
+    case T.Fun(List(p @ T.Fun(_, _)), r) => s"(${tpe(p)}) => ${tpe(r)}"
+    case T.Fun(List(p), r) => s"${tpe(p)} => ${tpe(r)}"
+    case T.Fun(ps, r) => ps.map(tpe).mkString("(", ", ", ")") + " => " + tpe(r)
+    case T.Wild(n) => s"$n[_]"
+  }
+
+  /** `name: T`, with a space before the colon where the name ends in `_` (`x_: T` would lex as the operator `x_:`). */
+  private def typed(name: String, t: T): String = s"$name${if (name.endsWith("_")) " " else ""}: ${tpe(t)}"
+
+  private def typeParams(ps: List[String], variance: String = ""): String =
+    if (ps.isEmpty) "" else ps.map(variance + _).mkString("[", ", ", "]")
+
+  private def targs(ts: List[T]): String = if (ts.isEmpty) "" else ts.map(tpe).mkString("[", ", ", "]")
+
+  // ------------------------------------------------------------------ expressions
+
+  /** Is `e` printed as one token or a postfix chain (no parentheses needed as an operand)? */
+  private def simple(e: S): Boolean = e match {
+    case _: S.Lit | _: S.Id | _: S.Sel | _: S.App | _: S.TypeApp | _: S.Block => true
+    case _ => false
+  }
+
+  /** Scala's precedence of an infix operator, by its first character (higher binds tighter). */
+  private def precedence(op: String): Int = op.head match {
+    case c if c.isLetter => 1
+    case '|' => 2
+    case '^' => 3
+    case '&' => 4
+    case '=' | '!' => 5
+    case '<' | '>' => 6
+    case ':' => 7
+    case '+' | '-' => 8
+    case '*' | '/' | '%' => 9
+    case _ => 10
+  }
+
+  /** An operand of `op`: parenthesised unless Scala's precedence and associativity already group it so. */
+  private def infixOperand(e: S, op: String, left: Boolean): Unit = e match {
+    case S.Infix(_, inner, _) =>
+      val (p, q) = (precedence(inner), precedence(op))
+      val rightAssoc = op.endsWith(":")
+      val bare = p > q || (p == q && inner.endsWith(":") == rightAssoc && left != rightAssoc)
+      if (bare) exp(e) else { w("("); exp(e); w(")") }
+    case _ => operand(e)
+  }
+
+  private def operand(e: S): Unit = if (simple(e)) exp(e) else { w("("); exp(e); w(")") }
+
+  private def args(as: List[S]): Unit = {
+    w("(")
+    var first = true
+    as.foreach { a => if (!first) w(", "); first = false; exp(a) }
+    w(")")
+  }
+
+  def exp(e: S): Unit = e match {
+    case S.Lit(t) => w(t)
+    case S.Id(n) => w(n)
+    case S.Sel(q, n) => operand(q); w("."); w(n)
+    case S.App(f, ts, as) => operand(f); w(targs(ts)); args(as)
+    case S.TypeApp(f, ts) => operand(f); w(targs(ts))
+    case S.Infix(l, op, r) => infixOperand(l, op, left = true); w(s" $op "); infixOperand(r, op, left = false)
+    case S.Prefix(op, x) => w(op); operand(x)
+    case S.Lambda(ps, body) =>
+      w(ps.map { case (n, t) => t.fold(n)(typed(n, _)) }.mkString("(", ", ", ") => "))
+      operand(body)
+    case S.Block(stats, r) =>
+      w("{ ")
+      stats.foreach { s => inlineStat(s); w("; ") }
+      exp(r)
+      w(" }")
+    case S.If(c, t, e) => w("if ("); exp(c); w(") "); operand(t); w(" else "); operand(e)
+    case S.Match(s, cases) =>
+      operand(s); w(" match { ")
+      cases.foreach { c => w("case "); pat(c.pat); c.guard.foreach { g => w(" if "); exp(g) }; w(" => "); exp(c.body); w("; ") }
+      w("}")
+    case S.Ascribe(x, t) => w("("); operand(x); w(s": ${tpe(t)})")
+    case S.New(c, as) => w(s"new ${tpe(c)}"); args(as)
+    case S.Throw(x) => w("throw "); operand(x)
+    case S.Proc(p) => proc(p)
+  }
+
+  /** A plain statement inside an expression block (`let`, an observed call's arguments). */
+  private def inlineStat(s: St): Unit = s match {
+    case St.Def(n, t, rhs, m) => w(if (m) "var " else "val "); w(t.fold(n)(typed(n, _))); w(" = "); exp(rhs)
+    case St.Eval(x) => exp(x)
+    case other => throw new IllegalStateException(s"absc: statement $other inside an expression")
+  }
+
+  // ------------------------------------------------------------------ patterns
+
+  def pat(p: Pat): Unit = p match {
+    case Pat.Wild => w("_")
+    case Pat.Bind(n) => w(n)
+    case Pat.Const(t) => w(t)
+    case Pat.Extract(path, as) =>
+      w(path); w("(")
+      var first = true
+      as.foreach { a => if (!first) w(", "); first = false; pat(a) }
+      w(")")
+    case Pat.Cons(h, t) =>
+      val paren = t.isInstanceOf[Pat.Cons]
+      h match { case _: Pat.Cons => w("("); pat(h); w(")"); case _ => pat(h) }
+      w(" :: ")
+      if (paren) { pat(t) } else pat(t)
+    case Pat.Typed(n, t) => w(typed(n, t))
+  }
+
+  private def caseHead(c: Case[_]): Unit = {
+    line("case "); pat(c.pat); c.guard.foreach { g => w(" if "); exp(g) }; w(" =>")
+  }
+
+  // ------------------------------------------------------------------ statements
+
+  def stats(ss: List[St]): Unit = ss.foreach(stat)
+
+  private def block(ss: List[St]): Unit = indented(if (ss.isEmpty) line("()") else stats(ss))
+
+  def stat(s: St): Unit = s match {
+    case St.Def(n, t, rhs, m) => line(if (m) "var " else "val "); w(t.fold(n)(typed(n, _))); w(" = "); exp(rhs)
+    case St.Assign(l, r) => nl(); exp(l); w(" = "); exp(r)
+    case St.Eval(x) => nl(); exp(x)
+    case St.If(c, t, e) => line("if ("); exp(c); w(") {"); block(t); elseChain(e)
+    case St.While(c, body) => line("while ("); exp(c); w(") {"); block(body); line("}")
+    case St.Foreach(list, elem, index, body) =>
+      index match {
+        case None => nl(); operand(list); w(s".foreach { $elem =>"); block(body); line("}")
+        case Some(i) =>
+          nl(); operand(list); w(s".zipWithIndex.foreach { case ($elem, $i$$i) =>")
+          indented { line(s"val $i = AbsInt($i$$i)"); stats(body) }
+          line("}")
+      }
+    case St.Match(scrutinee, cases) =>
+      nl(); operand(scrutinee); w(" match {")
+      indented(cases.foreach { c => caseHead(c); block(c.body) })
+      line("}")
+    case St.Try(body, handler, fin) =>
+      line("try {"); block(body)
+      handler.foreach { case (e, h) => line(s"} catch { case $e: Throwable =>"); block(h) }
+      if (fin.nonEmpty) { line("} finally {"); block(fin) }
+      line("}")
+    // `locally`: a `{` at the start of a line would be read as an argument of the line before.
+    case St.Block(ss) => line("locally {"); block(ss); line("}")
+    case St.Comment(t) => line(s"// $t")
+  }
+
+  /** The rest of an `if` statement: `} else if (..) {` chains, `} else {`, or `}`. */
+  private def elseChain(e: List[St]): Unit = e match {
+    case Nil => line("}")
+    case List(St.If(c, t, e2)) => line("} else if ("); exp(c); w(") {"); block(t); elseChain(e2)
+    case _ => line("} else {"); block(e); line("}")
+  }
+
+  // ------------------------------------------------------------------ computations
+
+  /** A computation, as an expression of type `Proc[_]` starting at the current position. */
+  def proc(p: P): Unit = p match {
+    case P.Done(S.Unit) => w("Proc.unit")
+    case P.Done(v) => w("Proc.done("); exp(v); w(")")
+    case P.Then(ss, next) =>
+      w("{"); indented { stats(ss); nl(); proc(next) }; line("}")
+    case P.Bind(first, binder, rest) =>
+      procOperand(first)
+      w(".flatMap { ")
+      binder match {
+        case None => w("_ =>")
+        case Some((n, t)) => w(s"(${typed(n, t)}) =>")
+      }
+      indented { procBody(rest) }
+      line("}")
+    case P.Void(first) => procOperand(first); w(".void")
+    // A claim is ascribed to Guard: `Proc.await(f)` on a bare future would wait for its value and rethrow its failure.
+    case P.Await(g @ G.Claim(_)) => w("Proc.await("); guardOperand(g); w(")")
+    case P.Await(g) => w("Proc.await("); guard(g); w(")")
+    case P.AwaitValue(f) => w("Proc.await("); exp(f); w(")")
+    case P.Suspend => w("Proc.suspend")
+    case P.Get(f) => operand(f); w(".get")
+    case P.Call(e) => exp(e)
+    case P.If(c, t, e) =>
+      w("(if ("); exp(c); w(") {"); indented { procBody(t) }; line("} else {"); indented { procBody(e) }; line("})")
+    case P.While(c, body) =>
+      w("Proc.loopWhile("); exp(c); w(") {"); indented { procBody(body) }; line("}")
+    case P.Foreach(list, elem, index, body) =>
+      index match {
+        case None => w("Proc.foreach("); exp(list); w(s") { $elem =>")
+          indented { procBody(body) }
+        case Some(i) => w("Proc.foreach("); operand(list); w(s".zipWithIndex) { case ($elem, $i$$i) =>")
+          indented { line(s"val $i = AbsInt($i$$i)"); procBody(body) }
+      }
+      line("}")
+    case P.Match(s, cases) =>
+      w("("); operand(s); w(" match {")
+      indented(cases.foreach { c => caseHead(c); indented { procBody(c.body) } })
+      line("})")
+    case P.Try(body, handler, fin) =>
+      w("Proc.defer {"); indented { procBody(body) }; line("}")
+      handler.foreach { case (e, h) =>
+        w(s".recoverWith { case $e: Throwable =>"); indented { procBody(h) }; line("}")
+      }
+      fin.foreach { f => w(".guarantee {"); indented { procBody(f) }; line("}") }
+    case P.Raise(e) => w("Proc.raise("); exp(e); w(")")
+  }
+
+  /** A computation that `.flatMap` or `.void` is applied to. */
+  private def procOperand(p: P): Unit = p match {
+    case _: P.Then | _: P.Bind => w("("); proc(p); w(")") // lowering re-associates these away; kept correct regardless
+    case P.Call(e) if !simple(e) => w("("); exp(e); w(")")
+    case _ => proc(p)
+  }
+
+  /** A computation as the body of a lambda or branch, one line per statement (each starts a new line). */
+  private def procBody(p: P): Unit = p match {
+    case P.Then(ss, next) => stats(ss); nl(); proc(next)
+    case _ => nl(); proc(p)
+  }
+
+  def guard(g: G): Unit = g match {
+    case G.Claim(f) => exp(f)
+    case G.Cond(at, c) => w(s"Guard.cond(${Naming.stringLit(at)})("); exp(c); w(")")
+    case G.And(l, r) => guardOperand(l); w(" & "); guardOperand(r)
+  }
+
+  private def guardOperand(g: G): Unit = g match {
+    case G.Claim(f) => w("("); exp(f); w(": Guard)")
+    case _: G.Cond => guard(g)
+    case _: G.And => w("("); guard(g); w(")")
+  }
+
+  // ------------------------------------------------------------------ declarations
+
+  def module(pkg: String, m: LModule): Unit = {
+    w(s"// Generated by absc from ${m.file} (module ${m.absName}). Edit the ABS model, not this file.")
+    line(s"package $pkg")
+    blank()
+    line("import cogs.runtime.{Active, ActiveObject, Cogs, Fut, Guard, Proc}")
+    line("import cogs.absc.lib._")
+    blank()
+    line(s"object ${m.objectName} {")
+    indented(m.decls.foreach(decl))
+    line("}")
+  }
+
+  private def params(ps: List[(String, T)]): String = ps.map { case (n, t) => typed(n, t) }.mkString("(", ", ", ")")
+
+  private def decl(d: LDecl): Unit = d match {
+    case x: LData =>
+      blank(); line(s"// data ${x.absName}")
+      if (x.sealedTrait) line(s"sealed trait ${x.name}${typeParams(x.typeParams, "+")} extends AbsData")
+      if (x.companionCtors.nonEmpty) {
+        line(s"object ${x.name} {")
+        indented(x.companionCtors.foreach(ctor))
+        line("}")
+      }
+      x.ctors.foreach(ctor)
+      x.selectors.foreach(selector)
+    case c: LCtor => ctor(c)
+    case e: LException => blank(); ctor(e.ctor); e.selectors.foreach(selector)
+    case f: LFunction =>
+      blank()
+      val fps = if (f.funParams.isEmpty) "" else params(f.funParams)
+      line(s"def ${f.name}${typeParams(f.typeParams)}$fps${params(f.params)}: ${tpe(f.result)} =")
+      indented { nl(); exp(f.body) }
+    case i: LInterface =>
+      blank()
+      line(s"trait ${i.name} extends ${("Active" :: i.supers.map(tpe)).mkString(" with ")} {")
+      indented(i.methods.foreach(s => line(s"def ${s.name}${params(s.params)}: Proc[${tpe(s.result)}]")))
+      line("}")
+      messages(i.name, i.methods)
+    case c: LClass => cls(c)
+    case m: LMethod => method(m)
+    case m: LMain =>
+      blank(); line("// the main block")
+      line(s"def main(): Proc[${if (m.test) "Boolean" else "Unit"}] = {")
+      indented(procBody(m.body))
+      line("}")
+  }
+
+  private def ctor(c: LCtor): Unit =
+    if (c.caseObject) line(s"case object ${c.name} extends ${tpe(c.parent)}")
+    else line(s"final case class ${c.name}${typeParams(c.typeParams, "+")}${params(c.fields)} extends ${tpe(c.parent)}")
+
+  private def selector(s: LSelector): Unit = {
+    line(s"def ${s.name}${typeParams(s.typeParams)}(x$$: ${tpe(s.param)}): ${tpe(s.result)} = x$$ match {")
+    indented {
+      s.owners.foreach { case (path, field) => line(s"case c$$: $path => c$$.$field") }
+      line(s"case other$$ => matchFail(other$$, ${Naming.stringLit(s.name)})")
+    }
+    line("}")
+  }
+
+  /** Message constructors: the arguments are evaluated when the call is made, as in ABS. */
+  private def messages(owner: String, sigs: List[LSig]): Unit = {
+    line(s"object $owner {")
+    indented(sigs.foreach { s =>
+      line(s"def ${s.name}${params(s.params)}: $owner => Proc[${tpe(s.result)}] = _.${s.name}${s.params.map(_._1).mkString("(", ", ", ")")}")
+    })
+    line("}")
+  }
+
+  private def cls(c: LClass): Unit = {
+    blank()
+    val ps = c.params.map { case (n, t) => s"var ${typed(n, t)}" }.mkString("(", ", ", ")")
+    line(s"final class ${c.name}$ps extends ${("ActiveObject" :: c.interfaces.map(tpe)).mkString(" with ")} {")
+    indented {
+      c.fields.foreach { case (n, t, init) => line(s"var ${typed(n, t)} = "); exp(init) }
+      // Traces and monitor configurations name the class as the model does.
+      line(s"override def traceName: String = ${Naming.stringLit(c.absName)}")
+      // An uncaught exception kills the object unless `recover` handles it (ABS semantics).
+      line("private[this] var dead$ : AbsException = null")
+      recover(c)
+      c.init.foreach { init =>
+        blank(); line("// init block")
+        init.plain.foreach { ss => line("locally {"); block(ss); line("}") }
+        init.suspending.foreach { p =>
+          line("override protected def initProcess: Proc[Unit] =")
+          indented { nl(); proc(p) }
+        }
+      }
+      c.methods.foreach(method)
+      blank()
+      line(s"override def toString: String = s\"${c.absName}#$${System.identityHashCode(this)}\"")
+    }
+    line("}")
+    // Message constructors for calls on `this` (methods not in any interface included).
+    messages(c.name, c.messageSigs)
+  }
+
+  /**
+   * `recover$(e)`: called with every exception that leaves a method. A matching branch of the
+   * class's `recover` block runs and the object survives; otherwise the object dies (later calls
+   * fail with ObjectDeadException). Either way the exception goes on to the caller's future.
+   */
+  private def recover(c: LClass): Unit = {
+    line("private[this] def recover$(e$: Throwable): Throwable = {")
+    indented {
+      line("if (dead$ == null) AbsException.lift(e$) match {")
+      indented {
+        c.recover.foreach { br => caseHead(br); indented { stats(br.body); line("()") } }
+        line("case a$: AbsException => dead$ = a$")
+        line("case _ => dead$ = ObjectDeadException")
+      }
+      line("}")
+      line("e$")
+    }
+    line("}")
+  }
+
+  private def method(m: LMethod): Unit = {
+    blank()
+    val over = if (m.overrides) "override " else ""
+    line(s"${over}def ${m.sig.name}${params(m.sig.params)}: Proc[${tpe(m.sig.result)}] = {")
+    indented {
+      m.shadowedParams.foreach { case (in, local) => line(s"var $local = $in") }
+      line("if (dead$ != null) throw ObjectDeadException")
+      m.cps.foreach { p =>
+        line("Proc.defer {"); indented(procBody(p)); line("}.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }")
+      }
+      m.plain.foreach { case (ss, v) =>
+        line("try {")
+        indented { stats(ss); nl(); if (v == S.Unit) w("Proc.unit") else { w("Proc.done("); exp(v); w(")") } }
+        line("} catch { case e$: Throwable => throw recover$(e$) }")
+      }
+    }
+    line("}")
+  }
+}

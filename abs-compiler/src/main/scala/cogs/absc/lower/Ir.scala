@@ -1,0 +1,198 @@
+package cogs.absc.lower
+
+/*
+ * The lowered program: what the lowering phase produces and the printer renders as Scala.
+ *
+ * It is plain data, decided entirely by lowering: every name in it is already the Scala name
+ * (chosen by [[Naming]], collision-free), every continuation is explicit, and the printer makes
+ * no decision but layout. Two levels:
+ *
+ *  - [[S]] and [[St]]: Scala expressions and statements that run without reaching a scheduling
+ *    point (pure ABS expressions, plain statements, loops and matches of plain code);
+ *  - [[P]]: a computation of type `Proc[T]`, the lowered form of code that may suspend:
+ *    statements run now, then an await, a `get`, a synchronous call or a compound statement,
+ *    then its continuation.
+ */
+
+/** A Scala type, already named. */
+sealed trait T extends Product with Serializable
+object T {
+  /** `name` or `name[args]` (`name` may be a path: `Bank.Account`, `Fut`). */
+  final case class Ref(name: String, args: List[T] = Nil) extends T
+  final case class Fun(params: List[T], result: T) extends T
+  /** An existential written as `Fut[_]`. */
+  final case class Wild(name: String) extends T
+}
+
+/** A Scala expression. */
+sealed trait S extends Product with Serializable
+object S {
+  /** A literal or constant, as Scala text (`AbsInt(3)`, `"a\n"`, `true`, `()`, `null`). */
+  final case class Lit(text: String) extends S
+  /** A name in scope (a local, a function of the current module, a library function or object). */
+  final case class Id(name: String) extends S
+  /** `qual.name` */
+  final case class Sel(qual: S, name: String) extends S
+  /** `fun[targs](args)` */
+  final case class App(fun: S, targs: List[T], args: List[S]) extends S
+  /** `fun[targs]`, with no argument list (`x.isInstanceOf[T]`). */
+  final case class TypeApp(fun: S, targs: List[T]) extends S
+  final case class Infix(left: S, op: String, right: S) extends S
+  final case class Prefix(op: String, operand: S) extends S
+  /** `(x: T, ..) => body` */
+  final case class Lambda(params: List[(String, Option[T])], body: S) extends S
+  /** `{ stats; result }` */
+  final case class Block(stats: List[St], result: S) extends S
+  final case class If(cond: S, thenp: S, elsep: S) extends S
+  /** `scrutinee match { cases }` */
+  final case class Match(scrutinee: S, cases: List[Case[S]]) extends S
+  /** `(e: T)` */
+  final case class Ascribe(e: S, tpe: T) extends S
+  final case class New(cls: T, args: List[S]) extends S
+  final case class Throw(e: S) extends S
+  /** A `Proc[_]`-typed lowered computation used as an expression (a suspending sync call's argument, say). */
+  final case class Proc(p: P) extends S
+
+  val Unit: S = Lit("()")
+  val Null: S = Lit("null")
+  val This: S = Id("this")
+  def str(s: String): S = Lit(Naming.stringLit(s))
+  def call(f: String, args: S*): S = App(Id(f), Nil, args.toList)
+}
+
+/** A Scala pattern. */
+sealed trait Pat extends Product with Serializable
+object Pat {
+  case object Wild extends Pat
+  /** A binder (never a stable identifier: lowering never emits a backquoted name). */
+  final case class Bind(name: String) extends Pat
+  /** A constant, by its Scala text (a string literal, a case object's path). */
+  final case class Const(text: String) extends Pat
+  /** `path(args)` (an extractor: a case class, `::`, `Cons`). */
+  final case class Extract(path: String, args: List[Pat]) extends Pat
+  /** `h :: t` */
+  final case class Cons(head: Pat, tail: Pat) extends Pat
+  /** `x: T` (a type test binding x). */
+  final case class Typed(name: String, tpe: T) extends Pat
+}
+
+/** `case pat if guard => body` */
+final case class Case[+B](pat: Pat, guard: Option[S], body: B)
+
+/** A Scala statement of plain (non-suspending) code. */
+sealed trait St extends Product with Serializable
+object St {
+  /** `val`/`var name: tpe = rhs` */
+  final case class Def(name: String, tpe: Option[T], rhs: S, mutable: Boolean) extends St
+  final case class Assign(lhs: S, rhs: S) extends St
+  final case class Eval(e: S) extends St
+  final case class If(cond: S, thenp: List[St], elsep: List[St]) extends St
+  final case class While(cond: S, body: List[St]) extends St
+  /** `list.foreach { x => body }`, or with an index `list.zipWithIndex.foreach { case (x, i$) => val i = AbsInt(i$); body }` */
+  final case class Foreach(list: S, elem: String, index: Option[String], body: List[St]) extends St
+  final case class Match(scrutinee: S, cases: List[Case[List[St]]]) extends St
+  /** `try body catch { case e: Throwable => handler } finally fin` */
+  final case class Try(body: List[St], handler: Option[(String, List[St])], fin: List[St]) extends St
+  /** `{ stats }`: a nested scope. */
+  final case class Block(stats: List[St]) extends St
+  /** A comment line (the ABS source position of what follows, for a reader of the generated code). */
+  final case class Comment(text: String) extends St
+}
+
+/** A lowered computation of type `Proc[_]`. */
+sealed trait P extends Product with Serializable
+object P {
+  /** `Proc.done(value)` (`Proc.unit` for `()`). */
+  final case class Done(value: S) extends P
+  /** Statements that run now, then `next`. */
+  final case class Then(stats: List[St], next: P) extends P
+  /** `first.flatMap { binder => rest }`: the binder of the value `first` gives (`None`: ignored). */
+  final case class Bind(first: P, binder: Option[(String, T)], rest: P) extends P
+  /** `first` with its value dropped (`.void`). */
+  final case class Void(first: P) extends P
+  /** `Proc.await(guard)`: suspends until the guard holds; gives `()`. */
+  final case class Await(guard: G) extends P
+  /** `Proc.await(fut)`: suspends until the future is resolved and gives its value (or rethrows). */
+  final case class AwaitValue(fut: S) extends P
+  /** `Proc.suspend` */
+  case object Suspend extends P
+  /** `fut.get`: blocks the COG until the future is resolved. */
+  final case class Get(fut: S) extends P
+  /** A Scala expression of type `Proc[_]` (a synchronous call, `Proc.defer(this.m(..))`). */
+  final case class Call(e: S) extends P
+  final case class If(cond: S, thenp: P, elsep: P) extends P
+  /** `Proc.loopWhile(cond) { body }` */
+  final case class While(cond: S, body: P) extends P
+  /** `Proc.foreach(list) { x => body }` (with an index: over `list.zipWithIndex`). */
+  final case class Foreach(list: S, elem: String, index: Option[String], body: P) extends P
+  final case class Match(scrutinee: S, cases: List[Case[P]]) extends P
+  /** `Proc.defer { body }.recoverWith { case e: Throwable => handler }.guarantee { fin }` */
+  final case class Try(body: P, handler: Option[(String, P)], fin: Option[P]) extends P
+  /** `Proc.raise(e)` */
+  final case class Raise(e: S) extends P
+
+  val Unit: P = Done(S.Unit)
+}
+
+/** An await guard. */
+sealed trait G extends Product with Serializable
+object G {
+  /** `f?` */
+  final case class Claim(fut: S) extends G
+  /** A condition over the object's state, named by its source position (`Guard.cond("M.abs:3:9")(c)`). */
+  final case class Cond(at: String, cond: S) extends G
+  final case class And(left: G, right: G) extends G
+}
+
+// ------------------------------------------------------------------------------ declarations
+
+/** A lowered module: one Scala file holding one object. */
+final case class LModule(absName: String, file: String, objectName: String, decls: List[LDecl])
+
+sealed trait LDecl extends Product with Serializable
+
+/** A data type: a sealed trait (unless its single constructor carries its name) and its constructors. */
+final case class LData(absName: String, name: String, typeParams: List[String], sealedTrait: Boolean,
+    companionCtors: List[LCtor], ctors: List[LCtor], selectors: List[LSelector]) extends LDecl
+
+/** A constructor: a case object or a final case class extending `parent`. */
+final case class LCtor(absName: String, name: String, typeParams: List[String], fields: List[(String, T)],
+    parent: T, caseObject: Boolean) extends LDecl
+
+/** A selector function: `def head(x: ..) = x match { case c: Cons => c.head; ... }`. */
+final case class LSelector(name: String, typeParams: List[String], param: T, result: T,
+    owners: List[(String, String)]) // (constructor pattern type, field)
+
+/** An exception declaration: a case object or case class extending `AbsException`. */
+final case class LException(ctor: LCtor, selectors: List[LSelector]) extends LDecl
+
+/** A function: `def name[tps](funParams)(params): result = body`. */
+final case class LFunction(absName: String, name: String, typeParams: List[String], funParams: List[(String, T)],
+    params: List[(String, T)], result: T, body: S) extends LDecl
+
+/** An interface: a trait of `Proc`-returning methods and a companion of message constructors. */
+final case class LInterface(absName: String, name: String, supers: List[T], methods: List[LSig]) extends LDecl
+
+final case class LSig(absName: String, name: String, params: List[(String, T)], result: T)
+
+/** A class: an `ActiveObject` with fields, an init block, `recover`, methods and message constructors. */
+final case class LClass(absName: String, name: String, params: List[(String, T)], interfaces: List[T],
+    fields: List[(String, T, S)], init: Option[LInit], recover: List[Case[List[St]]], usesDie: Boolean,
+    methods: List[LMethod], messageSigs: List[LSig]) extends LDecl
+
+/** An init block: plain statements run in the constructor, or a process the object starts with. */
+final case class LInit(plain: Option[List[St]], suspending: Option[P])
+
+/**
+ * A method. `body` is plain statements and a result (`plain`) or a lowered computation (`cps`);
+ * `shadowedParams` are the parameters the body assigns: `(name in the signature, local name)`.
+ */
+final case class LMethod(sig: LSig, overrides: Boolean, shadowedParams: List[(String, String)],
+    plain: Option[(List[St], S)], cps: Option[P]) extends LDecl
+
+/** The main block: `def main(): Proc[Unit]` (`Proc[Boolean]` for a test, ending in `testresult`). */
+final case class LMain(test: Boolean, body: P) extends LDecl
+
+/** The whole lowered program. `mainModule`: the object whose `main` the program runs. */
+final case class LProgram(pkg: String, modules: List[LModule], mainModule: Option[LModule], mainIsTest: Boolean,
+    monitorConfig: Option[String])

@@ -1,0 +1,216 @@
+package cogs.absc.lower
+
+import cogs.absc.ast._
+import cogs.absc.typecheck._
+
+/**
+ * The lowering phase: a checked program ([[TypedProgram]]) to the lowered program ([[LProgram]]),
+ * which the printer (`cogs.absc.emit`) renders as Scala.
+ *
+ * The shape (see abs-compiler/README.md, "Generated code"): one object per ABS module, holding
+ * its data types (a sealed trait and a case class or object per constructor), functions,
+ * interfaces (a trait of `Proc`-returning methods and a companion of message constructors),
+ * classes (`ActiveObject`s) and the main block. Names come from [[Names]]; statements from
+ * [[LowerStmt]]; expressions from [[LowerExp]].
+ */
+object Lower {
+  /**
+   * Lower `program`. `mainModule`: the module whose main block the program runs (default: the
+   * last module that has one, as the ABS tools do).
+   */
+  def apply(program: TypedProgram, pkg: String, instrumentation: Instrumentation = Instrumentation.Off,
+      mainModule: Option[String] = None): LProgram =
+    new Lower(program, pkg, instrumentation).lower(mainModule)
+}
+
+private[lower] final class Lower(program: TypedProgram, pkg: String, instrumentation: Instrumentation) {
+  private val names = new Names(program, pkg)
+  private val x = new LowerExp(program, names, instrumentation)
+  private val stmts = new LowerStmt(x)
+  private val b = program.builtins
+
+  private def newLocals = new Locals(names.term)
+
+  def lower(mainModule: Option[String]): LProgram = {
+    val modules = program.userModules.map(m => m -> lowerModule(m))
+    val mains = program.userModules.filter(_.main.isDefined)
+    val chosen = mainModule match {
+      case Some(n) => mains.find(_.name == n)
+      case None => mains.lastOption
+    }
+    val main = chosen.flatMap(m => modules.collectFirst { case (`m`, lm) => lm })
+    LProgram(pkg, modules.map(_._2), main, chosen.exists(hasTestResult), instrumentation.monitorConfig)
+  }
+
+  private def hasTestResult(m: ModuleSym): Boolean = testResult(m).isDefined
+
+  private def testResult(m: ModuleSym): Option[VarDeclStmt] =
+    m.main.flatMap(_.stmts.collectFirst { case v: VarDeclStmt if v.name == "testresult" => v })
+
+  private def lowerModule(m: ModuleSym): LModule = {
+    val decls = m.declarations.flatMap {
+      case d: DataTypeSym => List(data(d))
+      case f: FunctionSym if !f.isSelector => function(f).toList
+      case i: InterfaceSym => List(interface(i))
+      case c: ClassSym => List(cls(c))
+      case c: ConstructorSym if c.isException => List(exception(c))
+      case _ => Nil
+    } ++ m.main.map(block => mainBlock(m, block)).toList
+    LModule(m.name, m.file, names.moduleObjects(m), decls)
+  }
+
+  private def ctx(m: ModuleSym, c: Option[ClassSym] = None): Ctx = new Ctx(Some(m), c, newLocals)
+
+  // ------------------------------------------------------------------ data types and functions
+
+  private def data(d: DataTypeSym): LData = {
+    val c0 = ctx(d.module)
+    val tps = d.typeParams.map(p => Naming.typeParam(p.name))
+    val single = d.constructors match {
+      case List(c) if c.name == d.name => true
+      case _ => false
+    }
+    val self = T.Ref(names.dataType(d), tps.map(T.Ref(_)))
+    val (inCompanion, plain) = d.constructors.partition(c => !single && c.name == d.name)
+    // Inside the companion object `T`, `T` is the constructor: refer to everything by its full name there.
+    val companionCtors = inCompanion.map(c => ctor(d, c, T.Ref(names.full(d.module, names.dataType(d)), tps.map(T.Ref(_))), full = true))
+    val ctors = plain.map(c => ctor(d, c, if (single) T.Ref("AbsData") else self, full = false))
+    LData(d.name, names.dataType(d), tps, !single, companionCtors, ctors, selectors(d.selectors, d.constructors, d.typeParams.nonEmpty, c0))
+  }
+
+  private def ctor(d: DataTypeSym, c: ConstructorSym, parent: T, full: Boolean): LCtor = {
+    val c0 = ctx(d.module)
+    val tps = d.typeParams.map(p => Naming.typeParam(p.name))
+    val fields = c.argTypes.zipWithIndex.map { case (t, i) => (ctorField(c, i), x.tpe(t, c0, full)) }
+    if (c.arity == 0 && d.typeParams.nonEmpty)
+      LCtor(c.name, names.constructor(c), Nil, Nil, parent match {
+        case T.Ref(n, args) => T.Ref(n, args.map(_ => T.Ref("scala.Nothing")))
+        case other => other
+      }, caseObject = true)
+    else LCtor(c.name, names.constructor(c), if (c.arity == 0) Nil else tps, fields, parent, caseObject = c.arity == 0)
+  }
+
+  /** Members every case class has: a constructor field must not be named like one. */
+  private val caseClassMembers = Set("copy", "productArity", "productElement", "productPrefix", "productIterator",
+    "productElementName", "productElementNames", "canEqual", "absConstructor", "apply", "unapply", "getMessage",
+    "getCause", "detail", "fillInStackTrace", "getStackTrace", "printStackTrace", "getLocalizedMessage", "initCause",
+    "addSuppressed", "getSuppressed", "setStackTrace")
+
+  /** The Scala field of a constructor argument: its selector name, or a positional name. */
+  private def ctorField(c: ConstructorSym, i: Int): String = c.selectorNames.lift(i).flatten match {
+    case Some(n) => Naming.termName(n, caseClassMembers)
+    case None => s"arg$i"
+  }
+
+  private def selectors(sels: List[FunctionSym], ctors: List[ConstructorSym], generic: Boolean, c0: Ctx): List[LSelector] =
+    sels.map { s =>
+      val argName = s.functionKind match { case FunctionKind.Selector(_, n) => n; case _ => s.name }
+      val owners = ctors.filter(_.selectorNames.contains(Some(argName))).map { c =>
+        val i = c.selectorNames.indexOf(Some(argName))
+        val wild = if (!generic) "" else c.dataType.typeParams.map(_ => "_").mkString("[", ", ", "]")
+        (x.ctorPath(c, c0) + wild, ctorField(c, i))
+      }
+      LSelector(names.function(s), s.typeParams.map(p => Naming.typeParam(p.name)), x.tpe(s.paramTypes.head, c0),
+        x.tpe(s.resultType, c0), owners)
+    }
+
+  private def exception(c: ConstructorSym): LException = {
+    val c0 = ctx(c.module)
+    val fields = c.argTypes.zipWithIndex.map { case (t, i) => (ctorField(c, i), x.tpe(t, c0)) }
+    val ctor = LCtor(c.name, names.constructor(c), Nil, fields, T.Ref("AbsException"), caseObject = c.arity == 0)
+    // Selectors of exception arguments hang off ABS.StdLib.Exception, declared in this module.
+    val sels = b.exception.selectors.filter(f => (f.module eq c.module) && c.selectorNames.flatten.contains(f.name))
+    LException(ctor, if (c.arity == 0) Nil else selectors(sels, List(c), generic = false, c0))
+  }
+
+  private def function(f: FunctionSym): Option[LFunction] = f.decl.map { decl =>
+    decl.body match {
+      case ExpBody(e) =>
+        val c0 = ctx(f.module)
+        val funParams = f.funParams.map { fp =>
+          (x.bindFunParam(fp, c0), fp.tpe.map(x.tpe(_, c0)).getOrElse(T.Fun(List(T.Ref("Any")), T.Ref("Any"))))
+        }
+        val params = f.params.map(p => (x.bind(p, c0), x.tpe(p.tpe, c0)))
+        LFunction(f.name, names.function(f), f.typeParams.map(p => Naming.typeParam(p.name)), funParams, params,
+          x.tpe(f.resultType, c0), x.exp(e, c0))
+      case bb: BuiltinBody =>
+        // Only the standard library's builtins have an implementation (cogs.absc.lib).
+        throw new LowerError(bb.pos, s"builtin function '${f.name}' is not supported yet: only the standard library's builtin functions are implemented")
+    }
+  }
+
+  // ------------------------------------------------------------------ interfaces and classes
+
+  private def sig(m: MethodSym, c0: Ctx): LSig =
+    LSig(m.name, names.method(m), m.params.map(p => (names.term(p.name), x.tpe(p.tpe, c0))), x.tpe(m.resultType, c0))
+
+  private def interface(i: InterfaceSym): LInterface = {
+    val c0 = ctx(i.module)
+    LInterface(i.name, names.interface(i), i.directSupers.filterNot(_.module.isPrelude).map(s => T.Ref(x.ifaceRef(s, c0))),
+      i.ownMethods.map(sig(_, c0)))
+  }
+
+  private def cls(c: ClassSym): LClass = {
+    val c0 = ctx(c.module, Some(c))
+    val params = c.params.map(f => (names.field(f), x.tpe(f.tpe, c0)))
+    val fields = c.bodyFields.map { f =>
+      val fc = ctx(c.module, Some(c))
+      (names.field(f), x.tpe(f.tpe, fc), f.init.map(e => x.exp(e, fc)).getOrElse(x.defaultValue(f.tpe)))
+    }
+    val init = c.init.map { block =>
+      val ic = ctx(c.module, Some(c))
+      val assigned = stmts.assignedLocals(block.stmts)
+      // The checker allows no scheduling point in an init block: it "may suspend" only through
+      // synchronous calls of [Atomic] methods, which run at once in the constructor (the callee of
+      // such a call in an init block is, in every program the reference backends accept, an object
+      // of the creator's COG: `new local`, or an argument passed in by the creator).
+      LInit(Some(stmts.plainStmts(block.stmts, ic, assigned)), None)
+    }
+    val recover = c.recover.map { br =>
+      val rc = ctx(c.module, Some(c))
+      if (program.maySuspend(br.body)) throw new LowerError(br.pos, "a recover branch that may suspend is not supported yet")
+      val (pat, guard) = x.pattern(br.pattern, rc)
+      Case(pat, guard, stmts.plainStmts(List(br.body), rc, stmts.assignedLocals(List(br.body))))
+    }
+    val usesDie = c.methods.valuesIterator.exists(_.body.exists(b => LowerStmt.exists(b)(_.isInstanceOf[DieStmt])))
+    val methods = c.methods.valuesIterator.flatMap(m => method(c, m)).toList
+    LClass(c.name, names.cls(c), params, c.interfaces.filterNot(_.module.isPrelude).map(i => T.Ref(x.ifaceRef(i, c0))),
+      fields, init, recover, usesDie, methods, c.methods.valuesIterator.map(sig(_, c0)).toList)
+  }
+
+  private def method(c: ClassSym, m: MethodSym): Option[LMethod] = m.body.map { body =>
+    val mc = ctx(c.module, Some(c))
+    val assigned = stmts.assignedLocals(body.stmts)
+    // ABS parameters are assignable; Scala parameters are not: shadow those the body assigns.
+    val shadowed = m.params.filter(assigned).map { p =>
+      val in = mc.locals.temp(names.term(p.name) + "_in")
+      (in, x.bind(p, mc))
+    }
+    m.params.filterNot(assigned).foreach(x.bind(_, mc))
+    val signature = sig(m, mc).copy(params = m.params.map { p =>
+      val n = shadowed.collectFirst { case (in, local) if local == x.local(p) => in }.getOrElse(x.local(p))
+      (n, x.tpe(p.tpe, mc))
+    })
+    val isRun = m.name == "run" && m.params.isEmpty
+    if (program.needsContinuation(m))
+      LMethod(signature, isRun, shadowed, None, Some(stmts.cpsBlock(body.stmts, mc, assigned, tail = true)))
+    else {
+      val (init, result) = body.stmts.lastOption match {
+        case Some(r: ReturnStmt) => (body.stmts.init, Some(r))
+        case _ => (body.stmts, None)
+      }
+      val stats = stmts.plainStmts(init, mc, assigned)
+      val value = result.map(r => r.exp match {
+        case p: PureExp => x.exp(p, mc)
+        case e: EffExp => x.plainEffect(e, mc)
+      }).getOrElse(S.Unit)
+      LMethod(signature, isRun, shadowed, Some((stats, value)), None)
+    }
+  }
+
+  private def mainBlock(m: ModuleSym, block: Block): LMain = {
+    val mc = ctx(m)
+    val end = testResult(m).map(v => program.declared(v).asInstanceOf[LocalSym])
+    LMain(end.isDefined, stmts.cpsBlock(block.stmts, mc, stmts.assignedLocals(block.stmts), tail = false, end = end))
+  }
+}
