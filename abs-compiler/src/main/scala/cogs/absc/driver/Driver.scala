@@ -9,7 +9,7 @@ import java.nio.file.{AccessDeniedException, Files, NoSuchFileException, Path, P
 import cogs.absc.ast.CompilationUnit
 import cogs.absc.diag.Diagnostic
 import cogs.absc.lib.Out
-import cogs.absc.parse.Parser
+import cogs.absc.parse.{Parser, SourceText}
 
 /** Exit statuses of absc (see the README, "The absc command"). */
 object Exit {
@@ -55,27 +55,40 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
 
   // ------------------------------------------------------------------ reading
 
-  /** Reads every file, or reports the first that cannot be read (`absc: cannot read 'x.abs': ...`). */
+  /**
+   * Reads every file, or reports the first that cannot be read (`absc: cannot read 'x.abs': ...`).
+   * A file that is not valid UTF-8 is a compile error at the bad bytes (all such files are
+   * reported, then `absc: N errors`).
+   */
   def readSources(names: List[String]): Either[BuildFailure, List[SourceFile]] = {
     val read = List.newBuilder[SourceFile]
+    var encodingErrors = 0
     val it = names.iterator
     while (it.hasNext) {
       val name = it.next()
       readSource(name) match {
-        case Right(text) => read += SourceFile(name, text)
+        case Right(Right(text)) => read += SourceFile(name, text)
+        case Right(Left((diagnostics, text))) =>
+          err.println(Diagnostic.renderAll(diagnostics, text))
+          encodingErrors += diagnostics.size
         case Left(why) =>
           err.println(s"absc: cannot read '$name': $why")
           return Left(BuildFailure(Exit.Compile, s"cannot read '$name': $why"))
       }
     }
-    Right(read.result())
+    if (encodingErrors > 0) {
+      val summary = if (encodingErrors == 1) "1 error" else s"$encodingErrors errors"
+      err.println(s"absc: $summary")
+      Left(BuildFailure(Exit.Compile, s"does not compile ($summary)"))
+    } else Right(read.result())
   }
 
-  private def readSource(name: String): Either[String, String] =
+  private def readSource(name: String): Either[String, Either[(List[Diagnostic], String), String]] =
     try {
       val p = Paths.get(name)
       if (Files.isDirectory(p)) Left("Is a directory")
-      else Right(new String(Files.readAllBytes(p), UTF_8))
+      else if (name.endsWith(".scala")) Right(Right(new String(Files.readAllBytes(p), UTF_8))) // monitor sources: scalac's business
+      else Right(SourceText.decode(name, Files.readAllBytes(p)))
     } catch {
       case _: NoSuchFileException   => Left("No such file")
       case _: AccessDeniedException => Left("Permission denied")

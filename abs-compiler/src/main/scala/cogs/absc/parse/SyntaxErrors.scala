@@ -237,8 +237,12 @@ private[parse] object SyntaxMessages {
     case TEMPLATE_START => "a template string"
     case TEMPLATE_TEXT => "template text"
     case ty if isKeyword(ty) => s"keyword '${t.getText}'"
-    case _ => s"'${t.getText}'"
+    case _ => s"'${clip(t.getText)}'"
   }
+
+  /** A token as quoted in a message: a generated model's 100 kB name is not repeated whole. */
+  private def clip(text: String): String = if (text.length <= 40) text else text.take(37) + "..."
+
 
   /**
    * A readable summary of an expected-token set: "';'", "',' or ')'", "an expression or

@@ -114,4 +114,26 @@ class CommandLineTest {
     assertTrue(r.err.contains("not inside the output directory"), r.err)
     assertFalse(Files.exists(dir.resolve("evil.scala")))
   }
+
+  @Test def aSourceThatIsNotUtf8IsALocatedError(): Unit = {
+    val dir = tempDir("absc-cli")
+    val f = dir.resolve("latin1.abs")
+    Files.write(f, "module M;\n{\n  println(\"caf\u00e9\");\n}\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1))
+    for (cmd <- List(List("run"), List("compile", "-d", dir.resolve("out").toString))) {
+      val r = absc(backend, (cmd :+ f.toString): _*)
+      assertEquals(2, r.status, r.err)
+      assertEquals(s"$f:3:15: error: invalid UTF-8 byte 0xE9 (source files must be encoded in UTF-8)\n" +
+        "  println(\"caf\uFFFD\");\n              ^\nabsc: 1 error\n", r.err)
+      assertEquals(0, backend.emitted.get, "nothing is translated")
+    }
+  }
+
+  @Test def aHugeLineIsNotEchoedWhole(): Unit = {
+    val dir = tempDir("absc-cli")
+    val f = absFile(dir, "wide", "module M;\n{ Int x = " + ("1 + " * 250000) + "; }\n")
+    val r = absc(backend, "run", f)
+    assertEquals(2, r.status)
+    assertTrue(r.err.length < 1000, s"${r.err.length} characters on stderr")
+    assertTrue(r.err.startsWith(s"$f:2:1000011: error: expected an expression, found ';'\n..."), r.err)
+  }
 }
