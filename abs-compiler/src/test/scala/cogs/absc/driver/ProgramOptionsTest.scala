@@ -48,6 +48,13 @@ class ProgramOptionsTest {
     assertFalse(Files.exists(dir.resolve("none")))
   }
 
+  @Test def aTestWithSeveralMainBlocksFailsNamingThem(): Unit = {
+    val f = absFile(dir, "twotest", twoMains)
+    val r = abs("test", "--cache-dir", cache.toString, f)
+    assertEquals(1, r.status, r.err)
+    assertEquals(s"FAIL $f: 2 modules have a main block: A ($f:2:1), B ($f:9:1); a program may have only one\n0 passed, 1 failed\n", r.out)
+  }
+
   @Test def mainModuleChoosesTheEntryPoint(): Unit = {
     val f = absFile(dir, "two", twoMains)
     for (m <- List("A", "B")) {
