@@ -200,7 +200,7 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
           // without the others, for the emitter, which takes the last main block it sees.
           val checked =
             if (!severalMains) checkedAll
-            else phase("typecheck") { backend.typecheck(onlyMain(units, chosen.get)) } match {
+            else phase("typecheck with the chosen main block only") { backend.typecheck(onlyMain(units, chosen.get)) } match {
               case Right((c, _)) => c
               case Left(ds) => return Left(reportErrors(sources, ds))
             }
