@@ -9,7 +9,7 @@ import java.nio.file.{AccessDeniedException, Files, NoSuchFileException, Path, P
 import cogs.absc.ast.CompilationUnit
 import cogs.absc.diag.Diagnostic
 import cogs.absc.lib.Out
-import cogs.absc.parse.Parser
+import cogs.absc.parse.{Parser, SourceText}
 
 /** Exit statuses of absc (see the README, "The absc command"). */
 object Exit {
@@ -33,12 +33,21 @@ object CachePolicy {
 }
 
 /**
+ * What the command line says about the program itself: which module's main block runs
+ * (`--main-module`; `mainModuleOption` says whether the command offers that option, for the
+ * hint when a choice is needed) and how many worker threads its runtime has (`--workers`).
+ */
+final case class ProgramOptions(mainModule: Option[String] = None, workers: Option[Int] = None,
+    mainModuleOption: Boolean = false)
+
+/**
  * The phases of absc, shared by the commands: reading sources, parsing, checking, emission,
  * scalac, running. Every message for the user goes to `err`; diagnostics are rendered with the
- * source line and a caret. `verbose` adds the time of each phase and stack traces.
+ * source line and a caret. `verbose` adds the time of each phase and stack traces; `debug`
+ * (`-vv`) also the command line of the compiler JVM.
  */
 final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: Option[CompilerJvm] = None,
-    monitor: Option[MonitorSetup] = None) {
+    monitor: Option[MonitorSetup] = None, program: ProgramOptions = ProgramOptions(), debug: Boolean = false) {
 
   // ------------------------------------------------------------------ phases and their timing
 
@@ -55,27 +64,40 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
 
   // ------------------------------------------------------------------ reading
 
-  /** Reads every file, or reports the first that cannot be read (`absc: cannot read 'x.abs': ...`). */
+  /**
+   * Reads every file, or reports the first that cannot be read (`absc: cannot read 'x.abs': ...`).
+   * A file that is not valid UTF-8 is a compile error at the bad bytes (all such files are
+   * reported, then `absc: N errors`).
+   */
   def readSources(names: List[String]): Either[BuildFailure, List[SourceFile]] = {
     val read = List.newBuilder[SourceFile]
+    var encodingErrors = 0
     val it = names.iterator
     while (it.hasNext) {
       val name = it.next()
       readSource(name) match {
-        case Right(text) => read += SourceFile(name, text)
+        case Right(Right(text)) => read += SourceFile(name, text)
+        case Right(Left((diagnostics, text))) =>
+          err.println(Diagnostic.renderAll(diagnostics, text))
+          encodingErrors += diagnostics.size
         case Left(why) =>
           err.println(s"absc: cannot read '$name': $why")
           return Left(BuildFailure(Exit.Compile, s"cannot read '$name': $why"))
       }
     }
-    Right(read.result())
+    if (encodingErrors > 0) {
+      val summary = if (encodingErrors == 1) "1 error" else s"$encodingErrors errors"
+      err.println(s"absc: $summary")
+      Left(BuildFailure(Exit.Compile, s"does not compile ($summary)"))
+    } else Right(read.result())
   }
 
-  private def readSource(name: String): Either[String, String] =
+  private def readSource(name: String): Either[String, Either[(List[Diagnostic], String), String]] =
     try {
       val p = Paths.get(name)
       if (Files.isDirectory(p)) Left("Is a directory")
-      else Right(new String(Files.readAllBytes(p), UTF_8))
+      else if (name.endsWith(".scala")) Right(Right(new String(Files.readAllBytes(p), UTF_8))) // monitor sources: scalac's business
+      else Right(SourceText.decode(name, Files.readAllBytes(p)))
     } catch {
       case _: NoSuchFileException   => Left("No such file")
       case _: AccessDeniedException => Left("Permission denied")
@@ -85,38 +107,110 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
 
   // ------------------------------------------------------------------ ABS to Scala
 
-  /** Parses, checks and emits; prints every diagnostic. The warnings come back rendered. */
-  def translate(sources: List[SourceFile]): Either[BuildFailure, (Generated, String)] = {
+  private def renderAll(sources: List[SourceFile], ds: List[Diagnostic]): String = {
     val texts = sources.map(s => s.name -> s.text).toMap
-    def render(ds: List[Diagnostic]): String =
-      ds.map(d => texts.get(d.pos.file).fold(d.header)(d.render)).mkString("\n")
-    def reportErrors(ds: List[Diagnostic]): BuildFailure = {
-      err.println(render(ds))
-      val n = ds.count(_.isError)
-      val summary = if (n == 1) "1 error" else s"$n errors"
-      err.println(s"absc: $summary")
-      BuildFailure(Exit.Compile, s"does not compile ($summary)")
-    }
+    ds.map(d => texts.get(d.pos.file).fold(d.header)(d.render)).mkString("\n")
+  }
 
+  private def reportErrors(sources: List[SourceFile], ds: List[Diagnostic]): BuildFailure = {
+    err.println(renderAll(sources, ds))
+    val n = ds.count(_.isError)
+    val summary = if (n == 1) "1 error" else s"$n errors"
+    err.println(s"absc: $summary")
+    BuildFailure(Exit.Compile, s"does not compile ($summary)")
+  }
+
+  private def parseAll(sources: List[SourceFile]): Either[BuildFailure, List[CompilationUnit]] = {
     val parsed = phase("parse") { sources.map(s => Parser.parse(s.name, s.text)) }
     val syntaxErrors = parsed.flatMap(_.left.getOrElse(Nil))
-    if (syntaxErrors.nonEmpty) return Left(reportErrors(syntaxErrors))
-    val units: List[CompilationUnit] = parsed.flatMap(_.toOption)
+    if (syntaxErrors.nonEmpty) Left(reportErrors(sources, syntaxErrors))
+    else Right(parsed.flatMap(_.toOption))
+  }
+
+  private def crashed(e: Throwable, what: String): BuildFailure = {
+    err.println(s"absc: internal error: absc crashed while $what the program: $e")
+    if (verbose) e.printStackTrace(err) else err.println("absc: (run with -v for the stack trace)")
+    BuildFailure(Exit.Compile, s"internal error: $e")
+  }
+
+  /** `absc check`: parses and type-checks; prints every diagnostic; 0 or 2. */
+  def check(sources: List[SourceFile]): Int =
+    parseAll(sources) match {
+      case Left(f) => f.status
+      case Right(units) =>
+        try {
+          phase("typecheck") { backend.typecheck(units) } match {
+            case Left(ds) => reportErrors(sources, ds).status
+            case Right((_, warnings)) =>
+              if (warnings.nonEmpty) err.println(renderAll(sources, warnings))
+              Exit.Ok
+          }
+        } catch { case e @ (_: Exception | _: StackOverflowError) => crashed(e, "checking").status }
+    }
+
+  /**
+   * The module whose main block is the program's entry point: the one `--main-module` names,
+   * else the only one with a main block (None if there is none). Several without a choice,
+   * or a choice that has no main block, is an error naming the candidates.
+   */
+  private def mainModule(units: List[CompilationUnit]): Either[String, Option[String]] = {
+    val candidates = for (u <- units; m <- u.modules; b <- m.main) yield (m.name, s"${u.file}:${b.pos.line}:${b.pos.col}")
+    def listed = candidates.map { case (n, at) => s"$n ($at)" }.mkString(", ")
+    program.mainModule match {
+      case Some(chosen) =>
+        if (candidates.exists(_._1 == chosen)) Right(Some(chosen))
+        else {
+          val what = if (units.exists(_.modules.exists(_.name == chosen))) s"module $chosen has no main block" else s"there is no module $chosen"
+          Left(s"--main-module $chosen: $what; " +
+            (if (candidates.isEmpty) "no module of the program has one" else s"modules with a main block: $listed"))
+        }
+      case None =>
+        if (candidates.size <= 1) Right(candidates.headOption.map(_._1))
+        else Left(s"${candidates.size} modules have a main block: $listed; " +
+          (if (program.mainModuleOption) "choose one with --main-module MODULE" else "a program may have only one"))
+    }
+  }
+
+  /**
+   * `units` with the main blocks of modules other than `chosen` dropped, so that the emitter,
+   * which makes the last main block the entry point, sees only the chosen one.
+   */
+  private def onlyMain(units: List[CompilationUnit], chosen: String): List[CompilationUnit] =
+    units.map(u => u.copy(modules = u.modules.map(m => if (m.name == chosen || m.main.isEmpty) m else m.copy(main = None)(m.pos))))
+
+  /** Parses, checks and emits; prints every diagnostic. The warnings come back rendered. */
+  def translate(sources: List[SourceFile]): Either[BuildFailure, (Generated, String)] = {
+    val units = parseAll(sources) match {
+      case Left(f) => return Left(f)
+      case Right(us) => us
+    }
+    val chosen = mainModule(units) match {
+      case Left(message) =>
+        err.println(s"absc: $message")
+        return Left(BuildFailure(Exit.Compile, message))
+      case Right(m) => m
+    }
+    val severalMains = units.iterator.flatMap(_.modules).count(_.main.isDefined) > 1
 
     try {
       phase("typecheck") { backend.typecheck(units) } match {
-        case Left(ds) => Left(reportErrors(ds))
-        case Right((checked, warnings)) =>
-          val renderedWarnings = render(warnings)
+        case Left(ds) => Left(reportErrors(sources, ds))
+        case Right((checkedAll, warnings)) =>
+          // Every main block is checked (above); with several, the program is checked once more
+          // without the others, for the emitter, which takes the last main block it sees.
+          val checked =
+            if (!severalMains) checkedAll
+            else phase("typecheck with the chosen main block only") { backend.typecheck(onlyMain(units, chosen.get)) } match {
+              case Right((c, _)) => c
+              case Left(ds) => return Left(reportErrors(sources, ds))
+            }
+          val renderedWarnings = renderAll(sources, warnings)
           if (renderedWarnings.nonEmpty) err.println(renderedWarnings)
           val generated = phase("emit") { backend.emit(checked) }
           Right((generated, renderedWarnings))
       }
     } catch {
-      case e @ (_: Exception | _: StackOverflowError) =>
-        err.println(s"absc: internal error: absc crashed while translating the program: $e")
-        if (verbose) e.printStackTrace(err) else err.println("absc: (run with -v for the stack trace)")
-        Left(BuildFailure(Exit.Compile, s"internal error: $e"))
+      case e @ (_: Exception | _: StackOverflowError) => Left(crashed(e, "translating"))
     }
   }
 
@@ -200,7 +294,8 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     }
 
   private def programKey(sources: List[SourceFile]): String =
-    ClassCache.key(sources ++ monitor.toList.flatMap(_.keyParts), Versions.absc, ClassPath.fingerprint(ClassPath.entries))
+    ClassCache.key(sources ++ monitor.toList.flatMap(_.keyParts) ++ program.mainModule.map(m => SourceFile("--main-module", m)),
+      Versions.absc, ClassPath.fingerprint(ClassPath.entries))
 
   /** Translates and compiles into `dir`: in this JVM, or in a compiler JVM if configured. */
   private def buildInto(dir: Path, sources: List[SourceFile], keepGenerated: Option[Path]): Either[BuildFailure, Unit] =
@@ -249,11 +344,12 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     val (archiveOptions, archiveTemp) = f.archiveOptions()
     val command = List(f.javaCommand) ++ f.options ++ archiveOptions ++
       List("-cp", System.getProperty("java.class.path"), f.mainClass, "build-into", dir.toString) ++
-      (if (verbose) List("-v") else Nil) ++
+      (if (debug) List("-v", "-v") else if (verbose) List("-v") else Nil) ++
       keepGenerated.toList.flatMap(d => List("--keep-generated", d.toString)) ++
       monitor.toList.flatMap(m => List("--monitor", m.configFile)) ++
+      program.mainModule.toList.flatMap(m => List("--main-module", m)) ++
       List("--") ++ sources.map(_.name) ++ monitor.toList.flatMap(_.scalaSources.map(_.name))
-    note(s"compiler JVM: ${command.mkString(" ")}")
+    if (debug) note(s"compiler JVM: ${command.mkString(" ")}")
     err.flush()
     val process = new ProcessBuilder(command: _*)
       .redirectInput(ProcessBuilder.Redirect.from(new java.io.File(if (java.io.File.separatorChar == '/') "/dev/null" else "NUL")))
@@ -340,9 +436,11 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
         }, "absc-main")
         thread.setDaemon(true)
         thread.setContextClassLoader(loader)
-        phase("run") {
-          thread.start()
-          if (timeoutMillis > 0) thread.join(timeoutMillis) else thread.join()
+        withWorkers {
+          phase("run") {
+            thread.start()
+            if (timeoutMillis > 0) thread.join(timeoutMillis) else thread.join()
+          }
         }
         if (thread.isAlive) {
           ProgramRunner.Outcome(Exit.Failure, None, Some(s"timed out after ${timeoutMillis / 1000.0} s"))
@@ -351,6 +449,25 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
           result
         }
     }
+
+  /**
+   * `--workers N`: the program's runtime is configured from the system properties (through
+   * Typesafe Config, which caches them), so the property is set, and the caches dropped, for
+   * the run. The program runs in this JVM and only one at a time, so that is all it affects.
+   */
+  private def withWorkers[A](body: => A): A = program.workers match {
+    case None => body
+    case Some(n) =>
+      val key = "cogs.executor.parallelism"
+      val before = Option(System.getProperty(key))
+      System.setProperty(key, n.toString)
+      com.typesafe.config.ConfigFactory.invalidateCaches()
+      try body
+      finally {
+        before.fold(System.clearProperty(key))(System.setProperty(key, _))
+        com.typesafe.config.ConfigFactory.invalidateCaches()
+      }
+  }
 
   private def invokeMain(loader: ClassLoader, mainObject: String, args: Array[String],
       session: ProgramRunner.Session): ProgramRunner.Outcome = {
@@ -450,6 +567,42 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     Paths.get(name).getFileName.toString.stripSuffix(".abs").replaceAll("[^A-Za-z0-9._-]", "_")
 
   private final val MaxScalacErrors = 20
+}
+
+object Driver {
+
+  /**
+   * The command line's FILEs with each directory replaced by the `.abs` files under it (at any
+   * depth, sorted by path); a file named twice is read once. A directory without one is an error.
+   */
+  def expandInputs(names: List[String]): Either[String, List[String]] = {
+    val expanded = List.newBuilder[String]
+    for (name <- names) {
+      val p = try Some(Paths.get(name)) catch { case _: java.nio.file.InvalidPathException => None }
+      p.filter(Files.isDirectory(_)) match {
+        case None => expanded += name // read (or reported as unreadable) later
+        case Some(dir) =>
+          val found =
+            try {
+              val walk = Files.walk(dir)
+              try {
+                import scala.jdk.CollectionConverters._
+                walk.iterator.asScala.filter(f => f.getFileName.toString.endsWith(".abs") && Files.isRegularFile(f))
+                  .map(_.toString).toList.sorted
+              } finally walk.close()
+            } catch {
+              case e @ (_: IOException | _: java.io.UncheckedIOException) =>
+                return Left(s"cannot read the directory '$name': ${Option(e.getMessage).getOrElse(e.getClass.getSimpleName)}")
+            }
+          if (found.isEmpty) return Left(s"no .abs file in the directory '$name'")
+          expanded ++= found
+      }
+    }
+    val seen = scala.collection.mutable.HashSet.empty[Path]
+    Right(expanded.result().filter { n =>
+      try seen.add(Paths.get(n).toAbsolutePath.normalize) catch { case _: java.nio.file.InvalidPathException => true }
+    })
+  }
 }
 
 /**

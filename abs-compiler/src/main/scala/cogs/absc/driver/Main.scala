@@ -14,9 +14,10 @@ import cogs.absc.lib.Out
 /**
  * The `absc` command:
  * {{{
- * absc compile FILE... -d DIR        ABS to Scala sources under DIR
- * absc run FILE... [-- ARG...]       compile (cached) and run the main block in this JVM
- * absc test FILE...                  run each file as a test: PASS/FAIL lines, then "N passed, N failed"
+ * absc check FILE|DIR...            parse and type-check only
+ * absc compile FILE|DIR... -d DIR    ABS to Scala sources under DIR
+ * absc run FILE|DIR... [-- ARG...]   compile (cached) and run the main block in this JVM
+ * absc test FILE|DIR...              run each file as a test: PASS/FAIL lines, then "N passed, N failed"
  * }}}
  * Exit statuses: see [[Exit]]. `run(args, ...)` is the whole command without `System.exit`, for
  * tests and embedding.
@@ -51,6 +52,7 @@ object Main {
 
   private[driver] def commandLine(ctx: Context): CommandLine = {
     val cl = new CommandLine(new Absc(ctx))
+    cl.addSubcommand("check", new CheckCommand(ctx))
     cl.addSubcommand("compile", new CompileCommand(ctx))
     cl.addSubcommand("run", new RunCommand(ctx))
     cl.addSubcommand("test", new TestCommand(ctx))
@@ -58,6 +60,11 @@ object Main {
     cl.addSubcommand("build-into", new BuildIntoCommand(ctx))
     cl.setOut(new PrintWriter(ctx.out, true))
     cl.setErr(new PrintWriter(ctx.err, true))
+    // `absc run ... FILE... [-- ARG...]`: the usage line picocli generates, with the program's arguments.
+    val run = cl.getSubcommands.get("run")
+    run.getHelpSectionMap.put(Model.UsageMessageSpec.SECTION_KEY_SYNOPSIS, (help: CommandLine.Help) =>
+      help.synopsis(help.synopsisHeadingLength()).stripLineEnd + " [-- ARG...]" + System.lineSeparator())
+    cl.setParameterExceptionHandler(usageError(ctx, _, _))
     cl.setExecutionExceptionHandler { (e: Exception, _: CommandLine, _: CommandLine.ParseResult) =>
       Out.flush()
       ctx.err.println(s"absc: internal error: $e")
@@ -65,6 +72,31 @@ object Main {
       Exit.Compile
     }
     cl
+  }
+
+  /** Commands a user can give (build-into is absc's own). */
+  private[driver] val commandNames = List("check", "compile", "run", "test")
+
+  /**
+   * A bad command line: picocli's message, a suggestion if it has one, and where the usage is;
+   * not the whole help, which buries the one line that matters.
+   */
+  private def usageError(ctx: Context, e: CommandLine.ParameterException, args: Array[String]): Int = {
+    val cl = e.getCommandLine
+    val name = cl.getCommandSpec.qualifiedName()
+    e match {
+      case u: CommandLine.UnmatchedArgumentException if cl.getCommandSpec.userObject.isInstanceOf[Absc] &&
+          !u.getUnmatched.isEmpty && !u.getUnmatched.get(0).startsWith("-") =>
+        ctx.err.println(s"absc: unknown command '${u.getUnmatched.get(0)}' (the commands: ${commandNames.mkString(", ")})")
+      case u: CommandLine.UnmatchedArgumentException =>
+        ctx.err.println(s"absc: ${e.getMessage}")
+        val suggestions = u.getSuggestions.asScala.toList
+        if (suggestions.nonEmpty) ctx.err.println(s"absc: did you mean ${suggestions.map(s => s"'$s'").mkString(" or ")}?")
+      case _ =>
+        ctx.err.println(s"absc: ${e.getMessage}")
+    }
+    ctx.err.println(s"absc: see '$name --help' for the usage")
+    Exit.Compile
   }
 
   /** What the commands share: streams, the back end, the environment, the arguments after `--`. */
@@ -99,8 +131,8 @@ private[driver] final class Absc(ctx: Main.Context) extends Callable[Integer] {
   @Spec var spec: Model.CommandSpec = _
 
   def call(): Integer = {
-    ctx.err.println("absc: a command is required (compile, run or test)")
-    spec.commandLine.usage(ctx.err)
+    ctx.err.println(s"absc: a command is required: ${Main.commandNames.mkString(", ")}")
+    ctx.err.println("absc: see 'absc --help' for the usage")
     Exit.Compile
   }
 }
@@ -108,8 +140,25 @@ private[driver] final class Absc(ctx: Main.Context) extends Callable[Integer] {
 /** Options of every command. */
 private[driver] final class CommonOptions {
   @Opt(names = Array("-v", "--verbose"),
-    description = Array("Print the time of each phase (parse, typecheck, emit, scalac, run) and the cache's decision to stderr; stack traces of failures."))
-  var verbose: Boolean = false
+    description = Array("Print the time of each phase (parse, typecheck, emit, scalac, run) and the cache's decision to stderr; stack traces of failures. Twice (-vv): also the command line of the compiler JVM."))
+  var verbosity: Array[Boolean] = Array.empty
+
+  def verbose: Boolean = verbosity.length >= 1
+  def debug: Boolean = verbosity.length >= 2
+}
+
+/** `--main-module`, for the commands that build one program. */
+private[driver] final class MainModuleOptions {
+  @Opt(names = Array("--main-module"), paramLabel = "MODULE",
+    description = Array("Run the main block of MODULE (needed when several modules have one)."))
+  var mainModule: String = _
+}
+
+/** `--workers`, for the commands that run programs. */
+private[driver] final class WorkerOptions {
+  @Opt(names = Array("--workers"), paramLabel = "N",
+    description = Array("Worker threads of the program's runtime (cogs.executor.parallelism; default: one per processor)."))
+  var workers: Integer = _
 }
 
 /** `--monitor`, for the commands that can build a monitored program. */
@@ -141,22 +190,36 @@ private[driver] abstract class AbscCommand(ctx: Main.Context) extends Callable[I
   @Spec var spec: Model.CommandSpec = _
   @Mixin var common: CommonOptions = _
 
-  @Parameters(arity = "1..*", paramLabel = "FILE", description = Array("ABS source files."))
+  @Parameters(arity = "1..*", paramLabel = "FILE|DIR",
+    description = Array("ABS source files, or directories: every .abs file under one, in sorted order."))
   var files: java.util.List[String] = _
 
-  protected def fileNames: List[String] = files.asScala.toList
+  /** The FILEs with directories expanded; a directory without .abs files is a usage error. */
+  protected lazy val fileNames: List[String] =
+    Driver.expandInputs(files.asScala.toList) match {
+      case Right(names) => names
+      case Left(message) => throw new CommandLine.ParameterException(spec.commandLine, message)
+    }
 
   /** `--monitor`, if this command has it. */
   protected def monitorConfig: Option[String] = None
 
-  protected def driver: Driver = new Driver(ctx.backend, ctx.err, common.verbose)
+  /** `--main-module`, `--workers`, if this command has them. */
+  protected def programOptions: ProgramOptions = ProgramOptions()
+
+  protected def driver: Driver = new Driver(ctx.backend, ctx.err, common.verbose, program = programOptions, debug = common.debug)
 
   /** The driver for `monitor` (an instrumenting back end), or the plain one. */
   protected def driverFor(monitor: Option[MonitorSetup], fork: Option[CompilerJvm]): Driver = monitor match {
-    case None => new Driver(ctx.backend, ctx.err, common.verbose, fork)
+    case None => new Driver(ctx.backend, ctx.err, common.verbose, fork, program = programOptions, debug = common.debug)
     case Some(m) =>
       val backend = if (ctx.backend eq AbsBackend) new AbsBackendWith(m.instrumentation) else ctx.backend
-      new Driver(backend, ctx.err, common.verbose, fork, Some(m))
+      new Driver(backend, ctx.err, common.verbose, fork, Some(m), programOptions, common.debug)
+  }
+
+  protected def workersOption(w: WorkerOptions): Option[Int] = Option(w.workers).map(_.intValue).map { n =>
+    if (n < 1) throw new CommandLine.ParameterException(spec.commandLine, s"--workers must be at least 1, not $n")
+    n
   }
 
   protected def noProgramArgs(): Unit =
@@ -195,6 +258,16 @@ private[driver] abstract class AbscCommand(ctx: Main.Context) extends Callable[I
   }
 }
 
+@Command(name = "check", mixinStandardHelpOptions = true, versionProvider = classOf[VersionProvider],
+  description = Array("Parse and type-check the ABS FILEs (one program): print the errors and warnings, translate nothing."),
+  footer = Array("", "Exit status: 0 if the program is correct (warnings allowed), 2 if not or on a bad command line."))
+private[driver] final class CheckCommand(ctx: Main.Context) extends AbscCommand(ctx) {
+  def call(): Integer = {
+    noProgramArgs()
+    withMonitoredSources((sources, _) => driver.check(sources))
+  }
+}
+
 @Command(name = "compile", mixinStandardHelpOptions = true, versionProvider = classOf[VersionProvider],
   description = Array("Translate ABS FILEs (one program) to Scala sources under DIR."),
   footer = Array("", "The sources compile against absc's class path (scala-library, cogs-runtime, absc's jar); the main object's main runs the program."))
@@ -205,6 +278,8 @@ private[driver] final class CompileCommand(ctx: Main.Context) extends AbscComman
 
   @Mixin var monitor: MonitorOptions = _
   override protected def monitorConfig: Option[String] = Option(monitor.config)
+  @Mixin var main: MainModuleOptions = _
+  override protected def programOptions: ProgramOptions = ProgramOptions(Option(main.mainModule), None, mainModuleOption = true)
 
   def call(): Integer = {
     noProgramArgs()
@@ -213,9 +288,6 @@ private[driver] final class CompileCommand(ctx: Main.Context) extends AbscComman
 }
 
 @Command(name = "run", mixinStandardHelpOptions = true, versionProvider = classOf[VersionProvider],
-  customSynopsis = Array(
-    "absc run [-hvV] [--no-cache] [--cache-dir=DIR] [--keep-generated=DIR]",
-    "                FILE... [-- ARG...]"),
   description = Array("Compile the ABS FILEs (one program) and run its main block.",
     "Compiled programs are cached: a second run of unchanged sources skips compilation."),
   footer = Array("", "ARGs after '--' are passed to the program's main.",
@@ -224,6 +296,10 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
   @Mixin var build: BuildOptions = _
   @Mixin var monitor: MonitorOptions = _
   override protected def monitorConfig: Option[String] = Option(monitor.config)
+  @Mixin var main: MainModuleOptions = _
+  @Mixin var workers: WorkerOptions = _
+  override protected def programOptions: ProgramOptions =
+    ProgramOptions(Option(main.mainModule), workersOption(workers), mainModuleOption = true)
 
   def call(): Integer =
     withMonitoredSources { (sources, m) =>
@@ -237,6 +313,8 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
   footer = Array("", "Exit status: 0 if every test passed, 1 if one failed, 2 on a bad command line."))
 private[driver] final class TestCommand(ctx: Main.Context) extends AbscCommand(ctx) {
   @Mixin var build: BuildOptions = _
+  @Mixin var workers: WorkerOptions = _
+  override protected def programOptions: ProgramOptions = ProgramOptions(None, workersOption(workers))
 
   @Opt(names = Array("--timeout"), paramLabel = "SECONDS", defaultValue = "0",
     description = Array("Fail a test still running after SECONDS (0: no limit; the default)."))
@@ -244,7 +322,8 @@ private[driver] final class TestCommand(ctx: Main.Context) extends AbscCommand(c
 
   // One file: build it in a compiler JVM (as `run` does). Several: in this JVM, where scalac warms up.
   override protected def driver: Driver =
-    new Driver(ctx.backend, ctx.err, common.verbose, if (files.size == 1) CompilerJvm.fromSystemProperties else None)
+    new Driver(ctx.backend, ctx.err, common.verbose, if (fileNames.size == 1) CompilerJvm.fromSystemProperties else None,
+      program = programOptions, debug = common.debug)
 
   def call(): Integer = {
     noProgramArgs()
@@ -276,8 +355,12 @@ private[driver] final class BuildIntoCommand(ctx: Main.Context) extends Callable
   @Opt(names = Array("--monitor"), paramLabel = "CONF")
   var monitorConfig: String = _
 
+  @Opt(names = Array("--main-module"), paramLabel = "MODULE")
+  var mainModule: String = _
+
   def call(): Integer = {
-    val plain = new Driver(ctx.backend, ctx.err, common.verbose)
+    val program = ProgramOptions(Option(mainModule), None, mainModuleOption = true)
+    val plain = new Driver(ctx.backend, ctx.err, common.verbose, program = program, debug = common.debug)
     val names = files.asScala.toList ++ ctx.programArgs
     def failed(status: Int, reason: String): Int = {
       java.nio.file.Files.createDirectories(dir)
@@ -295,7 +378,7 @@ private[driver] final class BuildIntoCommand(ctx: Main.Context) extends Callable
             val m = monitor.map(_.toOption.get)
             val d = m.fold(plain) { setup =>
               val backend = if (ctx.backend eq AbsBackend) new AbsBackendWith(setup.instrumentation) else ctx.backend
-              new Driver(backend, ctx.err, common.verbose, None, Some(setup))
+              new Driver(backend, ctx.err, common.verbose, None, Some(setup), program, common.debug)
             }
             d.buildHere(dir, sources, Option(keepGenerated), forked = true).fold(_.status, _ => Exit.Ok)
         }

@@ -69,7 +69,7 @@ object Parser {
 
   private def runHere[C <: ParserRuleContext, A](file: String, text: String)(entry: AbsParser => C)(
       build: (AstBuilder, C) => A): Either[List[Diagnostic], A] = {
-    val lexer = new AbsLexer(CharStreams.fromString(text, file))
+    val lexer = new AbsLexer(CharStreams.fromString(SourceText.forLexer(text), file))
     lexer.removeErrorListeners() // the lexer cannot fail (see AbsLexer.g4); keep stderr clean anyway
     val tokens = new CommonTokenStream(lexer)
     tokens.fill()

@@ -237,8 +237,12 @@ private[parse] object SyntaxMessages {
     case TEMPLATE_START => "a template string"
     case TEMPLATE_TEXT => "template text"
     case ty if isKeyword(ty) => s"keyword '${t.getText}'"
-    case _ => s"'${t.getText}'"
+    case _ => s"'${clip(t.getText)}'"
   }
+
+  /** A token as quoted in a message: a generated model's 100 kB name is not repeated whole. */
+  private def clip(text: String): String = if (text.length <= 40) text else text.take(37) + "..."
+
 
   /**
    * A readable summary of an expected-token set: "';'", "',' or ')'", "an expression or
@@ -269,10 +273,43 @@ private[parse] object SyntaxMessages {
     else Some(items.init.mkString(", ") + " or " + items.last)
   }
 
+  /** The words that may start something at the top level of a file or a module. */
+  private val topLevelKeywords = List(MODULE, IMPORT, EXPORT, DATA, TYPE, EXCEPTION, DEF, INTERFACE, CLASS, TRAIT)
+    .map(t => vocabulary.getLiteralName(t).stripPrefix("'").stripSuffix("'"))
+
+  /**
+   * For a name where the top level of a file or module expects a keyword (`interfac I {..}`,
+   * `modul M;`), the keyword it is a misspelling of: at most two edits (or only a difference
+   * of case), and fewer than half the keyword's letters. There, no name can be right, so ANTLR's
+   * expected set ("'module' or end of file", after the module ended) says less than the guess.
+   */
+  def misspelledKeyword(expected: Set[Int], t: Token): Option[String] = {
+    val atTopLevel = expected(MODULE) || expected(Token.EOF) || (expected(DATA) && expected(CLASS))
+    if (!atTopLevel || (t.getType != LOWER_ID && t.getType != TYPE_ID)) None
+    else {
+      val word = t.getText.toLowerCase(java.util.Locale.ROOT)
+      val scored = topLevelKeywords.map(k => (k, editDistance(word, k))).filter { case (k, d) => d <= 2 && 2 * d < k.length }
+      if (scored.isEmpty) None else Some(scored.minBy(_._2)._1)
+    }
+  }
+
+  /** Levenshtein distance with transpositions of neighbours ("calss") counted as one edit. */
+  private[parse] def editDistance(a: String, b: String): Int = {
+    val d = Array.tabulate(a.length + 1, b.length + 1)((i, j) => if (i == 0) j else if (j == 0) i else 0)
+    for (i <- 1 to a.length; j <- 1 to b.length) {
+      val cost = if (a(i - 1) == b(j - 1)) 0 else 1
+      d(i)(j) = math.min(math.min(d(i - 1)(j) + 1, d(i)(j - 1) + 1), d(i - 1)(j - 1) + cost)
+      if (i > 1 && j > 1 && a(i - 1) == b(j - 2) && a(i - 2) == b(j - 1)) d(i)(j) = math.min(d(i)(j), d(i - 2)(j - 2) + 1)
+    }
+    d(a.length)(b.length)
+  }
+
   /** "expected X, found Y" with a hint, or "unexpected Y" if nothing short can be said of X. */
   def expectedFound(expected: IntervalSet, t: Token, p: AntlrParser): String = {
     val ts = tokenTypes(expected)
-    if (t.getType == Token.EOF && ts.contains(TEMPLATE_END)) unterminatedTemplate
+    val keyword = misspelledKeyword(ts, t)
+    if (keyword.isDefined) s"unexpected ${found(t)}; did you mean '${keyword.get}'?"
+    else if (t.getType == Token.EOF && ts.contains(TEMPLATE_END)) unterminatedTemplate
     else
       describeExpected(expected) match {
         case Some(d) => s"expected $d, found ${found(t)}" + caseHint(ts, t) + keywordHint(ts, t) + eofHint(t, p)
@@ -282,6 +319,14 @@ private[parse] object SyntaxMessages {
 
   /** For a token that none of the candidate constructs could continue with. */
   def unexpected(t: Token, start: Token, p: AntlrParser): String = {
+    val expectedHere = try tokenTypes(p.getExpectedTokens) catch { case _: RuntimeException => Set.empty[Int] }
+    misspelledKeyword(expectedHere, t) match {
+      case Some(k) => s"unexpected ${found(t)}; did you mean '$k'?"
+      case None => unexpectedWithHints(t, start, p)
+    }
+  }
+
+  private def unexpectedWithHints(t: Token, start: Token, p: AntlrParser): String = {
     val base = s"unexpected ${found(t)}"
     val lowerTypeHint =
       if (start != null && start.getType == LOWER_ID && t.getType == LOWER_ID && nextOnChannel(p, start) == t) {

@@ -40,4 +40,48 @@ class DiagnosticTest {
   @Test def renderAllJoinsDiagnostics(): Unit =
     assertEquals("a.abs:1:1: error: x\nfirst line\n^\na.abs:3:1: warning: y\nthird\n^",
       Diagnostic.renderAll(List(Diagnostic.error(Pos("a.abs", 1, 1), "x"), Diagnostic.warning(Pos("a.abs", 3, 1), "y")), text))
+
+  /** The character above the caret, in the rendered excerpt. */
+  private def charAtCaret(rendered: String): Char = {
+    val List(_, shown, caret) = rendered.split("\n", -1).toList
+    assertTrue(caret.endsWith("^") && caret.init.forall(c => c == ' ' || c == '\t'), caret)
+    shown.charAt(caret.length - 1)
+  }
+
+  @Test def aLongLineIsShownAsAWindowAroundTheCaret(): Unit = {
+    // A 1 MB line with a marker at column 500,001.
+    val line = ("x" * 500000) + "#" + ("y" * 500000)
+    val r = Diagnostic.error(Pos("big.abs", 2, 500001), "e").render("first\n" + line + "\nlast")
+    assertTrue(r.length < 400, s"${r.length} characters")
+    assertEquals('#', charAtCaret(r))
+    val shown = r.split("\n")(1)
+    assertTrue(shown.startsWith("...x") && shown.endsWith("y..."), shown)
+  }
+
+  @Test def theWindowStaysInsideTheLineAtBothEnds(): Unit = {
+    val line = "#" + ("a" * 300) + "$"
+    val start = Diagnostic.error(Pos("a.abs", 1, 1), "e").render(line)
+    assertEquals('#', charAtCaret(start))
+    assertFalse(start.split("\n")(1).startsWith("..."), start)
+    val end = Diagnostic.error(Pos("a.abs", 1, 302), "e").render(line)
+    assertEquals('$', charAtCaret(end))
+    assertTrue(end.split("\n")(1).startsWith("...") && end.split("\n")(1).endsWith("$"), end)
+    // A line of exactly the limit is shown whole.
+    val whole = "b" * Diagnostic.MaxLineShown
+    assertEquals(s"a.abs:1:3: error: e\n$whole\n  ^", Diagnostic.error(Pos("a.abs", 1, 3), "e").render(whole))
+  }
+
+  @Test def tabsInTheWindowStillLineUp(): Unit = {
+    val line = ("z" * 400) + "\t\t#" + ("z" * 400)
+    val r = Diagnostic.error(Pos("t.abs", 1, 403), "e").render(line)
+    assertEquals('#', charAtCaret(r))
+    assertTrue(r.split("\n")(2).contains("\t\t^"), r)
+  }
+
+  @Test def aHugeMessageIsShortened(): Unit = {
+    val h = Diagnostic.error(Pos("a.abs", 1, 1), "unknown name '" + ("n" * 100000) + "'").header
+    assertTrue(h.length < 1200, s"${h.length}")
+    assertTrue(h.startsWith("a.abs:1:1: error: unknown name 'nnn") && h.endsWith("nnn'"), h.take(100))
+    assertTrue(h.contains("characters left out"), h)
+  }
 }

@@ -136,6 +136,10 @@ object DriverTestSupport {
       |  }
       |}""".stripMargin)
 
+  /** Prints the runtime the program runs on (its parallelism). */
+  val runtimeInfo: Generated = withMain("runtimeinfo", "",
+    """cogs.absc.driver.ProgramRunner.runMain(args, (rt: CogRuntime) => Proc.delay { Out.println(rt.toString) })""")
+
   /** No main block. */
   val library: Generated = Generated(List(GeneratedFile("lib/Lib.scala", "package lib\nobject Lib { val x = 1 }\n")), None)
 
@@ -149,6 +153,7 @@ object DriverTestSupport {
     "fail" -> testResult("fail", value = false),
     "sleeper" -> sleeper(3000),
     "sad" -> scalacError,
-    "library" -> library
+    "library" -> library,
+    "runtimeinfo" -> runtimeInfo
   )
 }

@@ -167,4 +167,28 @@ class SyntaxErrorTest {
     val d = Parser.parse("bank.abs", text).swap.toOption.get.head
     assertEquals("bank.abs:3:11: error: expected ';'\n\tInt x = 5\n\t         ^", d.render(text))
   }
+
+  @Test def misspelledKeywordsAtTheTopLevelGetASuggestion(): Unit = {
+    assertEquals(List(err(2, 1, "unexpected 'interfac'; did you mean 'interface'?")), errors("module M;\ninterfac I {}"))
+    assertEquals(List(err(1, 1, "unexpected 'modul'; did you mean 'module'?")), errors("modul M;\nclass C {}"))
+    assertEquals(List(err(2, 1, "unexpected 'clas'; did you mean 'class'?")), errors("module M;\nclas C {}"))
+    assertEquals(List(err(3, 1, "unexpected 'exeption'; did you mean 'exception'?")), errors("module M;\ndata D = A;\nexeption E;"))
+    assertEquals(List(err(2, 1, "unexpected 'calss'; did you mean 'class'?")), errors("module M;\ncalss C {}"))
+    assertEquals(List(err(2, 1, "unexpected 'Interface'; did you mean 'interface'?")), errors("module M;\nInterface I {}"))
+    assertEquals(List(err(2, 1, "unexpected 'improt'; did you mean 'import'?")), errors("module M;\nimprot * from N;"))
+  }
+
+  @Test def aNameFarFromEveryKeywordGetsNoSuggestion(): Unit = {
+    assertEquals(List(err(2, 1, "expected 'module' or end of file, found 'foo'")), errors("module M;\nfoo bar;"))
+    // 'dat' is one edit from 'data', but 'at' is too short to be a guess at anything.
+    assertEquals(List(err(2, 1, "expected 'module' or end of file, found 'at'")), errors("module M;\nat x;"))
+  }
+
+  @Test def editDistanceCountsATranspositionAsOneEdit(): Unit = {
+    assertEquals(1, SyntaxMessages.editDistance("calss", "class"))
+    assertEquals(1, SyntaxMessages.editDistance("interfac", "interface"))
+    assertEquals(2, SyntaxMessages.editDistance("exeptin", "exception"))
+    assertEquals(0, SyntaxMessages.editDistance("", ""))
+    assertEquals(3, SyntaxMessages.editDistance("abc", ""))
+  }
 }
