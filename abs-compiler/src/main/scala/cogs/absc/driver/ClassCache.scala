@@ -1,5 +1,7 @@
 package cogs.absc.driver
 
+import cogs.absc.emit.{EmittedFile, EmittedProgram}
+
 import java.io.IOException
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, Paths, StandardCopyOption}
@@ -28,12 +30,12 @@ final class CompiledProgram(val dir: Path) {
   def warnings: String = read("warnings")
 
   /** The generated sources, read back. */
-  def generatedFiles: List[GeneratedFile] =
+  def generatedFiles: List[EmittedFile] =
     if (!Files.isDirectory(sources)) Nil
     else
       Using.resource(Files.walk(sources)) { s =>
         s.iterator.asScala.filter(Files.isRegularFile(_)).toList.sortBy(_.toString).map { f =>
-          GeneratedFile(sources.relativize(f).toString.replace(java.io.File.separatorChar, '/'), Files.readString(f, UTF_8))
+          EmittedFile(sources.relativize(f).toString.replace(java.io.File.separatorChar, '/'), Files.readString(f, UTF_8))
         }
       }
 
@@ -46,7 +48,7 @@ final class CompiledProgram(val dir: Path) {
 object CompiledProgram {
 
   /** Writes everything but the classes (scalac writes those into `classes`). */
-  def writeMetadata(dir: Path, generated: Generated, warnings: String): Unit = {
+  def writeMetadata(dir: Path, generated: EmittedProgram, warnings: String): Unit = {
     Files.createDirectories(dir.resolve("classes"))
     writeSources(dir.resolve("src"), generated.files)
     Files.writeString(dir.resolve("warnings"), warnings, UTF_8)
@@ -54,7 +56,7 @@ object CompiledProgram {
   }
 
   /** Writes generated files under `root`, refusing paths that would leave it. */
-  def writeSources(root: Path, files: List[GeneratedFile]): List[Path] = {
+  def writeSources(root: Path, files: List[EmittedFile]): List[Path] = {
     val base = root.toAbsolutePath.normalize
     files.map { f =>
       val target = base.resolve(f.relativePath).normalize

@@ -1,5 +1,7 @@
 package cogs.absc.driver
 
+import cogs.absc.emit.{EmittedFile, EmittedProgram}
+
 import java.io.{ByteArrayOutputStream, IOException, PrintStream}
 import java.lang.reflect.{InvocationTargetException, Modifier}
 import java.net.URLClassLoader
@@ -171,15 +173,8 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     }
   }
 
-  /**
-   * `units` with the main blocks of modules other than `chosen` dropped, so that the emitter,
-   * which makes the last main block the entry point, sees only the chosen one.
-   */
-  private def onlyMain(units: List[CompilationUnit], chosen: String): List[CompilationUnit] =
-    units.map(u => u.copy(modules = u.modules.map(m => if (m.name == chosen || m.main.isEmpty) m else m.copy(main = None)(m.pos))))
-
   /** Parses, checks and emits; prints every diagnostic. The warnings come back rendered. */
-  def translate(sources: List[SourceFile]): Either[BuildFailure, (Generated, String)] = {
+  def translate(sources: List[SourceFile]): Either[BuildFailure, (EmittedProgram, String)] = {
     val units = parseAll(sources) match {
       case Left(f) => return Left(f)
       case Right(us) => us
@@ -190,24 +185,17 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
         return Left(BuildFailure(Exit.Compile, message))
       case Right(m) => m
     }
-    val severalMains = units.iterator.flatMap(_.modules).count(_.main.isDefined) > 1
 
     try {
       phase("typecheck") { backend.typecheck(units) } match {
         case Left(ds) => Left(reportErrors(sources, ds))
-        case Right((checkedAll, warnings)) =>
-          // Every main block is checked (above); with several, the program is checked once more
-          // without the others, for the emitter, which takes the last main block it sees.
-          val checked =
-            if (!severalMains) checkedAll
-            else phase("typecheck with the chosen main block only") { backend.typecheck(onlyMain(units, chosen.get)) } match {
-              case Right((c, _)) => c
-              case Left(ds) => return Left(reportErrors(sources, ds))
-            }
+        case Right((checked, warnings)) =>
           val renderedWarnings = renderAll(sources, warnings)
           if (renderedWarnings.nonEmpty) err.println(renderedWarnings)
-          val generated = phase("emit") { backend.emit(checked) }
-          Right((generated, renderedWarnings))
+          phase("emit") { backend.emit(checked, chosen) } match {
+            case Left(ds) => Left(reportErrors(sources, ds))
+            case Right(generated) => Right((generated, renderedWarnings))
+          }
       }
     } catch {
       case e @ (_: Exception | _: StackOverflowError) => Left(crashed(e, "translating"))
@@ -229,10 +217,10 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     }
 
   // Monitor sources go with the generated ones, under monitor/ by their file name.
-  private def monitorFiles: List[GeneratedFile] =
-    monitor.toList.flatMap(_.scalaFiles).map(f => GeneratedFile("monitor/" + Paths.get(f.relativePath).getFileName, f.text))
+  private def monitorFiles: List[EmittedFile] =
+    monitor.toList.flatMap(_.scalaFiles).map(f => EmittedFile("monitor/" + Paths.get(f.relativePath).getFileName, f.text))
 
-  private def writeGenerated(dir: Path, files: List[GeneratedFile]): Either[BuildFailure, List[Path]] =
+  private def writeGenerated(dir: Path, files: List[EmittedFile]): Either[BuildFailure, List[Path]] =
     try Right(CompiledProgram.writeSources(dir, files))
     catch {
       case e: IOException =>
@@ -376,12 +364,12 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     }
   }
 
-  private def keep(dir: Option[Path], files: => List[GeneratedFile]): Either[BuildFailure, Unit] = dir match {
+  private def keep(dir: Option[Path], files: => List[EmittedFile]): Either[BuildFailure, Unit] = dir match {
     case None => Right(())
     case Some(d) => writeGenerated(d, files).map(w => note(s"kept ${w.size} generated file(s) under $d"))
   }
 
-  private def compileInto(dir: Path, generated: Generated, warnings: String, classPath: List[Path],
+  private def compileInto(dir: Path, generated: EmittedProgram, warnings: String, classPath: List[Path],
       keepGenerated: Option[Path]): Either[BuildFailure, Unit] = {
     Files.createDirectories(dir)
     CompiledProgram.writeMetadata(dir, generated, warnings)

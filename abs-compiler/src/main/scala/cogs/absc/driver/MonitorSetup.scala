@@ -1,5 +1,7 @@
 package cogs.absc.driver
 
+import cogs.absc.emit.EmittedFile
+
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path}
 
@@ -22,7 +24,7 @@ final case class MonitorSetup(configFile: String, configText: String, instrument
   def keyParts: List[SourceFile] = SourceFile(s"monitor-config:$configFile", configText) :: scalaSources
 
   /** Monitor sources for scalac, named as given on the command line (so that errors point there). */
-  def scalaFiles: List[GeneratedFile] = scalaSources.map(s => GeneratedFile(s.name, s.text))
+  def scalaFiles: List[EmittedFile] = scalaSources.map(s => EmittedFile(s.name, s.text))
 }
 
 object MonitorSetup {

@@ -1,5 +1,7 @@
 package cogs.absc.driver
 
+import cogs.absc.emit.EmittedFile
+
 import java.nio.file.{Files, Path}
 
 import scala.reflect.internal.util.BatchSourceFile
@@ -37,7 +39,7 @@ object ScalaCompiler {
    * into `outDir`, which must exist. Returns the errors, or `Nil` on success. A crash of the
    * compiler itself is returned as an error without a position.
    */
-  def compile(files: List[GeneratedFile], classpath: String, outDir: Path): List[ScalacError] = {
+  def compile(files: List[EmittedFile], classpath: String, outDir: Path): List[ScalacError] = {
     var result: List[ScalacError] = null
     var crash: Throwable = null
     val worker = new Thread(null, () => {
@@ -50,7 +52,7 @@ object ScalaCompiler {
     else result
   }
 
-  private def compileHere(files: List[GeneratedFile], classpath: String, outDir: Path): List[ScalacError] = {
+  private def compileHere(files: List[EmittedFile], classpath: String, outDir: Path): List[ScalacError] = {
     val settingErrors = List.newBuilder[String]
     val settings = new Settings(msg => settingErrors += msg)
     val (ok, rest) = settings.processArguments(Options, processAll = true)

@@ -1,5 +1,7 @@
 package cogs.absc.driver
 
+import cogs.absc.emit.EmittedProgram
+
 import java.nio.file.{Files, Path}
 import java.nio.file.attribute.FileTime
 
@@ -139,7 +141,7 @@ class CacheTest {
     val key = "a" * 64
     def build(main: String): java.nio.file.Path = {
       val t = cache.newTempDir(key)
-      CompiledProgram.writeMetadata(t, Generated(Nil, Some(main)), "")
+      CompiledProgram.writeMetadata(t, EmittedProgram(Nil, Some(main)), "")
       t
     }
     val (first, second) = (build("first.Main"), build("second.Main"))

@@ -1,5 +1,7 @@
 package cogs.absc.driver
 
+import cogs.absc.emit.{EmittedFile, EmittedProgram}
+
 import java.nio.file.Files
 
 import scala.jdk.CollectionConverters._
@@ -179,7 +181,7 @@ class CommandLineTest {
   }
 
   @Test def generatedPathsCannotEscapeTheOutputDirectory(): Unit = {
-    val evil = new FakeBackend(Map("evil" -> Generated(List(GeneratedFile("../evil.scala", "")), None)))
+    val evil = new FakeBackend(Map("evil" -> EmittedProgram(List(EmittedFile("../evil.scala", "")), None)))
     val dir = tempDir("absc-cli")
     val r = absc(evil, "compile", "-d", dir.resolve("out").toString, absFile(dir, "evil"))
     assertEquals(2, r.status)

@@ -1,6 +1,6 @@
 package cogs.absc.driver
 
-import cogs.absc.emit.ScalaEmitter
+import cogs.absc.emit.{EmittedFile, ScalaEmitter}
 import cogs.absc.lib.Out
 import cogs.absc.parse.Parser
 import cogs.absc.typecheck.TypeChecker
@@ -27,7 +27,7 @@ class CorpusRunTest {
   /** Programs the checker must reject, with the "not supported yet" message it must give. */
   private val knownUnsupported = Map.empty[String, String]
 
-  private case class Program(name: String, file: Path, pkg: String, emitted: Either[String, List[GeneratedFile]], mainObject: Option[String])
+  private case class Program(name: String, file: Path, pkg: String, emitted: Either[String, List[EmittedFile]], mainObject: Option[String])
 
   @TestFactory
   def corpus(): java.util.List[DynamicTest] = {
@@ -45,7 +45,7 @@ class CorpusRunTest {
           case Left(ds) => Left(ds.filter(_.isError).map(_.render(text)).mkString("\n"))
           case Right(typed) =>
             val e = ScalaEmitter.emit(typed, pkg)
-            Right((e.files.map(g => GeneratedFile(s"p$i/${g.relativePath}", g.text)), e.mainObject))
+            Right((e.files.map(g => EmittedFile(s"p$i/${g.relativePath}", g.text)), e.mainObject))
         }
       }
       Program(name, f, pkg, emitted.map(_._1), emitted.toOption.flatMap(_._2))

@@ -1,5 +1,7 @@
 package cogs.absc.driver
 
+import cogs.absc.emit.{EmittedFile, EmittedProgram}
+
 import java.io.{ByteArrayOutputStream, PrintStream}
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path}
@@ -17,17 +19,17 @@ final case class AbscResult(status: Int, out: String, err: String, programOut: S
  * hand-written Scala translation chosen by the file's base name (`hello.abs` -> `programs("hello")`).
  * It counts emissions, so the tests can tell a cache hit from a compilation.
  */
-final class FakeBackend(programs: Map[String, Generated], warnings: List[Diagnostic] = Nil) extends Backend {
+final class FakeBackend(programs: Map[String, EmittedProgram], warnings: List[Diagnostic] = Nil) extends Backend {
   type Checked = List[CompilationUnit]
   val emitted = new AtomicInteger
 
   def typecheck(units: List[CompilationUnit]): Either[List[Diagnostic], (Checked, List[Diagnostic])] =
     Right((units, warnings))
 
-  def emit(units: Checked): Generated = {
+  def emit(units: Checked, mainModule: Option[String]): Either[List[Diagnostic], EmittedProgram] = {
     emitted.incrementAndGet()
     val name = java.nio.file.Paths.get(units.head.file).getFileName.toString.stripSuffix(".abs")
-    programs.getOrElse(name, throw new IllegalArgumentException(s"no fake program for $name"))
+    Right(programs.getOrElse(name, throw new IllegalArgumentException(s"no fake program for $name")))
   }
 }
 
@@ -59,10 +61,10 @@ object DriverTestSupport {
   }
 
   /** A one-file program with main object `pkg.Main` whose main calls `mainCall`. */
-  def program(pkg: String, body: String): Generated =
-    Generated(List(GeneratedFile(s"$pkg/Main.scala", s"package $pkg\n\n$body\n")), Some(s"$pkg.Main"))
+  def program(pkg: String, body: String): EmittedProgram =
+    EmittedProgram(List(EmittedFile(s"$pkg/Main.scala", s"package $pkg\n\n$body\n")), Some(s"$pkg.Main"))
 
-  private def withMain(pkg: String, defs: String, mainCall: String): Generated =
+  private def withMain(pkg: String, defs: String, mainCall: String): EmittedProgram =
     program(pkg,
       s"""import cogs.runtime._
          |import cogs.absc.lib.Out
@@ -81,7 +83,7 @@ object DriverTestSupport {
       |}""".stripMargin
 
   /** Prints "hello 21" from another COG, then "result 42" and the program's arguments. */
-  val hello: Generated = withMain("hello", Greeter,
+  val hello: EmittedProgram = withMain("hello", Greeter,
     """cogs.absc.driver.ProgramRunner.runMain(args, (rt: CogRuntime) => {
       |      val g: Greeter = Cogs.spawn(new GreeterImpl)
       |      val f = g ! (_.greet(21))
@@ -89,14 +91,14 @@ object DriverTestSupport {
       |    })""".stripMargin)
 
   /** Prints, then fails an ABS assert in the main block. */
-  val failedAssert: Generated = withMain("failedassert", "",
+  val failedAssert: EmittedProgram = withMain("failedassert", "",
     """cogs.absc.driver.ProgramRunner.runMain(args, (rt: CogRuntime) => Proc.delay {
       |      Out.println("before")
       |      throw cogs.absc.lib.AssertionFailException("x.abs:3: assert False")
       |    })""".stripMargin)
 
   /** A JVM exception from a method of another object, observed by the main block's get. */
-  val jvmException: Generated = withMain("jvmexception",
+  val jvmException: EmittedProgram = withMain("jvmexception",
     """trait Bomb extends Active { def explode(): Proc[Int] }
       |final class BombImpl extends ActiveObject with Bomb {
       |  def explode(): Proc[Int] = Proc.delay { throw new IllegalStateException("boom") }
@@ -107,7 +109,7 @@ object DriverTestSupport {
       |    })""".stripMargin)
 
   /** The main block awaits a condition nothing makes true. */
-  val deadlock: Generated = withMain("deadlock",
+  val deadlock: EmittedProgram = withMain("deadlock",
     """trait Waiter extends Active { def waitForever(): Proc[Unit] }
       |final class WaiterImpl extends ActiveObject with Waiter {
       |  private var ready = false
@@ -118,18 +120,18 @@ object DriverTestSupport {
       |      Proc.get(w.send("waitForever")(_.waitForever()))
       |    })""".stripMargin)
 
-  def testResult(pkg: String, value: Boolean): Generated = withMain(pkg, "",
+  def testResult(pkg: String, value: Boolean): EmittedProgram = withMain(pkg, "",
     s"""cogs.absc.driver.ProgramRunner.runTest(args, (rt: CogRuntime) => Proc.delay {
        |      Out.println("testing $pkg")
        |      $value
        |    })""".stripMargin)
 
   /** Sleeps on a worker for `millis` (for timeouts). */
-  def sleeper(millis: Long): Generated = withMain("sleeper", "",
+  def sleeper(millis: Long): EmittedProgram = withMain("sleeper", "",
     s"""cogs.absc.driver.ProgramRunner.runTest(args, (rt: CogRuntime) => Proc.delay { Thread.sleep(${millis}L); true })""")
 
   /** Scala that does not compile: line 4 of sad/Main.scala has a type error. */
-  val scalacError: Generated = program("sad",
+  val scalacError: EmittedProgram = program("sad",
     """object Main {
       |  def main(args: Array[String]): Unit = {
       |    val n: Int = "not a number"
@@ -137,13 +139,13 @@ object DriverTestSupport {
       |}""".stripMargin)
 
   /** Prints the runtime the program runs on (its parallelism). */
-  val runtimeInfo: Generated = withMain("runtimeinfo", "",
+  val runtimeInfo: EmittedProgram = withMain("runtimeinfo", "",
     """cogs.absc.driver.ProgramRunner.runMain(args, (rt: CogRuntime) => Proc.delay { Out.println(rt.toString) })""")
 
   /** No main block. */
-  val library: Generated = Generated(List(GeneratedFile("lib/Lib.scala", "package lib\nobject Lib { val x = 1 }\n")), None)
+  val library: EmittedProgram = EmittedProgram(List(EmittedFile("lib/Lib.scala", "package lib\nobject Lib { val x = 1 }\n")), None)
 
-  val programs: Map[String, Generated] = Map(
+  val programs: Map[String, EmittedProgram] = Map(
     "hello" -> hello,
     "failedassert" -> failedAssert,
     "jvmexception" -> jvmException,

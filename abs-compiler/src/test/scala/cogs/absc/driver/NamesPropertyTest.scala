@@ -1,6 +1,6 @@
 package cogs.absc.driver
 
-import cogs.absc.emit.ScalaEmitter
+import cogs.absc.emit.{EmittedFile, ScalaEmitter}
 import cogs.absc.lib.Out
 import cogs.absc.parse.Parser
 import cogs.absc.typecheck.TypeChecker
@@ -87,7 +87,7 @@ class NamesPropertyTest {
 
     val emitted = checked.map { case (i, text, typed) => (i, text, ScalaEmitter.emit(typed, s"prop.p$i")) }
     val out = Files.createTempDirectory("absc-names")
-    val sources = emitted.flatMap { case (i, _, e) => e.files.map(f => GeneratedFile(s"p$i/${f.relativePath}", f.text)) }
+    val sources = emitted.flatMap { case (i, _, e) => e.files.map(f => EmittedFile(s"p$i/${f.relativePath}", f.text)) }.toList
     val errors = ScalaCompiler.compile(sources, System.getProperty("java.class.path"), out)
     if (errors.nonEmpty) {
       val bad = errors.head.file.split('/').find(_.matches("p\\d+")).getOrElse("?")
