@@ -308,7 +308,7 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
   def buildHere(dir: Path, sources: List[SourceFile], keepGenerated: Option[Path],
       forked: Boolean = false): Either[BuildFailure, Unit] = {
     val result = translate(sources).flatMap { case (generated, warnings) =>
-      keep(keepGenerated, generated.files).flatMap(_ => compileInto(dir, generated, warnings, ClassPath.entries, keepGenerated))
+      keep(keepGenerated, generated.files).flatMap(_ => compileInto(dir, sources, generated, warnings, ClassPath.entries, keepGenerated))
     }
     Files.createDirectories(dir)
     result match {
@@ -369,7 +369,26 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     case Some(d) => writeGenerated(d, files).map(w => note(s"kept ${w.size} generated file(s) under $d"))
   }
 
-  private def compileInto(dir: Path, generated: EmittedProgram, warnings: String, classPath: List[Path],
+  private val MethodTooLarge = """Method too large: (\S+)\.(\S+) """.r.unanchored
+
+  /**
+   * scalac's "Method too large" (the JVM's 64 KB of code per method) as ABS errors at the construct
+   * it comes from; a closure of a method (`$anonfun$main$3`) counts as the method.
+   */
+  private def tooLarge(errors: List[ScalacError], generated: EmittedProgram): List[Diagnostic] =
+    errors.flatMap { e =>
+      e.message match {
+        case MethodTooLarge(cls, method) =>
+          val name = method.stripPrefix("$anonfun$").replaceAll("""\$\d+$""", "")
+          generated.origins.get(s"$cls.$name").orElse(generated.origins.get(s"$cls.$method")).map { case (pos, what) =>
+            Diagnostic.error(pos, s"$what is too large for the JVM, which limits the code of one method to 64 KB: " +
+              "split it into smaller methods or functions")
+          }
+        case _ => None
+      }
+    }.distinct
+
+  private def compileInto(dir: Path, sources: List[SourceFile], generated: EmittedProgram, warnings: String, classPath: List[Path],
       keepGenerated: Option[Path]): Either[BuildFailure, Unit] = {
     Files.createDirectories(dir)
     CompiledProgram.writeMetadata(dir, generated, warnings)
@@ -383,6 +402,9 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
       val summary = if (inMonitors.size == 1) "1 error" else s"${inMonitors.size} errors"
       err.println(s"absc: $summary in the monitor sources")
       Left(BuildFailure(Exit.Compile, s"the monitor sources do not compile ($summary)"))
+    } else if (tooLarge(errors, generated).nonEmpty) {
+      // A limit of the JVM, not a bug of absc: say which construct of the model exceeds it.
+      Left(reportErrors(sources, tooLarge(errors, generated)))
     } else {
       err.println("absc: internal error: the Scala code absc generated for this program does not compile.")
       err.println("absc: this is a bug in absc, not in the model; scalac reported:")

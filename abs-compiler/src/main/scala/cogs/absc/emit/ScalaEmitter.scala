@@ -6,8 +6,13 @@ import cogs.absc.typecheck.TypedProgram
 /** A generated Scala source file. */
 final case class EmittedFile(relativePath: String, text: String)
 
-/** The Scala translation of a checked ABS program. `mainObject` runs the main block, if there is one. */
-final case class EmittedProgram(files: List[EmittedFile], mainObject: Option[String])
+/**
+ * The Scala translation of a checked ABS program. `mainObject` runs the main block, if there is
+ * one (see `cogs.absc.driver.ProgramRunner` for what it must do). `origins`: the ABS construct
+ * behind each JVM method (`absmodel/Bank$.main`), to report limits of the JVM at the model's position.
+ */
+final case class EmittedProgram(files: List[EmittedFile], mainObject: Option[String],
+    origins: Map[String, (cogs.absc.ast.Pos, String)] = Map.empty)
 
 /**
  * The last phase of absc: the lowered program ([[cogs.absc.lower.LProgram]]) as Scala source
@@ -48,7 +53,7 @@ object ScalaEmitter {
            |""".stripMargin
       EmittedFile(s"${p.pkg.replace('.', '/')}_main/Main.scala", text)
     }
-    EmittedProgram(files ++ main.toList, main.map(_ => s"${p.pkg}_main.Main"))
+    EmittedProgram(files ++ main.toList, main.map(_ => s"${p.pkg}_main.Main"), p.origins)
   }
 
   private def module(p: LProgram, m: LModule): String = {

@@ -193,6 +193,11 @@ final case class LMethod(sig: LSig, overrides: Boolean, shadowedParams: List[(St
 /** The main block: `def main(): Proc[Unit]` (`Proc[Boolean]` for a test, ending in `testresult`). */
 final case class LMain(test: Boolean, body: P) extends LDecl
 
-/** The whole lowered program. `mainModule`: the object whose `main` the program runs. */
+/**
+ * The whole lowered program. `mainModule`: the object whose `main` the program runs. `origins`:
+ * the ABS construct behind each JVM method of the generated code (`absmodel/Bank$Account.deposit`,
+ * `absmodel/Bank$.main`), for reporting a limit of the JVM (a method's 64 KB of code) at the
+ * model's position.
+ */
 final case class LProgram(pkg: String, modules: List[LModule], mainModule: Option[LModule], mainIsTest: Boolean,
-    monitorConfig: Option[String])
+    monitorConfig: Option[String], origins: Map[String, (cogs.absc.ast.Pos, String)] = Map.empty)

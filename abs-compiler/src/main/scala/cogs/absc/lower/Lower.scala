@@ -39,7 +39,23 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
       case None => mains.lastOption
     }
     val main = chosen.flatMap(m => modules.collectFirst { case (`m`, lm) => lm })
-    LProgram(pkg, modules.map(_._2), main, chosen.exists(hasTestResult), instrumentation.monitorConfig)
+    LProgram(pkg, modules.map(_._2), main, chosen.exists(hasTestResult), instrumentation.monitorConfig, origins)
+  }
+
+  /** The ABS construct behind each JVM method of the generated code (see [[LProgram]]). */
+  private def origins: Map[String, (Pos, String)] = {
+    val path = pkg.replace('.', '/')
+    program.userModules.flatMap { m =>
+      val obj = s"$path/${names.moduleObjects(m)}$$"
+      val fns = m.functions.filter(_.decl.isDefined).map(f => s"$obj.${names.function(f)}" -> (f.pos, s"function '${f.name}'"))
+      val main = m.main.map(b => s"$obj.main" -> (b.pos, s"the main block of module ${m.name}")).toList
+      val classes = m.classes.flatMap { c =>
+        val cls = obj + names.cls(c)
+        (s"$cls.<init>" -> (c.pos, s"the fields and init block of class '${c.name}'")) ::
+          c.methods.valuesIterator.filter(_.body.isDefined).map(ms => s"$cls.${names.method(ms)}" -> (ms.pos, s"method '${c.name}.${ms.name}'")).toList
+      }
+      fns ++ main ++ classes
+    }.toMap
   }
 
   private def hasTestResult(m: ModuleSym): Boolean = testResult(m).isDefined
