@@ -83,7 +83,9 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
 
   def functionRef(f: FunctionSym, ctx: Ctx): String = names.ref(f.module, names.function(f), ctx.module)
 
-  def ifaceRef(i: InterfaceSym, ctx: Ctx): String = names.ref(i.module, names.interface(i), ctx.module)
+  def ifaceRef(i: InterfaceSym, ctx: Ctx): String =
+    if (i.module.isPrelude) "Active" // ABS.StdLib.Object
+    else names.ref(i.module, names.interface(i), ctx.module)
 
   def classRef(c: ClassSym, ctx: Ctx): String = names.ref(c.module, names.cls(c), ctx.module)
 
