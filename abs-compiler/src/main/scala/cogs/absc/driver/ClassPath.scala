@@ -12,7 +12,7 @@ import scala.util.Using
 /**
  * The class path of the running absc, which is also the class path generated programs are
  * compiled against and run on (scala-library, the Cogs runtime, `cogs.absc.lib` and
- * [[ProgramRunner]]).
+ * `cogs.absc.run.ProgramRunner`).
  */
 object ClassPath {
 

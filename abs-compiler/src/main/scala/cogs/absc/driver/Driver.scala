@@ -1,5 +1,7 @@
 package cogs.absc.driver
 
+import cogs.absc.run.ProgramRunner
+
 import cogs.absc.emit.{EmittedFile, EmittedProgram}
 
 import java.io.{ByteArrayOutputStream, IOException, PrintStream}

@@ -8,7 +8,7 @@ final case class EmittedFile(relativePath: String, text: String)
 
 /**
  * The Scala translation of a checked ABS program. `mainObject` runs the main block, if there is
- * one (see `cogs.absc.driver.ProgramRunner` for what it must do). `origins`: the ABS construct
+ * one (see `cogs.absc.run.ProgramRunner` for what it must do). `origins`: the ABS construct
  * behind each JVM method (`absmodel/Bank$.main`), to report limits of the JVM at the model's position.
  */
 final case class EmittedProgram(files: List[EmittedFile], mainObject: Option[String],
@@ -48,7 +48,7 @@ object ScalaEmitter {
            |
            |object Main {
            |  def main(args: Array[String]): Unit =
-           |    cogs.absc.driver.ProgramRunner.${if (p.mainIsTest) "runTest" else "runMain"}(args, _ => ${p.pkg}.${m.objectName}.main()$monitorArg)
+           |    cogs.absc.run.ProgramRunner.${if (p.mainIsTest) "runTest" else "runMain"}(args, _ => ${p.pkg}.${m.objectName}.main()$monitorArg)
            |}
            |""".stripMargin
       EmittedFile(s"${p.pkg.replace('.', '/')}_main/Main.scala", text)

@@ -1,5 +1,7 @@
 package cogs.absc.driver
 
+import cogs.absc.run.ProgramRunner
+
 import java.nio.file.Path
 
 import scala.jdk.CollectionConverters._

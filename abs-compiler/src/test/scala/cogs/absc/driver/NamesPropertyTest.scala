@@ -1,5 +1,7 @@
 package cogs.absc.driver
 
+import cogs.absc.run.ProgramRunner
+
 import cogs.absc.emit.{EmittedFile, ScalaEmitter}
 import cogs.absc.lib.Out
 import cogs.absc.parse.Parser

@@ -1,5 +1,7 @@
 package cogs.absc.driver
 
+import cogs.absc.run.ProgramRunner
+
 import java.nio.file.{Files, Path}
 
 import org.junit.jupiter.api.Assertions._

@@ -1,4 +1,4 @@
-package cogs.absc.driver
+package cogs.absc.run
 
 import java.io.PrintStream
 
@@ -21,7 +21,7 @@ import cogs.runtime.{CallFailedException, CogRuntime, DeadlockException, Proc}
  *
  * object Main {
  *   def main(args: Array[String]): Unit =
- *     cogs.absc.driver.ProgramRunner.runMain(args, (rt: cogs.runtime.CogRuntime) => MAINBLOCK)
+ *     cogs.absc.run.ProgramRunner.runMain(args, (rt: cogs.runtime.CogRuntime) => MAINBLOCK)
  * }
  * }}}
  *
@@ -31,7 +31,7 @@ import cogs.runtime.{CallFailedException, CogRuntime, DeadlockException, Proc}
  * suites), the emitter calls instead
  *
  * {{{
- *     cogs.absc.driver.ProgramRunner.runTest(args, (rt: cogs.runtime.CogRuntime) => MAINBLOCK)
+ *     cogs.absc.run.ProgramRunner.runTest(args, (rt: cogs.runtime.CogRuntime) => MAINBLOCK)
  * }}}
  *
  * with `MAINBLOCK: Proc[Boolean]`: the main block, followed by `Proc.done(testresult)` (the value
@@ -84,13 +84,13 @@ object ProgramRunner {
    * Set by the driver around a call of the generated `main`, on the calling thread. The generated
    * classes are loaded by a child of absc's class loader, so they see this very object.
    */
-  private[driver] final class Session(val verbose: Boolean, val err: PrintStream) {
+  private[absc] final class Session(val verbose: Boolean, val err: PrintStream) {
     @volatile var outcome: Outcome = _
   }
 
   private[this] val session = new ThreadLocal[Session]
 
-  private[driver] def withSession[A](s: Session)(body: => A): A = {
+  private[absc] def withSession[A](s: Session)(body: => A): A = {
     val previous = session.get()
     session.set(s)
     try body
@@ -192,7 +192,7 @@ object ProgramRunner {
    * the ABS `toString` plus a detail), JVM errors by the ABS exception they stand for
    * (`AbsException.lift`), anything else by its class and message.
    */
-  private[driver] def describe(t: Throwable): String = AbsException.lift(t) match {
+  private[absc] def describe(t: Throwable): String = AbsException.lift(t) match {
     case e: AbsException => s"uncaught exception ${e.getMessage}"
     case other =>
       val m = other.getMessage

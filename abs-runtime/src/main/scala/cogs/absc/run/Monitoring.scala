@@ -1,4 +1,4 @@
-package cogs.absc.driver
+package cogs.absc.run
 
 import java.io.PrintStream
 
@@ -15,7 +15,7 @@ import cogs.runtime.CogRuntime
  * @param summaryHere print the summary on the runner's error stream (the configuration asked for
  *                    standard error: inside `absc run` that is absc's stream, not the JVM's)
  */
-private[driver] final class Monitoring private (pipeline: Pipeline, val runtime: CogRuntime, summaryHere: Boolean, maxViolations: Int) {
+private[absc] final class Monitoring private (pipeline: Pipeline, val runtime: CogRuntime, summaryHere: Boolean, maxViolations: Int) {
   /**
    * Called after the program's runtime was closed (so every event has been emitted): delivers
    * what is still buffered, ends the monitors, writes the configured reports.
@@ -31,7 +31,7 @@ private[driver] final class Monitoring private (pipeline: Pipeline, val runtime:
   }
 }
 
-private[driver] object Monitoring {
+private[absc] object Monitoring {
   final case class Verdict(violated: Boolean, headline: String)
 
   /** The pipeline of `configText` (HOCON), monitor classes loaded by `loader`, and a runtime traced into it. */
