@@ -1,8 +1,8 @@
 package cogs.runtime
 
 import java.util.ArrayDeque
-import scala.util.control.NonFatal
-import ProcessCore.{PARKED, QUEUED, RUNNING, DONE}
+import scala.util.control.ControlThrowable
+import ProcessCore.{PARKED, RUNNING, DONE}
 
 /**
  * A concurrent object group: the unit of scheduling. At most one process of a COG runs at a
@@ -33,6 +33,9 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
   private[this] var blockerReady = false
   // A process ran since the conditions were last checked.
   private[this] var stateDirty = false
+  // A fatal error (see Cog.isFatal) raised in this batch, and where, for the runtime's handler.
+  private[this] var fatal: Throwable = _
+  private[this] var fatalWhere: String = _
   /** The process running now (for traces and tests); null between slices. */
   private[runtime] var running: Process = _
   // Slices run so far (wraps around; only compared for equality).
@@ -61,13 +64,27 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
       while (p ne null) {
         runProcess(p)
         n += 1
-        p = if (n < limit) pickNext() else null
+        // After a fatal error the batch stops: the error goes to the handler now, not after 31 more slices.
+        p = if (n < limit && (fatal eq null)) pickNext() else null
         // The batch goes on: a COG woken into the slot would wait for all of it (see execute).
         if ((p ne null) && (w ne null) && (w.slot ne null)) runtime.flushSlot(w)
       }
     } catch {
-      case e: Throwable => runtime.internalError(this, e)
+      // Every throwable of user code is caught in runProcess; what arrives here was thrown by the
+      // scheduler itself (or by a tracer), and the COG's bookkeeping may be inconsistent: it is
+      // handled as a fatal error.
+      case e: Throwable => noteFatal(s"the scheduler of $this", e)
     } finally { if (w ne null) w.current = prev else tl.set(prev) }
+
+    // Handed on while the COG is still SCHEDULED, so the runtime counts it active: a thread waiting
+    // for quiescence cannot see the program finished before the policy (halt or go on) is applied.
+    val f = fatal
+    if (f ne null) {
+      fatal = null
+      val where = fatalWhere
+      fatalWhere = null
+      runtime.fatalError(where, f)
+    }
 
     publishPending()
     if (hasLocalWork) resubmit() // stays SCHEDULED: fairness, not idleness
@@ -142,8 +159,8 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
   private def guardHolds(p: Process): Boolean =
     try { p.checkedAt = slices; p.guard.enabled }
     catch {
-      case e: Throwable if NonFatal(e) || e.isInstanceOf[StackOverflowError] =>
-        fail(p, e) // a condition that throws ends its process, not the COG
+      case e: Throwable =>
+        processThrew(p, e) // a condition that throws ends its process, not the COG
         false
     }
 
@@ -243,8 +260,16 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
     stateDirty = true // whatever runs may change the state that conditions read
     slices += 1
     running = p
-    if (p.target.traceRef ne null) TraceHooks.beforeSlice(p, first = p.traceMode == 0)
-    val outcome = runSlice(p)
+    val outcome =
+      try {
+        if (p.target.traceRef ne null) TraceHooks.beforeSlice(p, first = p.traceMode == 0)
+        runSlice(p)
+      } catch {
+        // runSlice turns an ordinary failure into a Raise that the process's own handlers see; a
+        // fatal error (rethrown by `raised`), or anything thrown by the interpreter or a tracer,
+        // arrives here and ends the process without running more of its code.
+        case e: Throwable => processThrew(p, e); SliceDone
+      }
     running = null
     if (p.traceMode == TraceHooks.Traced && outcome != SliceDone) traceSuspended(p, outcome)
     outcome match {
@@ -271,7 +296,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
         val entry = p.takeEntry()
         // Inline rather than Proc.safely: that would allocate a closure per process.
         try entry(p.target)
-        catch { case e: Throwable if recoverable(e) => new Raise(e) }
+        catch { case e: Throwable => raised(e) }
       }
     p.current = null
     var value: Any = null
@@ -288,12 +313,12 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
         (frame.tag: @annotation.switch) match {
           case BIND =>
             val b = frame.asInstanceOf[Bind[Any, Any]]
-            cur = try b.f(value) catch { case e: Throwable if recoverable(e) => new Raise(e) }
+            cur = try b.f(value) catch { case e: Throwable => raised(e) }
             hasValue = false
           case MAP =>
             val m = frame.asInstanceOf[Map[Any, Any]]
             try value = m.f(value)
-            catch { case e: Throwable if recoverable(e) => cur = new Raise(e); hasValue = false }
+            catch { case e: Throwable => cur = raised(e); hasValue = false }
           case HANDLE => // success passes through a try/catch frame
           case ENSURE =>
             val v = value
@@ -308,7 +333,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
             hasValue = true
           case DELAY =>
             try { value = cur.asInstanceOf[Delay[Any]].thunk(); hasValue = true }
-            catch { case e: Throwable if recoverable(e) => cur = new Raise(e) }
+            catch { case e: Throwable => cur = raised(e) }
           case DEFER =>
             cur = Proc.safely(cur.asInstanceOf[Defer[Any]].thunk)
           case BIND =>
@@ -344,7 +369,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
             p.checkedAt = slices
             val holds =
               try g.enabled
-              catch { case e: Throwable if recoverable(e) => cur = new Raise(e); false }
+              catch { case e: Throwable => cur = raised(e); false }
             if (holds) { value = (); hasValue = true }
             else if (cur.tag == AWAIT) {
               p.guard = g
@@ -387,12 +412,24 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
             val t = s.target
             if (t eq null) cur = new Raise(new NullPointerException(s"synchronous call ${Option(s.label).getOrElse("")} on null"))
             else if (t.cog eq this) cur = Proc.safely(() => s.call(t))
-            else cur = new Get(runtime.send(t, s.label, s.call))
+            else cur = try new Get(runtime.send(t, s.label, s.call)) catch { case e: Throwable => raised(e) }
         }
       }
     }
     throw new AssertionError("unreachable")
   }
+
+  /**
+   * `p` threw `e` outside its handlers' reach (a fatal error, a guard, a tracer): it fails with the
+   * exception the process fails with, and a fatal error is kept for the end of the batch.
+   */
+  private def processThrew(p: Process, e: Throwable): Unit = {
+    if (isFatal(e)) noteFatal(p.describe, e)
+    if (!p.finished) fail(p, asFailure(e, p))
+  }
+
+  private def noteFatal(where: String, e: Throwable): Unit =
+    if (fatal eq null) { fatal = e; fatalWhere = where }
 
   private def fail(p: Process, e: Throwable): Unit = {
     p.finished = true
@@ -401,10 +438,11 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
     val from = p.raisedFrom
     val origin = if ((from ne null) && (from.error eq e)) s"${from.origin} (via ${p.describe})" else p.describe
     if (p.traceMode == TraceHooks.Traced) TraceHooks.completed(p, null, e)
+    // Counted whether or not anybody holds the future: a failed one-way call is reported here only.
+    // Before the future fails, so that whoever sees the failure also sees it counted.
+    runtime.processFailed(p, e)
     val f = p.fut
     if (f ne null) f.fail(e, origin)
-    // Counted whether or not anybody holds the future: a failed one-way call is reported here only.
-    runtime.processFailed(p, e)
   }
 
   // ---------------------------------------------------------------- reports
@@ -459,7 +497,48 @@ object Cog {
   private def grow(a: Array[Process]): Array[Process] =
     java.util.Arrays.copyOf(a, math.max(4, a.length * 2))
 
-  private[runtime] def recoverable(e: Throwable): Boolean = NonFatal(e) || e.isInstanceOf[StackOverflowError]
+  /**
+   * Errors after which the runtime does not trust itself to go on as if nothing happened: the JVM
+   * may be out of memory or broken (`VirtualMachineError`: OutOfMemoryError, InternalError,
+   * UnknownError), or the classes that run are not those the program was compiled against
+   * (`LinkageError`: every other process that reaches the same code fails the same way, and a
+   * half-initialised class stays broken). The process that raised one still fails like any other
+   * (its future fails, a one-way call is counted), without running its handlers or finalizers
+   * (user code must not swallow an OutOfMemoryError with a `case e: Throwable`); then the error
+   * goes to the worker's uncaught-exception handler and `cogs.on-fatal-error` decides.
+   *
+   * Not fatal, and so ordinary failures of their process that its handlers may catch:
+   * `StackOverflowError` (it unwound to the interpreter's frame, which is shallow: the JVM stack is
+   * fine again, and ABS sees a failed method); `InterruptedException` (user code was interrupted
+   * in a blocking call; the interrupt was consumed by the throw and is not re-asserted, or the next
+   * process on this worker would see it); and a `ControlThrowable` (a non-local `return` or
+   * `break` whose method had already returned when the closure ran), which is wrapped, see
+   * [[asFailure]]. Scala's `NonFatal` treats the last two as fatal, which stranded the process.
+   */
+  private[runtime] def isFatal(e: Throwable): Boolean = e match {
+    case _: StackOverflowError => false
+    case _: VirtualMachineError | _: LinkageError => true
+    case _ => false
+  }
+
+  /** The exception a process fails with when its code threw `e`. */
+  private[runtime] def asFailure(e: Throwable, p: Process): Throwable = e match {
+    case c: ControlThrowable =>
+      val where = if (p eq null) "a process" else p.describe
+      new IllegalStateException(
+        s"$where: a non-local return (or another scala.util.control.ControlThrowable, ${c.getClass.getName}) " +
+          "left a closure that ran after its method had returned; write the result as the closure's value instead", c)
+    case other => other
+  }
+
+  /** What the interpreter does with `e` thrown by user code: a Raise for the process's handlers, or rethrow if fatal. */
+  private[runtime] def raised(e: Throwable): Proc[Nothing] =
+    if (isFatal(e)) throw e else new Proc.Raise(asFailure(e, currentProcess()))
+
+  private def currentProcess(): Process = {
+    val c = current()
+    if (c eq null) null else c.running
+  }
 
   private[runtime] def describeGuard(g: Guard): String = g match {
     case f: Fut[_] => f.describe

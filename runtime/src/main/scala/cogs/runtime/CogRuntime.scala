@@ -27,7 +27,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
       t
     }
     // Async (FIFO) mode: COGs are event-style tasks that are never joined.
-    new ForkJoinPool(settings.parallelism, factory, (_, e) => internalError(null, e), true)
+    new ForkJoinPool(settings.parallelism, factory, uncaughtHandler, true)
   }
 
   private[runtime] val throughput: Int = settings.throughput
@@ -55,6 +55,12 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
   // COGs that held suspended processes when they last went idle (see CogCore.registered).
   private[this] val suspended = ConcurrentHashMap.newKeySet[Cog]()
   private[this] val sweepAt = new AtomicLong(1024)
+
+  // Set (once) when a fatal error makes the runtime halt (cogs.on-fatal-error = shutdown), and
+  // the halt, with its report, once the executor stopped. Waiters for quiescence and joiners wait
+  // for `halt` whenever `halting` is set (see fatalError for why that cannot miss quiescence).
+  @volatile private[this] var halting: Throwable = _
+  @volatile private[this] var halt: Halted = _
 
   private[this] val failures = new AtomicLong
   @volatile private[this] var firstFailure$ : String = _
@@ -127,6 +133,8 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
     val block = spawn(new MainBlock)
     val fut = send[MainBlock, A](block, "main", _ => main)
     awaitQuiescence()
+    // A halt (fatal error) made awaitQuiescence throw; a main block that failed fatally itself
+    // reports its own failure below only under cogs.on-fatal-error = continue.
     fut.poll match {
       case Some(scala.util.Failure(e)) => throw e
       case Some(scala.util.Success(v)) => v
@@ -232,10 +240,12 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
     waitersLock.lock()
     try {
       quiescenceWaiters += 1
-      while (active.get() != 0) {
+      while (halt == null && (active.get() != 0 || halting != null)) {
         if (nanos <= 0) return false
         nanos = waitersChanged.awaitNanos(nanos)
       }
+      val h = halt
+      if (h ne null) throw h.exception()
       true
     } finally {
       quiescenceWaiters -= 1
@@ -252,7 +262,9 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
     try {
       val deadline = if (timeoutNanos == Long.MaxValue) Long.MaxValue else System.nanoTime() + timeoutNanos
       while (!f.isDone) {
-        if (active.get() == 0 && !f.isDone) {
+        val h = halt
+        if (h ne null) throw h.exception()
+        if (active.get() == 0 && !f.isDone && halting == null) {
           // Quiescent and still pending: unless another outside thread resolves it, it never will.
           throw new DeadlockException(s"the main thread waits for ${f.describe}" :: deadlockReport())
         }
@@ -310,15 +322,67 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
   /** The first process that ended with an exception and the exception (`Calc.div failed: ...`), if any. */
   def firstFailure: Option[String] = Option(firstFailure$)
 
-  private[runtime] def internalError(cog: Cog, e: Throwable): Unit = {
-    System.err.println(s"cogs: internal error in ${Option(cog).getOrElse("the executor")}: $e")
-    e.printStackTrace()
+  /**
+   * A fatal error (see `Cog.isFatal`) was raised in `where`; the process that raised it has failed.
+   * Called by the COG's main task at the end of its batch, while the COG still counts as active.
+   *
+   * The error goes to the current thread's uncaught-exception handler, as Pekko's mailbox rethrows
+   * fatal errors to its dispatcher's threads. It is handed over by calling the handler rather than
+   * by throwing: a throwable that leaves a ForkJoinTask's `exec` is recorded in the task (never
+   * reaching the handler) and completes it, and a completed task is never run again, so the COG
+   * would be dead. The handler of this runtime's workers is [[uncaughtHandler]], which applies
+   * `cogs.on-fatal-error`; a thread of another executor gets its own handler, and the policy is
+   * applied too. `halting` is set before this COG's batch ends, so no thread waiting for quiescence
+   * can take the program as finished before the halt's report exists.
+   */
+  private[runtime] def fatalError(where: String, e: Throwable): Unit = {
+    Log.log(System.Logger.Level.ERROR, s"cogs: fatal error in $where; that process failed (cogs.on-fatal-error = ${settings.onFatalError})", e)
+    val t = Thread.currentThread()
+    val h = t.getUncaughtExceptionHandler
+    if (h ne null) h.uncaughtException(t, e)
+    if (h ne uncaughtHandler) applyFatalPolicy(e)
   }
+
+  /** The handler of this runtime's workers: a fatal error, from a process (fatalError) or from the executor itself. */
+  private[this] lazy val uncaughtHandler: Thread.UncaughtExceptionHandler = (_: Thread, e: Throwable) => applyFatalPolicy(e)
+
+  private def applyFatalPolicy(e: Throwable): Unit =
+    if (settings.onFatalError == Settings.Shutdown) startHalt(e)
+
+  /**
+   * Stop the executor after a fatal error: interrupt the workers, drop the COGs that wait in its
+   * queues, and once it stopped (or `shutdown-timeout` passed) log which processes were left and
+   * wake every thread waiting in `run`, `join` or `awaitQuiescence` with the report. On a thread of
+   * its own: a worker cannot wait for its own pool to terminate.
+   */
+  private def startHalt(e: Throwable): Unit = {
+    val first = synchronized { if (halting eq null) { halting = e; true } else false }
+    if (!first) return
+    val t = new Thread(() => {
+      pool.shutdownNow()
+      val stopped = pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS)
+      val left = deadlockReport()
+      val h = new Halted(e, left, stopped)
+      Log.log(System.Logger.Level.ERROR, h.message)
+      closed = true
+      if (tracing ne null) tracing.close()
+      halt = h
+      waitersLock.lock()
+      try waitersChanged.signalAll()
+      finally waitersLock.unlock()
+      joiners.forEach(j => LockSupport.unpark(j))
+    }, s"${settings.threadNamePrefix}-halt")
+    t.setDaemon(true)
+    t.start()
+  }
+
+  /** The runtime halted after a fatal error (cogs.on-fatal-error = shutdown), with its report. */
+  def haltReport: Option[String] = Option(halt).map(_.message)
 
   // ------------------------------------------------------------------ lifecycle
 
   /** Stop the executor. Suspended processes are abandoned. */
-  def close(): Unit = if (!closed) {
+  def close(): Unit = if (!closed && (halting eq null)) {
     closed = true
     pool.shutdown()
     pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS)
@@ -338,10 +402,14 @@ object CogRuntime {
       parallelism: Int,
       throughput: Int,
       threadNamePrefix: String,
-      shutdownTimeout: java.time.Duration
+      shutdownTimeout: java.time.Duration,
+      onFatalError: String = Settings.Shutdown
   )
 
   object Settings {
+    final val Shutdown = "shutdown"
+    final val Continue = "continue"
+
     def apply(config: Config): Settings = {
       val c = config.getConfig("cogs")
       val par = c.getInt("executor.parallelism")
@@ -350,8 +418,11 @@ object CogRuntime {
         parallelism = if (par <= 0) cores else par,
         throughput = c.getInt("throughput"),
         threadNamePrefix = c.getString("executor.thread-name-prefix"),
-        shutdownTimeout = c.getDuration("shutdown-timeout")
+        shutdownTimeout = c.getDuration("shutdown-timeout"),
+        onFatalError = c.getString("on-fatal-error")
       )
+      require(settings.onFatalError == Shutdown || settings.onFatalError == Continue,
+        s"cogs.on-fatal-error must be '$Shutdown' or '$Continue', got '${settings.onFatalError}'")
       require(settings.throughput >= 1, s"cogs.throughput must be at least 1, got ${settings.throughput}")
       require(settings.parallelism <= 32767, s"cogs.executor.parallelism is too large: ${settings.parallelism}")
       settings
@@ -407,4 +478,18 @@ object CogRuntime {
   }
 
   private[runtime] val Placement = new ThreadLocal[Cog]
+
+  private[runtime] val Log: System.Logger = System.getLogger("cogs.runtime")
+
+  /** What a halt left behind: the fatal error, the processes that were left waiting, and whether the executor stopped in time. */
+  private[runtime] final class Halted(val error: Throwable, left: List[String], stopped: Boolean) {
+    val message: String = {
+      val b = new StringBuilder(s"cogs: the runtime halted after a fatal error ($error)")
+      if (!stopped) b ++= "; some workers did not stop within cogs.shutdown-timeout"
+      if (left.isEmpty) b ++= "; no process was left waiting"
+      else b ++= s"; ${left.size} process(es) were left:\n" ++= left.map("  " + _).mkString("\n")
+      b.result()
+    }
+    def exception(): IllegalStateException = new IllegalStateException(message, error)
+  }
 }

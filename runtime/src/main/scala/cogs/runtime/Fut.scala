@@ -62,7 +62,7 @@ final class Fut[A] private[runtime] (
 
   /** Run `f` when resolved, on the resolving thread (or at once if already resolved). Keep it short. */
   def onComplete(f: Try[A] => Unit): Unit = {
-    val w = new FutCore.Waiter { def onResolved(c: FutCore): Unit = f(Fut.toTry[A](c.outcome())) }
+    val w = new FutCore.Waiter { def onResolved(c: FutCore): Unit = Fut.callback(f, Fut.toTry[A](c.outcome())) }
     if (!register(w)) f(Fut.toTry[A](outcome()))
   }
 
@@ -121,6 +121,18 @@ object Fut {
     case f: Failed if rethrowRaw => throw f.error
     case f: Failed               => throw new CallFailedException(f.origin, f.error)
   }
+
+  /**
+   * Run an `onComplete` callback on the resolving thread, which may be a COG's in the middle of
+   * ending a process: a non-fatal exception of the callback is logged, not allowed to fail that
+   * process or the COG.
+   */
+  private def callback[A](f: Try[A] => Unit, t: Try[A]): Unit =
+    try f(t)
+    catch {
+      case e: Throwable if !Cog.isFatal(e) =>
+        CogRuntime.Log.log(System.Logger.Level.WARNING, "cogs: an onComplete callback threw; ignored", e)
+    }
 
   /** A future already resolved with `value` (not tied to any runtime). */
   def successful[A](value: A): Fut[A] = {

@@ -1,7 +1,7 @@
 package cogs.runtime
 
 import java.util.function.{Function => JFunction, Supplier}
-import scala.util.control.NonFatal
+import scala.util.control.ControlThrowable
 
 /**
  * A description of (the rest of) a process: plain data that the COG interprets.
@@ -159,7 +159,8 @@ object Proc {
     case BIND  => val b = p.asInstanceOf[Bind[Any, A]]; now(b.f(now(b.source)))
     case HANDLE =>
       val h = p.asInstanceOf[Handle[A]]
-      try now(h.source) catch { case e: Throwable if Cog.recoverable(e) => now(h.handler(e)) }
+      // Here a ControlThrowable is legitimate (its method is still on the stack): not caught.
+      try now(h.source) catch { case e: Throwable if !Cog.isFatal(e) && !e.isInstanceOf[ControlThrowable] => now(h.handler(e)) }
     case ENSURE =>
       val en = p.asInstanceOf[Ensure[A]]
       try now(en.source) finally now(en.finalizer())
@@ -228,5 +229,5 @@ object Proc {
 
   private[runtime] def safely[A](thunk: () => Proc[A]): Proc[A] =
     try thunk()
-    catch { case e: Throwable if NonFatal(e) || e.isInstanceOf[StackOverflowError] => new Raise(e) }
+    catch { case e: Throwable => Cog.raised(e) }
 }
