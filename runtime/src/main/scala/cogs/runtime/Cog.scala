@@ -450,8 +450,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
   /** Publish the number of suspended processes and join the registry if there are any. */
   private def publishPending(): Unit = {
     val n = condCount + futCount + (if (blocker ne null) 1 else 0) + (if (ready eq null) 0 else ready.size)
-    if (n != pending) pending = n
-    if (n > 0 && !isRegistered() && casRegistered(0, 1)) runtime.registerSuspended(this)
+    runtime.suspendedCogs.publish(this, n)
   }
 
   /** The suspended processes, for a deadlock report. Only when the COG is idle (quiescence). */

@@ -52,9 +52,8 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
   // Threads blocked in Fut.join: woken at quiescence to report a deadlock.
   private[this] val joiners = ConcurrentHashMap.newKeySet[Thread]()
 
-  // COGs that held suspended processes when they last went idle (see CogCore.registered).
-  private[this] val suspended = ConcurrentHashMap.newKeySet[Cog]()
-  private[this] val sweepAt = new AtomicLong(1024)
+  // COGs that held suspended processes when they last went idle.
+  private[runtime] val suspendedCogs = new SuspendedRegistry
 
   // Set (once) when a fatal error makes the runtime halt (cogs.on-fatal-error = shutdown), and
   // the halt, with its report, once the executor stopped. Waiters for quiescence and joiners wait
@@ -280,29 +279,12 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
 
   // ------------------------------------------------------------------ deadlock reports
 
-  private[runtime] def registerSuspended(cog: Cog): Unit = {
-    suspended.add(cog)
-    if (suspended.size >= sweepAt.get()) sweep()
-  }
-
-  /** Drop COGs that no longer hold suspended processes (see CogCore.registered for the protocol). */
-  private def sweep(): Unit = synchronized {
-    suspended.forEach { c =>
-      if (c.pending == 0 && c.casRegistered(1, 0)) {
-        suspended.remove(c)
-        if (c.pending > 0 && c.casRegistered(0, 1)) suspended.add(c)
-      }
-    }
-    sweepAt.set(math.max(1024L, suspended.size.toLong * 2))
-  }
-
   /**
    * The processes that still wait, one line each. Meaningful when the runtime is quiescent:
    * then every line is a process that nothing in the runtime can wake.
    */
   def deadlockReport(): List[String] = {
-    sweep()
-    suspended.asScala.toList.flatMap { c =>
+    suspendedCogs.snapshot().asScala.toList.map(_.asInstanceOf[Cog]).flatMap { c =>
       // Exact at quiescence. If a thread outside the runtime made the COG busy meanwhile, its
       // private state is moving under us: say so instead of failing.
       try c.waitingReport().map(line => s"$c: $line")
