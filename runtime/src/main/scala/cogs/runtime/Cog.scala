@@ -2,7 +2,7 @@ package cogs.runtime
 
 import java.util.ArrayDeque
 import scala.util.control.ControlThrowable
-import ProcessCore.{PARKED, RUNNING, DONE}
+import ProcessCore.{PARKED, RUNNING}
 
 /**
  * A concurrent object group: the unit of scheduling. At most one process of a COG runs at a
@@ -106,7 +106,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
       val b = blocker
       blocker = null
       blockerReady = false
-      b.blockedOn = null
+      b.unblocked()
       return b
     }
     if (stateDirty) {
@@ -117,11 +117,12 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
     if (r eq null) return null
     var p = r.pollFirst()
     while (p ne null) {
-      if ((p.guard eq null) || guardHolds(p)) {
-        resumed(p)
+      val c = if (p.guard eq null) Holds else checkGuard(p)
+      if (c == Holds || c == Raises) {
+        p.resumed()
         return p
       }
-      if (!p.finished) park(p)
+      if (c == Blocks) park(p) // Failed: the process has ended
       p = r.pollFirst()
     }
     null
@@ -129,13 +130,11 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
 
   /** A process arrived through the inbox: new, or woken by a future. */
   private def accept(p: Process): Unit = {
+    if (p.isDone) return // a wake-up that raced with the end of the process (see Process.finish)
     p.setStateRelaxed(RUNNING)
-    if (p.finished) { p.setStateRelaxed(DONE); return }
     if (p eq blocker) {
-      // Publish PARKED before re-reading the future, so a resolution racing with us is seen by
-      // one side or the other (ProcessCore's argument).
-      p.setState(PARKED)
-      if (p.blockedOn.isResolved && p.casState(PARKED, RUNNING)) blockerReady = true
+      // Woken, but the COG is blocked on a future: only that future's resolution lets it run.
+      if (sleep(p, p.waitsFor, register = false) == TakenBack) blockerReady = true
       return
     }
     removeFromWaitList(p)
@@ -148,29 +147,33 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
     r.addLast(p)
   }
 
-  private def resumed(p: Process): Unit = {
-    if (p.guard ne null) {
-      p.guard = null
-      p.parkedOn = null
-      p.epoch = p.epoch + 1
-    }
-  }
-
-  private def guardHolds(p: Process): Boolean =
-    try { p.checkedAt = slices; p.guard.enabled }
-    catch {
+  /**
+   * Evaluate `p`'s guard, outside a slice. A guard that throws does not block: the exception
+   * replaces the rest of the process, which raises it in its next slice (where its handlers see
+   * it, as they see a guard that throws at the `await` itself), unless it is fatal: then the
+   * process has ended.
+   */
+  private def checkGuard(p: Process): Int =
+    try {
+      p.markChecked(slices)
+      if (p.guard.enabled) Holds else Blocks
+    } catch {
+      case e: Throwable if isFatal(e) =>
+        processThrew(p, e)
+        Failed
       case e: Throwable =>
-        processThrew(p, e) // a condition that throws ends its process, not the COG
-        false
+        p.current = new Proc.Raise(asFailure(e, p))
+        Raises
     }
 
   private def scanConditions(): Unit = {
     var i = condCount - 1
     while (i >= 0) {
       val p = condWaiting(i)
-      if (p.checkedAt != slices && guardHolds(p)) {
+      if (!p.checkedIn(slices)) {
+        val c = checkGuard(p)
         // A wake token may be taking it at the same moment: whoever wins the CAS has it.
-        if (p.casState(PARKED, RUNNING)) { removeFromWaitList(p); addReady(p) }
+        if ((c == Holds || c == Raises) && p.casState(PARKED, RUNNING)) { removeFromWaitList(p); addReady(p) }
       }
       i -= 1
     }
@@ -178,50 +181,79 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
 
   // ---------------------------------------------------------------- parking
 
+  /**
+   * The PARKED hand-off, the one place where a process goes to sleep on futures:
+   *  1. publish PARKED (a volatile store: a full fence),
+   *  2. register on the future (or the guard's futures) if not registered yet,
+   *  3. re-check: the future resolved, or (without `f`) the guard holds,
+   *  4. if so, take the process back with a CAS PARKED to RUNNING.
+   *
+   * Why no wake-up is lost: a resolver first completes the future (a CAS on its state word) and
+   * then wakes the process with a CAS PARKED to QUEUED (ProcessCore). Steps 1 and 3 against the
+   * resolver's completion and its CAS are the Dekker shape, all volatile: either the re-check (3)
+   * comes after the completion and sees it, or the resolver's CAS comes after step 1 and sees
+   * PARKED. If both see, steps 4 and the resolver's CAS race on PARKED and exactly one wins: the
+   * COG runs the process now, or the waker pushes it into the inbox (once: the inbox's invariant).
+   * If the resolver completed before step 2, `register` finds the outcome and registers nothing,
+   * and step 3 sees it. A guard of conditions only cannot change while the COG runs this, so it is
+   * not re-checked (`JcstressProcessCore.ParkVsResolve` checks the protocol).
+   *
+   * @return TakenBack (the caller makes it ready), Parked (it waits; a waker will queue it), or
+   *         Failed (re-checking its guard ended it: fatal error)
+   */
+  private def sleep(p: Process, f: Fut[_], register: Boolean): Int = {
+    p.setState(PARKED)                                                        // 1
+    if (register) {                                                           // 2
+      if (f ne null) f.register(p)
+      else {
+        val epoch = p.epoch
+        var fs = p.guard.pendingFutures(Nil)
+        while (fs.nonEmpty) { fs.head.register(new WakeToken(p, epoch)); fs = fs.tail }
+      }
+    }
+    val c =                                                                   // 3
+      if (f ne null) { if (f.isResolved) Holds else Blocks }
+      else if (p.guard.hasFutures) checkGuard(p)
+      else Blocks
+    if (c == Failed) Failed
+    else if (c != Blocks && p.casState(PARKED, RUNNING)) TakenBack            // 4
+    else Parked
+  }
+
   /** Suspend `p` on its guard, which did not hold. */
   private def park(p: Process): Unit = {
     val g = p.guard
     if (g.isSimple) {
       val f = g.firstPending
       if (f eq null) { addReady(p); return } // resolved meanwhile
-      val fresh = f ne p.parkedOn
-      p.parkedOn = f
-      p.setState(PARKED)
-      if (fresh) f.register(p)
-      // Re-check after publishing PARKED (see accept). If a waker wins, the process is in the inbox.
-      if (f.isResolved) { if (p.casState(PARKED, RUNNING)) addReady(p) else addWait(p, FUT) }
-      else addWait(p, FUT)
+      if (sleep(p, f, register = p.waitFor(f)) == TakenBack) addReady(p) else addWait(p, FUT)
     } else {
-      p.setState(PARKED)
-      val epoch = p.epoch
-      if (p.tokensEpoch != epoch) {
-        p.tokensEpoch = epoch
-        var fs = g.pendingFutures(Nil)
-        while (fs.nonEmpty) { fs.head.register(new WakeToken(p, epoch)); fs = fs.tail }
+      sleep(p, null, register = p.needsWakeTokens()) match {
+        case TakenBack => addReady(p)
+        case Parked    => addWait(p, if (g.hasCondition) COND else FUT)
+        case _         => // Failed: ended
       }
-      // With futures in the guard, one may have resolved while the process was not yet PARKED
-      // (its token's wake-up then failed): re-check after publishing PARKED. A guard of
-      // conditions only cannot have changed since it was evaluated in this slice.
-      val holds = g.hasFutures && guardHolds(p)
-      if (p.finished) return
-      if (holds && p.casState(PARKED, RUNNING)) addReady(p)
-      else addWait(p, if (g.hasCondition) COND else FUT)
     }
+  }
+
+  /** `p` reached `get` of pending `f`: it blocks the COG. */
+  private def block(p: Process, f: Fut[_]): Unit = {
+    blocker = p
+    blockerReady = sleep(p, f, register = true) == TakenBack
   }
 
   private def addWait(p: Process, where: Byte): Unit = {
     if (where == COND) {
       if (condCount == condWaiting.length) condWaiting = grow(condWaiting)
       condWaiting(condCount) = p
-      p.waitIndex = condCount
+      p.placedAt(COND, condCount)
       condCount += 1
     } else {
       if (futCount == futWaiting.length) futWaiting = grow(futWaiting)
       futWaiting(futCount) = p
-      p.waitIndex = futCount
+      p.placedAt(FUT, futCount)
       futCount += 1
     }
-    p.waitList = where
   }
 
   private def removeFromWaitList(p: Process): Unit = {
@@ -232,26 +264,16 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
       condCount -= 1
       val last = condWaiting(condCount)
       condWaiting(i) = last
-      last.waitIndex = i
+      last.placedAt(COND, i)
       condWaiting(condCount) = null
     } else {
       futCount -= 1
       val last = futWaiting(futCount)
       futWaiting(i) = last
-      last.waitIndex = i
+      last.placedAt(FUT, i)
       futWaiting(futCount) = null
     }
-    p.waitList = NOWHERE
-    p.waitIndex = -1
-  }
-
-  private def block(p: Process, f: Fut[_]): Unit = {
-    blocker = p
-    blockerReady = false
-    p.blockedOn = f
-    p.setState(PARKED)
-    f.register(p)
-    if (f.isResolved && p.casState(PARKED, RUNNING)) blockerReady = true
+    p.placedAt(NOWHERE, -1)
   }
 
   // ---------------------------------------------------------------- running
@@ -273,17 +295,17 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
     running = null
     if (p.traceMode == TraceHooks.Traced && outcome != SliceDone) traceSuspended(p, outcome)
     outcome match {
-      case SliceDone    => p.finished = true; p.setStateRelaxed(DONE)
+      case SliceDone    => p.finish()
       case SliceParked  => park(p)
       case SliceYielded => addReady(p)
-      case SliceBlocked => block(p, p.blockedOn)
+      case SliceBlocked => block(p, p.waitsFor)
     }
   }
 
   private def traceSuspended(p: Process, outcome: Int): Unit =
     TraceHooks.suspended(p, outcome match {
       case SliceParked  => TraceHooks.guardText(runtime, p.guard)
-      case SliceBlocked => s"get ${TraceHooks.futRef(runtime, p.blockedOn)}"
+      case SliceBlocked => s"get ${TraceHooks.futRef(runtime, p.waitsFor)}"
       case _            => "suspend"
     })
 
@@ -303,7 +325,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
     var hasValue = false
     while (true) {
       if (hasValue) {
-        if (p.sp == 0) {
+        if (!p.hasFrames) {
           if (p.traceMode == TraceHooks.Traced) TraceHooks.completed(p, value, null)
           val f = p.fut
           if (f ne null) f.resolve(value) // null: a one-way call, nobody can read its result
@@ -347,7 +369,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
           case RAISE =>
             val e = cur.asInstanceOf[Raise].error
             var handled = false
-            while (!handled && p.sp > 0) {
+            while (!handled && p.hasFrames) {
               val frame = p.pop().asInstanceOf[Proc[Any]]
               frame.tag match {
                 case HANDLE =>
@@ -366,13 +388,15 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
             }
           case AWAIT =>
             val g = cur.asInstanceOf[Await].guard
-            p.checkedAt = slices
+            p.markChecked(slices)
+            var threw: Throwable = null
             val holds =
               try g.enabled
-              catch { case e: Throwable => cur = raised(e); false }
-            if (holds) { value = (); hasValue = true }
-            else if (cur.tag == AWAIT) {
-              p.guard = g
+              catch { case e: Throwable => threw = e; false }
+            if (threw ne null) cur = raised(threw) // the process's handlers see it
+            else if (holds) { value = (); hasValue = true }
+            else {
+              p.awaits(g)
               p.current = UnitPure
               return SliceParked
             }
@@ -382,10 +406,10 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
             if (o ne null) {
               o match {
                 case v: Fut.Value  => value = v.value; hasValue = true
-                case x: Fut.Failed => cur = new Raise(x.error); p.raisedFrom = x
+                case x: Fut.Failed => cur = new Raise(x.error); p.reraises(x)
               }
             } else {
-              p.guard = f
+              p.awaits(f)
               p.current = cur // resuming re-reads the (then resolved) future
               return SliceParked
             }
@@ -400,10 +424,10 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
               if (p.traceMode == TraceHooks.Traced) TraceHooks.get(p, f)
               o match {
                 case v: Fut.Value  => value = v.value; hasValue = true
-                case x: Fut.Failed => cur = new Raise(x.error); p.raisedFrom = x
+                case x: Fut.Failed => cur = new Raise(x.error); p.reraises(x)
               }
             } else {
-              p.blockedOn = f
+              p.blockOn(f)
               p.current = cur
               return SliceBlocked
             }
@@ -425,14 +449,14 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
    */
   private def processThrew(p: Process, e: Throwable): Unit = {
     if (isFatal(e)) noteFatal(p.describe, e)
-    if (!p.finished) fail(p, asFailure(e, p))
+    if (!p.isDone) fail(p, asFailure(e, p))
   }
 
   private def noteFatal(where: String, e: Throwable): Unit =
     if (fatal eq null) { fatal = e; fatalWhere = where }
 
   private def fail(p: Process, e: Throwable): Unit = {
-    p.finished = true
+    p.finish()
     removeFromWaitList(p)
     // An exception that came from another call keeps naming where it was first raised.
     val from = p.raisedFrom
@@ -457,7 +481,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
   private[runtime] def waitingReport(): List[String] = {
     val b = List.newBuilder[String]
     if (blocker ne null)
-      b += s"${blocker.describe} blocks its COG in get, waiting for ${blocker.blockedOn.describe}"
+      b += s"${blocker.describe} blocks its COG in get, waiting for ${blocker.waitsFor.describe}"
     var i = 0
     while (i < futCount) {
       val p = futWaiting(i)
@@ -491,6 +515,14 @@ object Cog {
   private final val SliceParked = 1
   private final val SliceYielded = 2
   private final val SliceBlocked = 3
+
+  // Outcomes of checking a guard (checkGuard) and of the PARKED hand-off (sleep).
+  private final val Holds = 0
+  private final val Blocks = 1
+  private final val Raises = 2 // the guard threw: the process raises it when it runs
+  private final val Failed = 3 // the guard threw a fatal error: the process has ended
+  private final val TakenBack = 4
+  private final val Parked = 5
 
   private val EmptyProcs = new Array[Process](0)
   private def grow(a: Array[Process]): Array[Process] =
