@@ -5,6 +5,7 @@ import java.util.concurrent.{ConcurrentHashMap, ForkJoinPool, ForkJoinWorkerThre
 import java.util.concurrent.atomic.{AtomicInteger, AtomicLong}
 import java.util.concurrent.locks.{LockSupport, ReentrantLock}
 import scala.jdk.CollectionConverters._
+import System.Logger.Level
 
 /**
  * A runtime instance (an ABS deployment component): one shared executor on which the main tasks
@@ -265,7 +266,9 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
         if (h ne null) throw h.exception()
         if (active.get() == 0 && !f.isDone && halting == null) {
           // Quiescent and still pending: unless another outside thread resolves it, it never will.
-          throw new DeadlockException(s"the main thread waits for ${f.describe}" :: deadlockReport())
+          val e = new DeadlockException(s"the main thread waits for ${f.describe}" :: deadlockReport())
+          if (Log.isLoggable(Level.DEBUG)) Log.log(Level.DEBUG, s"cogs: join found a deadlock: ${e.getMessage}")
+          throw e
         }
         if (deadline == Long.MaxValue) LockSupport.park(this)
         else {
@@ -318,7 +321,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
    * can take the program as finished before the halt's report exists.
    */
   private[runtime] def fatalError(where: String, e: Throwable): Unit = {
-    Log.log(System.Logger.Level.ERROR, s"cogs: fatal error in $where; that process failed (cogs.on-fatal-error = ${settings.onFatalError})", e)
+    Log.log(Level.ERROR, s"cogs: $where failed with a fatal error ($e); handing it to the worker's uncaught-exception handler")
     val t = Thread.currentThread()
     val h = t.getUncaughtExceptionHandler
     if (h ne null) h.uncaughtException(t, e)
@@ -326,10 +329,14 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
   }
 
   /** The handler of this runtime's workers: a fatal error, from a process (fatalError) or from the executor itself. */
-  private[this] lazy val uncaughtHandler: Thread.UncaughtExceptionHandler = (_: Thread, e: Throwable) => applyFatalPolicy(e)
+  private[this] lazy val uncaughtHandler: Thread.UncaughtExceptionHandler = (t: Thread, e: Throwable) => {
+    Log.log(Level.ERROR, s"cogs: fatal error on ${t.getName} (cogs.on-fatal-error = ${settings.onFatalError})", e)
+    applyFatalPolicy(e)
+  }
 
   private def applyFatalPolicy(e: Throwable): Unit =
     if (settings.onFatalError == Settings.Shutdown) startHalt(e)
+    else Log.log(Level.WARNING, s"cogs: the runtime goes on after a fatal error ($e): cogs.on-fatal-error = continue")
 
   /**
    * Stop the executor after a fatal error: interrupt the workers, drop the COGs that wait in its
@@ -345,7 +352,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
       val stopped = pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS)
       val left = deadlockReport()
       val h = new Halted(e, left, stopped)
-      Log.log(System.Logger.Level.ERROR, h.message)
+      Log.log(Level.ERROR, h.message)
       closed = true
       if (tracing ne null) tracing.close()
       halt = h
@@ -367,8 +374,10 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
   def close(): Unit = if (!closed && (halting eq null)) {
     closed = true
     pool.shutdown()
-    pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS)
+    if (!pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS))
+      Log.log(Level.WARNING, s"cogs: close: workers still running after cogs.shutdown-timeout (${settings.shutdownTimeout})")
     if (tracing ne null) tracing.close()
+    Log.log(Level.DEBUG, s"cogs: $this closed; ${failures.get()} process(es) failed")
   }
 
   /** Java / Scala: same as `close`. */
@@ -461,6 +470,13 @@ object CogRuntime {
 
   private[runtime] val Placement = new ThreadLocal[Cog]
 
+  /**
+   * The runtime's logger (System.Logger, so no logging library is imposed: the JDK routes it to
+   * java.util.logging unless the application installs a LoggerFinder, e.g. SLF4J's bridge).
+   * Levels: ERROR for fatal errors and halts, WARNING for what the runtime ignores or cannot do
+   * (a throwing onComplete callback, workers that outlive close), DEBUG for its life cycle and
+   * deadlock reports. A failed process is not logged: it is data (its future, failedProcesses).
+   */
   private[runtime] val Log: System.Logger = System.getLogger("cogs.runtime")
 
   /** What a halt left behind: the fatal error, the processes that were left waiting, and whether the executor stopped in time. */
