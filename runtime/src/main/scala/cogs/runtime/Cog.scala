@@ -14,7 +14,7 @@ import ProcessCore.{PARKED, RUNNING}
  * between consecutive runs of the task goes through the status word (a volatile write when the
  * task ends, a CAS before it starts again), which orders them.
  */
-final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
+private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   import Cog._
 
   /** The first object placed in this COG: names the COG in reports. */
@@ -506,7 +506,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
   }
 }
 
-object Cog {
+private[runtime] object Cog {
   private[runtime] final val NOWHERE: Byte = 0
   private[runtime] final val COND: Byte = 1
   private[runtime] final val FUT: Byte = 2

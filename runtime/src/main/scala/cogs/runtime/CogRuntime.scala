@@ -324,7 +324,9 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
     Log.log(Level.ERROR, s"cogs: $where failed with a fatal error ($e); handing it to the worker's uncaught-exception handler")
     val t = Thread.currentThread()
     val h = t.getUncaughtExceptionHandler
-    if (h ne null) h.uncaughtException(t, e)
+    // A handler of another executor's thread may throw: that must not leave the COG's task.
+    try { if (h ne null) h.uncaughtException(t, e) }
+    catch { case x: Throwable => Log.log(Level.ERROR, s"cogs: the uncaught-exception handler of ${t.getName} threw", x) }
     if (h ne uncaughtHandler) applyFatalPolicy(e)
   }
 
@@ -433,9 +435,6 @@ object CogRuntime {
     require(tracing ne null, "tracing is null")
     new CogRuntime(Settings(config.withFallback(ConfigFactory.defaultReference())), tracing)
   }
-
-  /** Java: a traced runtime with the default configuration. */
-  def createTraced(tracing: cogs.trace.Tracing): CogRuntime = withTracing(tracing)
 
   /** Convenience: override a few keys, e.g. `CogRuntime.withOverrides("cogs.throughput = 8")`. */
   def withOverrides(hocon: String): CogRuntime = apply(ConfigFactory.parseString(hocon).withFallback(ConfigFactory.load()))

@@ -66,9 +66,6 @@ final class Fut[A] private[runtime] (
     if (!register(w)) f(Fut.toTry[A](outcome()))
   }
 
-  /** Java: run `f` when resolved. */
-  def whenDone(f: java.util.function.Consumer[Try[A]]): Unit = onComplete(t => f.accept(t))
-
   private[runtime] def resolve(value: A): Boolean = {
     // Most calls return Unit: they share one outcome instead of allocating one each.
     val v = value.asInstanceOf[AnyRef]
@@ -138,13 +135,6 @@ object Fut {
   def successful[A](value: A): Fut[A] = {
     val f = new Fut[A](null, null)
     f.resolve(value)
-    f
-  }
-
-  /** A future already failed with `error`. */
-  def failed[A](error: Throwable): Fut[A] = {
-    val f = new Fut[A](null, null)
-    f.fail(error, "a failed future")
     f
   }
 }
