@@ -130,6 +130,13 @@ object Proc {
   /** ABS `await f?` and then the value of `f` (its failure is raised in this process). */
   def await[A](f: Fut[A]): Proc[A] = new AwaitFut(f)
 
+  /**
+   * ABS `await f?` alone: wait until `f` is resolved, with a value or a failure, and do not read
+   * it (a failure is not raised). The same as `await(f: Guard)`, under a name that does not depend
+   * on the static type of its argument.
+   */
+  def awaitResolved(f: Fut[_]): Proc[Unit] = new Await(f)
+
   /** ABS `suspend`: let the COG run other enabled processes, then continue. */
   val suspend: Proc[Unit] = Suspend
 

@@ -92,6 +92,15 @@ class FailureTest {
     assertEquals(0L, rt.failedProcesses)
   }
 
+  @Test def awaitReadsTheValueAndRaisesAFailureAwaitResolvedDoesNeither(): Unit = {
+    val a = rt.spawn(new CalcImpl); val b = rt.spawn(new CalcImpl)
+    val failed = b.send("boom")(_.boom())
+    assertEquals("resolved", rt.run(Proc.awaitResolved(failed).as("resolved")))
+    val e = assertThrows(classOf[CallFailedException], () => rt.run(Proc.await(failed).as("read")): Unit)
+    assertTrue(e.getCause.isInstanceOf[Boom])
+    assertEquals(4, rt.run(Proc.await(a.send("div")(_.div(8, 2)))))
+  }
+
   @Test def exceptionsInContinuationsAreCaught(): Unit = {
     val cell: Cell = rt.spawn(new CellImpl(1))
     val e = assertThrows(classOf[CallFailedException], () =>
