@@ -71,21 +71,26 @@ abstract class CogCore extends ForkJoinTask<Void> implements Runnable {
     private volatile int status = IDLE;
 
     /**
-     * Membership in the runtime's registry of COGs that hold suspended processes (for deadlock
-     * reports). The COG writes {@code pending} and then reads {@code registered}; a sweeper clears
-     * {@code registered} and then reads {@code pending}: both volatile, so at least one of them sees
-     * the other and a COG with suspended processes is never left out of the registry.
+     * Membership in the runtime's registry of COGs that hold suspended processes: REG_OUT,
+     * REG_IN, or REG_LEAVING while a sweeper removes the COG. The protocol and why it loses no
+     * entry are in {@link SuspendedRegistry}.
      */
     @SuppressWarnings("unused") // accessed through REGISTERED
     private volatile int registered;
     /** Number of suspended processes, as last published by the main task. */
     volatile int pending;
 
+    static final int REG_OUT = 0;
+    static final int REG_IN = 1;
+    static final int REG_LEAVING = 2;
+
     final boolean casRegistered(int expect, int update) {
         return REGISTERED.compareAndSet(this, expect, update);
     }
 
-    final boolean isRegistered() { return (int) REGISTERED.getVolatile(this) == 1; }
+    final void setRegistered(int s) { REGISTERED.setVolatile(this, s); }
+
+    final int registeredState() { return (int) REGISTERED.getVolatile(this); }
 
     /** Append a node; any thread. Does not schedule: see {@link #enqueueAndSchedule}. */
     final void push(Node n) {

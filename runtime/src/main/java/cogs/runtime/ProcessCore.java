@@ -39,7 +39,7 @@ abstract class ProcessCore extends Node {
      * RUNNING or DONE, set by the owning COG without a full fence (a plain store on x86). No hand-off
      * depends on when these become visible: a waker only acts on PARKED, and a stale QUEUED or
      * RUNNING fails its CAS just as RUNNING or DONE would. Only the store of PARKED, which is
-     * followed by a re-read of the future (the Dekker pair of Cog.park/Cog.block), needs
+     * followed by a re-read of the future (the Dekker pair of Cog.sleep, the PARKED hand-off), needs
      * {@link #setState}. Saves two fences per call.
      */
     final void setStateRelaxed(int s) { STATE.setRelease(this, s); }

@@ -6,7 +6,7 @@ package cogs.runtime
  */
 trait Active {
   /** The COG the object belongs to. */
-  private[cogs] def cog: Cog
+  private[runtime] def cog: Cog
 
   /** The object's identity in traces, or null when it is not traced. */
   private[cogs] def traceRef: cogs.trace.ObjRef
@@ -20,7 +20,7 @@ trait Active {
  * it is started as the object's first process right after creation.
  */
 abstract class ActiveObject extends Active {
-  private[cogs] final val cog: Cog = {
+  private[runtime] final val cog: Cog = {
     val c = CogRuntime.Placement.get()
     if (c eq null)
       throw new IllegalStateException(

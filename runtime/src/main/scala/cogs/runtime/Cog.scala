@@ -1,8 +1,8 @@
 package cogs.runtime
 
 import java.util.ArrayDeque
-import scala.util.control.NonFatal
-import ProcessCore.{PARKED, QUEUED, RUNNING, DONE}
+import scala.util.control.ControlThrowable
+import ProcessCore.{PARKED, RUNNING}
 
 /**
  * A concurrent object group: the unit of scheduling. At most one process of a COG runs at a
@@ -14,7 +14,7 @@ import ProcessCore.{PARKED, QUEUED, RUNNING, DONE}
  * between consecutive runs of the task goes through the status word (a volatile write when the
  * task ends, a CAS before it starts again), which orders them.
  */
-final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
+private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   import Cog._
 
   /** The first object placed in this COG: names the COG in reports. */
@@ -33,6 +33,9 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
   private[this] var blockerReady = false
   // A process ran since the conditions were last checked.
   private[this] var stateDirty = false
+  // A fatal error (see Cog.isFatal) raised in this batch, and where, for the runtime's handler.
+  private[this] var fatal: Throwable = _
+  private[this] var fatalWhere: String = _
   /** The process running now (for traces and tests); null between slices. */
   private[runtime] var running: Process = _
   // Slices run so far (wraps around; only compared for equality).
@@ -61,13 +64,27 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
       while (p ne null) {
         runProcess(p)
         n += 1
-        p = if (n < limit) pickNext() else null
+        // After a fatal error the batch stops: the error goes to the handler now, not after 31 more slices.
+        p = if (n < limit && (fatal eq null)) pickNext() else null
         // The batch goes on: a COG woken into the slot would wait for all of it (see execute).
         if ((p ne null) && (w ne null) && (w.slot ne null)) runtime.flushSlot(w)
       }
     } catch {
-      case e: Throwable => runtime.internalError(this, e)
+      // Every throwable of user code is caught in runProcess; what arrives here was thrown by the
+      // scheduler itself (or by a tracer), and the COG's bookkeeping may be inconsistent: it is
+      // handled as a fatal error.
+      case e: Throwable => noteFatal(s"the scheduler of $this", e)
     } finally { if (w ne null) w.current = prev else tl.set(prev) }
+
+    // Handed on while the COG is still SCHEDULED, so the runtime counts it active: a thread waiting
+    // for quiescence cannot see the program finished before the policy (halt or go on) is applied.
+    val f = fatal
+    if (f ne null) {
+      fatal = null
+      val where = fatalWhere
+      fatalWhere = null
+      runtime.fatalError(where, f)
+    }
 
     publishPending()
     if (hasLocalWork) resubmit() // stays SCHEDULED: fairness, not idleness
@@ -89,7 +106,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
       val b = blocker
       blocker = null
       blockerReady = false
-      b.blockedOn = null
+      b.unblocked()
       return b
     }
     if (stateDirty) {
@@ -100,11 +117,12 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
     if (r eq null) return null
     var p = r.pollFirst()
     while (p ne null) {
-      if ((p.guard eq null) || guardHolds(p)) {
-        resumed(p)
+      val c = if (p.guard eq null) Holds else checkGuard(p)
+      if (c == Holds || c == Raises) {
+        p.resumed()
         return p
       }
-      if (!p.finished) park(p)
+      if (c == Blocks) park(p) // Failed: the process has ended
       p = r.pollFirst()
     }
     null
@@ -112,13 +130,11 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
 
   /** A process arrived through the inbox: new, or woken by a future. */
   private def accept(p: Process): Unit = {
+    if (p.isDone) return // a wake-up that raced with the end of the process (see Process.finish)
     p.setStateRelaxed(RUNNING)
-    if (p.finished) { p.setStateRelaxed(DONE); return }
     if (p eq blocker) {
-      // Publish PARKED before re-reading the future, so a resolution racing with us is seen by
-      // one side or the other (ProcessCore's argument).
-      p.setState(PARKED)
-      if (p.blockedOn.isResolved && p.casState(PARKED, RUNNING)) blockerReady = true
+      // Woken, but the COG is blocked on a future: only that future's resolution lets it run.
+      if (sleep(p, p.waitsFor, register = false) == TakenBack) blockerReady = true
       return
     }
     removeFromWaitList(p)
@@ -131,29 +147,33 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
     r.addLast(p)
   }
 
-  private def resumed(p: Process): Unit = {
-    if (p.guard ne null) {
-      p.guard = null
-      p.parkedOn = null
-      p.epoch = p.epoch + 1
-    }
-  }
-
-  private def guardHolds(p: Process): Boolean =
-    try { p.checkedAt = slices; p.guard.enabled }
-    catch {
-      case e: Throwable if NonFatal(e) || e.isInstanceOf[StackOverflowError] =>
-        fail(p, e) // a condition that throws ends its process, not the COG
-        false
+  /**
+   * Evaluate `p`'s guard, outside a slice. A guard that throws does not block: the exception
+   * replaces the rest of the process, which raises it in its next slice (where its handlers see
+   * it, as they see a guard that throws at the `await` itself), unless it is fatal: then the
+   * process has ended.
+   */
+  private def checkGuard(p: Process): Int =
+    try {
+      p.markChecked(slices)
+      if (p.guard.enabled) Holds else Blocks
+    } catch {
+      case e: Throwable if isFatal(e) =>
+        processThrew(p, e)
+        Failed
+      case e: Throwable =>
+        p.current = new Proc.Raise(asFailure(e, p))
+        Raises
     }
 
   private def scanConditions(): Unit = {
     var i = condCount - 1
     while (i >= 0) {
       val p = condWaiting(i)
-      if (p.checkedAt != slices && guardHolds(p)) {
+      if (!p.checkedIn(slices)) {
+        val c = checkGuard(p)
         // A wake token may be taking it at the same moment: whoever wins the CAS has it.
-        if (p.casState(PARKED, RUNNING)) { removeFromWaitList(p); addReady(p) }
+        if ((c == Holds || c == Raises) && p.casState(PARKED, RUNNING)) { removeFromWaitList(p); addReady(p) }
       }
       i -= 1
     }
@@ -161,50 +181,79 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
 
   // ---------------------------------------------------------------- parking
 
+  /**
+   * The PARKED hand-off, the one place where a process goes to sleep on futures:
+   *  1. publish PARKED (a volatile store: a full fence),
+   *  2. register on the future (or the guard's futures) if not registered yet,
+   *  3. re-check: the future resolved, or (without `f`) the guard holds,
+   *  4. if so, take the process back with a CAS PARKED to RUNNING.
+   *
+   * Why no wake-up is lost: a resolver first completes the future (a CAS on its state word) and
+   * then wakes the process with a CAS PARKED to QUEUED (ProcessCore). Steps 1 and 3 against the
+   * resolver's completion and its CAS are the Dekker shape, all volatile: either the re-check (3)
+   * comes after the completion and sees it, or the resolver's CAS comes after step 1 and sees
+   * PARKED. If both see, steps 4 and the resolver's CAS race on PARKED and exactly one wins: the
+   * COG runs the process now, or the waker pushes it into the inbox (once: the inbox's invariant).
+   * If the resolver completed before step 2, `register` finds the outcome and registers nothing,
+   * and step 3 sees it. A guard of conditions only cannot change while the COG runs this, so it is
+   * not re-checked (`JcstressProcessCore.ParkVsResolve` checks the protocol).
+   *
+   * @return TakenBack (the caller makes it ready), Parked (it waits; a waker will queue it), or
+   *         Failed (re-checking its guard ended it: fatal error)
+   */
+  private def sleep(p: Process, f: Fut[_], register: Boolean): Int = {
+    p.setState(PARKED)                                                        // 1
+    if (register) {                                                           // 2
+      if (f ne null) f.register(p)
+      else {
+        val epoch = p.epoch
+        var fs = p.guard.pendingFutures(Nil)
+        while (fs.nonEmpty) { fs.head.register(new WakeToken(p, epoch)); fs = fs.tail }
+      }
+    }
+    val c =                                                                   // 3
+      if (f ne null) { if (f.isResolved) Holds else Blocks }
+      else if (p.guard.hasFutures) checkGuard(p)
+      else Blocks
+    if (c == Failed) Failed
+    else if (c != Blocks && p.casState(PARKED, RUNNING)) TakenBack            // 4
+    else Parked
+  }
+
   /** Suspend `p` on its guard, which did not hold. */
   private def park(p: Process): Unit = {
     val g = p.guard
     if (g.isSimple) {
       val f = g.firstPending
       if (f eq null) { addReady(p); return } // resolved meanwhile
-      val fresh = f ne p.parkedOn
-      p.parkedOn = f
-      p.setState(PARKED)
-      if (fresh) f.register(p)
-      // Re-check after publishing PARKED (see accept). If a waker wins, the process is in the inbox.
-      if (f.isResolved) { if (p.casState(PARKED, RUNNING)) addReady(p) else addWait(p, FUT) }
-      else addWait(p, FUT)
+      if (sleep(p, f, register = p.waitFor(f)) == TakenBack) addReady(p) else addWait(p, FUT)
     } else {
-      p.setState(PARKED)
-      val epoch = p.epoch
-      if (p.tokensEpoch != epoch) {
-        p.tokensEpoch = epoch
-        var fs = g.pendingFutures(Nil)
-        while (fs.nonEmpty) { fs.head.register(new WakeToken(p, epoch)); fs = fs.tail }
+      sleep(p, null, register = p.needsWakeTokens()) match {
+        case TakenBack => addReady(p)
+        case Parked    => addWait(p, if (g.hasCondition) COND else FUT)
+        case _         => // Failed: ended
       }
-      // With futures in the guard, one may have resolved while the process was not yet PARKED
-      // (its token's wake-up then failed): re-check after publishing PARKED. A guard of
-      // conditions only cannot have changed since it was evaluated in this slice.
-      val holds = g.hasFutures && guardHolds(p)
-      if (p.finished) return
-      if (holds && p.casState(PARKED, RUNNING)) addReady(p)
-      else addWait(p, if (g.hasCondition) COND else FUT)
     }
+  }
+
+  /** `p` reached `get` of pending `f`: it blocks the COG. */
+  private def block(p: Process, f: Fut[_]): Unit = {
+    blocker = p
+    blockerReady = sleep(p, f, register = true) == TakenBack
   }
 
   private def addWait(p: Process, where: Byte): Unit = {
     if (where == COND) {
       if (condCount == condWaiting.length) condWaiting = grow(condWaiting)
       condWaiting(condCount) = p
-      p.waitIndex = condCount
+      p.placedAt(COND, condCount)
       condCount += 1
     } else {
       if (futCount == futWaiting.length) futWaiting = grow(futWaiting)
       futWaiting(futCount) = p
-      p.waitIndex = futCount
+      p.placedAt(FUT, futCount)
       futCount += 1
     }
-    p.waitList = where
   }
 
   private def removeFromWaitList(p: Process): Unit = {
@@ -215,26 +264,16 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
       condCount -= 1
       val last = condWaiting(condCount)
       condWaiting(i) = last
-      last.waitIndex = i
+      last.placedAt(COND, i)
       condWaiting(condCount) = null
     } else {
       futCount -= 1
       val last = futWaiting(futCount)
       futWaiting(i) = last
-      last.waitIndex = i
+      last.placedAt(FUT, i)
       futWaiting(futCount) = null
     }
-    p.waitList = NOWHERE
-    p.waitIndex = -1
-  }
-
-  private def block(p: Process, f: Fut[_]): Unit = {
-    blocker = p
-    blockerReady = false
-    p.blockedOn = f
-    p.setState(PARKED)
-    f.register(p)
-    if (f.isResolved && p.casState(PARKED, RUNNING)) blockerReady = true
+    p.placedAt(NOWHERE, -1)
   }
 
   // ---------------------------------------------------------------- running
@@ -243,22 +282,30 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
     stateDirty = true // whatever runs may change the state that conditions read
     slices += 1
     running = p
-    if (p.target.traceRef ne null) TraceHooks.beforeSlice(p, first = p.traceMode == 0)
-    val outcome = runSlice(p)
+    val outcome =
+      try {
+        if (p.target.traceRef ne null) TraceHooks.beforeSlice(p, first = p.traceMode == 0)
+        runSlice(p)
+      } catch {
+        // runSlice turns an ordinary failure into a Raise that the process's own handlers see; a
+        // fatal error (rethrown by `raised`), or anything thrown by the interpreter or a tracer,
+        // arrives here and ends the process without running more of its code.
+        case e: Throwable => processThrew(p, e); SliceDone
+      }
     running = null
     if (p.traceMode == TraceHooks.Traced && outcome != SliceDone) traceSuspended(p, outcome)
     outcome match {
-      case SliceDone    => p.finished = true; p.setStateRelaxed(DONE)
+      case SliceDone    => p.finish()
       case SliceParked  => park(p)
       case SliceYielded => addReady(p)
-      case SliceBlocked => block(p, p.blockedOn)
+      case SliceBlocked => block(p, p.waitsFor)
     }
   }
 
   private def traceSuspended(p: Process, outcome: Int): Unit =
     TraceHooks.suspended(p, outcome match {
       case SliceParked  => TraceHooks.guardText(runtime, p.guard)
-      case SliceBlocked => s"get ${TraceHooks.futRef(runtime, p.blockedOn)}"
+      case SliceBlocked => s"get ${TraceHooks.futRef(runtime, p.waitsFor)}"
       case _            => "suspend"
     })
 
@@ -271,14 +318,14 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
         val entry = p.takeEntry()
         // Inline rather than Proc.safely: that would allocate a closure per process.
         try entry(p.target)
-        catch { case e: Throwable if recoverable(e) => new Raise(e) }
+        catch { case e: Throwable => raised(e) }
       }
     p.current = null
     var value: Any = null
     var hasValue = false
     while (true) {
       if (hasValue) {
-        if (p.sp == 0) {
+        if (!p.hasFrames) {
           if (p.traceMode == TraceHooks.Traced) TraceHooks.completed(p, value, null)
           val f = p.fut
           if (f ne null) f.resolve(value) // null: a one-way call, nobody can read its result
@@ -288,12 +335,12 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
         (frame.tag: @annotation.switch) match {
           case BIND =>
             val b = frame.asInstanceOf[Bind[Any, Any]]
-            cur = try b.f(value) catch { case e: Throwable if recoverable(e) => new Raise(e) }
+            cur = try b.f(value) catch { case e: Throwable => raised(e) }
             hasValue = false
           case MAP =>
             val m = frame.asInstanceOf[Map[Any, Any]]
             try value = m.f(value)
-            catch { case e: Throwable if recoverable(e) => cur = new Raise(e); hasValue = false }
+            catch { case e: Throwable => cur = raised(e); hasValue = false }
           case HANDLE => // success passes through a try/catch frame
           case ENSURE =>
             val v = value
@@ -308,7 +355,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
             hasValue = true
           case DELAY =>
             try { value = cur.asInstanceOf[Delay[Any]].thunk(); hasValue = true }
-            catch { case e: Throwable if recoverable(e) => cur = new Raise(e) }
+            catch { case e: Throwable => cur = raised(e) }
           case DEFER =>
             cur = Proc.safely(cur.asInstanceOf[Defer[Any]].thunk)
           case BIND =>
@@ -322,7 +369,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
           case RAISE =>
             val e = cur.asInstanceOf[Raise].error
             var handled = false
-            while (!handled && p.sp > 0) {
+            while (!handled && p.hasFrames) {
               val frame = p.pop().asInstanceOf[Proc[Any]]
               frame.tag match {
                 case HANDLE =>
@@ -341,13 +388,15 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
             }
           case AWAIT =>
             val g = cur.asInstanceOf[Await].guard
-            p.checkedAt = slices
+            p.markChecked(slices)
+            var threw: Throwable = null
             val holds =
               try g.enabled
-              catch { case e: Throwable if recoverable(e) => cur = new Raise(e); false }
-            if (holds) { value = (); hasValue = true }
-            else if (cur.tag == AWAIT) {
-              p.guard = g
+              catch { case e: Throwable => threw = e; false }
+            if (threw ne null) cur = raised(threw) // the process's handlers see it
+            else if (holds) { value = (); hasValue = true }
+            else {
+              p.awaits(g)
               p.current = UnitPure
               return SliceParked
             }
@@ -357,10 +406,10 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
             if (o ne null) {
               o match {
                 case v: Fut.Value  => value = v.value; hasValue = true
-                case x: Fut.Failed => cur = new Raise(x.error); p.raisedFrom = x
+                case x: Fut.Failed => cur = new Raise(x.error); p.reraises(x)
               }
             } else {
-              p.guard = f
+              p.awaits(f)
               p.current = cur // resuming re-reads the (then resolved) future
               return SliceParked
             }
@@ -375,10 +424,10 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
               if (p.traceMode == TraceHooks.Traced) TraceHooks.get(p, f)
               o match {
                 case v: Fut.Value  => value = v.value; hasValue = true
-                case x: Fut.Failed => cur = new Raise(x.error); p.raisedFrom = x
+                case x: Fut.Failed => cur = new Raise(x.error); p.reraises(x)
               }
             } else {
-              p.blockedOn = f
+              p.blockOn(f)
               p.current = cur
               return SliceBlocked
             }
@@ -387,24 +436,37 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
             val t = s.target
             if (t eq null) cur = new Raise(new NullPointerException(s"synchronous call ${Option(s.label).getOrElse("")} on null"))
             else if (t.cog eq this) cur = Proc.safely(() => s.call(t))
-            else cur = new Get(runtime.send(t, s.label, s.call))
+            else cur = try new Get(runtime.send(t, s.label, s.call)) catch { case e: Throwable => raised(e) }
         }
       }
     }
     throw new AssertionError("unreachable")
   }
 
+  /**
+   * `p` threw `e` outside its handlers' reach (a fatal error, a guard, a tracer): it fails with the
+   * exception the process fails with, and a fatal error is kept for the end of the batch.
+   */
+  private def processThrew(p: Process, e: Throwable): Unit = {
+    if (isFatal(e)) noteFatal(p.describe, e)
+    if (!p.isDone) fail(p, asFailure(e, p))
+  }
+
+  private def noteFatal(where: String, e: Throwable): Unit =
+    if (fatal eq null) { fatal = e; fatalWhere = where }
+
   private def fail(p: Process, e: Throwable): Unit = {
-    p.finished = true
+    p.finish()
     removeFromWaitList(p)
     // An exception that came from another call keeps naming where it was first raised.
     val from = p.raisedFrom
     val origin = if ((from ne null) && (from.error eq e)) s"${from.origin} (via ${p.describe})" else p.describe
     if (p.traceMode == TraceHooks.Traced) TraceHooks.completed(p, null, e)
+    // Counted whether or not anybody holds the future: a failed one-way call is reported here only.
+    // Before the future fails, so that whoever sees the failure also sees it counted.
+    runtime.processFailed(p, e)
     val f = p.fut
     if (f ne null) f.fail(e, origin)
-    // Counted whether or not anybody holds the future: a failed one-way call is reported here only.
-    runtime.processFailed(p, e)
   }
 
   // ---------------------------------------------------------------- reports
@@ -412,15 +474,14 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
   /** Publish the number of suspended processes and join the registry if there are any. */
   private def publishPending(): Unit = {
     val n = condCount + futCount + (if (blocker ne null) 1 else 0) + (if (ready eq null) 0 else ready.size)
-    if (n != pending) pending = n
-    if (n > 0 && !isRegistered() && casRegistered(0, 1)) runtime.registerSuspended(this)
+    runtime.suspendedCogs.publish(this, n)
   }
 
   /** The suspended processes, for a deadlock report. Only when the COG is idle (quiescence). */
   private[runtime] def waitingReport(): List[String] = {
     val b = List.newBuilder[String]
     if (blocker ne null)
-      b += s"${blocker.describe} blocks its COG in get, waiting for ${blocker.blockedOn.describe}"
+      b += s"${blocker.describe} blocks its COG in get, waiting for ${blocker.waitsFor.describe}"
     var i = 0
     while (i < futCount) {
       val p = futWaiting(i)
@@ -445,7 +506,7 @@ final class Cog private[runtime] (val runtime: CogRuntime) extends CogCore {
   }
 }
 
-object Cog {
+private[runtime] object Cog {
   private[runtime] final val NOWHERE: Byte = 0
   private[runtime] final val COND: Byte = 1
   private[runtime] final val FUT: Byte = 2
@@ -455,11 +516,60 @@ object Cog {
   private final val SliceYielded = 2
   private final val SliceBlocked = 3
 
+  // Outcomes of checking a guard (checkGuard) and of the PARKED hand-off (sleep).
+  private final val Holds = 0
+  private final val Blocks = 1
+  private final val Raises = 2 // the guard threw: the process raises it when it runs
+  private final val Failed = 3 // the guard threw a fatal error: the process has ended
+  private final val TakenBack = 4
+  private final val Parked = 5
+
   private val EmptyProcs = new Array[Process](0)
   private def grow(a: Array[Process]): Array[Process] =
     java.util.Arrays.copyOf(a, math.max(4, a.length * 2))
 
-  private[runtime] def recoverable(e: Throwable): Boolean = NonFatal(e) || e.isInstanceOf[StackOverflowError]
+  /**
+   * Errors after which the runtime does not trust itself to go on as if nothing happened: the JVM
+   * may be out of memory or broken (`VirtualMachineError`: OutOfMemoryError, InternalError,
+   * UnknownError), or the classes that run are not those the program was compiled against
+   * (`LinkageError`: every other process that reaches the same code fails the same way, and a
+   * half-initialised class stays broken). The process that raised one still fails like any other
+   * (its future fails, a one-way call is counted), without running its handlers or finalizers
+   * (user code must not swallow an OutOfMemoryError with a `case e: Throwable`); then the error
+   * goes to the worker's uncaught-exception handler and `cogs.on-fatal-error` decides.
+   *
+   * Not fatal, and so ordinary failures of their process that its handlers may catch:
+   * `StackOverflowError` (it unwound to the interpreter's frame, which is shallow: the JVM stack is
+   * fine again, and ABS sees a failed method); `InterruptedException` (user code was interrupted
+   * in a blocking call; the interrupt was consumed by the throw and is not re-asserted, or the next
+   * process on this worker would see it); and a `ControlThrowable` (a non-local `return` or
+   * `break` whose method had already returned when the closure ran), which is wrapped, see
+   * [[asFailure]]. Scala's `NonFatal` treats the last two as fatal, which stranded the process.
+   */
+  private[runtime] def isFatal(e: Throwable): Boolean = e match {
+    case _: StackOverflowError => false
+    case _: VirtualMachineError | _: LinkageError => true
+    case _ => false
+  }
+
+  /** The exception a process fails with when its code threw `e`. */
+  private[runtime] def asFailure(e: Throwable, p: Process): Throwable = e match {
+    case c: ControlThrowable =>
+      val where = if (p eq null) "a process" else p.describe
+      new IllegalStateException(
+        s"$where: a non-local return (or another scala.util.control.ControlThrowable, ${c.getClass.getName}) " +
+          "left a closure that ran after its method had returned; write the result as the closure's value instead", c)
+    case other => other
+  }
+
+  /** What the interpreter does with `e` thrown by user code: a Raise for the process's handlers, or rethrow if fatal. */
+  private[runtime] def raised(e: Throwable): Proc[Nothing] =
+    if (isFatal(e)) throw e else new Proc.Raise(asFailure(e, currentProcess()))
+
+  private def currentProcess(): Process = {
+    val c = current()
+    if (c eq null) null else c.running
+  }
 
   private[runtime] def describeGuard(g: Guard): String = g match {
     case f: Fut[_] => f.describe

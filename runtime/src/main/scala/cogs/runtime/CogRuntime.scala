@@ -5,6 +5,7 @@ import java.util.concurrent.{ConcurrentHashMap, ForkJoinPool, ForkJoinWorkerThre
 import java.util.concurrent.atomic.{AtomicInteger, AtomicLong}
 import java.util.concurrent.locks.{LockSupport, ReentrantLock}
 import scala.jdk.CollectionConverters._
+import System.Logger.Level
 
 /**
  * A runtime instance (an ABS deployment component): one shared executor on which the main tasks
@@ -27,7 +28,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
       t
     }
     // Async (FIFO) mode: COGs are event-style tasks that are never joined.
-    new ForkJoinPool(settings.parallelism, factory, (_, e) => internalError(null, e), true)
+    new ForkJoinPool(settings.parallelism, factory, uncaughtHandler, true)
   }
 
   private[runtime] val throughput: Int = settings.throughput
@@ -52,9 +53,14 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
   // Threads blocked in Fut.join: woken at quiescence to report a deadlock.
   private[this] val joiners = ConcurrentHashMap.newKeySet[Thread]()
 
-  // COGs that held suspended processes when they last went idle (see CogCore.registered).
-  private[this] val suspended = ConcurrentHashMap.newKeySet[Cog]()
-  private[this] val sweepAt = new AtomicLong(1024)
+  // COGs that held suspended processes when they last went idle.
+  private[runtime] val suspendedCogs = new SuspendedRegistry
+
+  // Set (once) when a fatal error makes the runtime halt (cogs.on-fatal-error = shutdown), and
+  // the halt, with its report, once the executor stopped. Waiters for quiescence and joiners wait
+  // for `halt` whenever `halting` is set (see fatalError for why that cannot miss quiescence).
+  @volatile private[this] var halting: Throwable = _
+  @volatile private[this] var halt: Halted = _
 
   private[this] val failures = new AtomicLong
   @volatile private[this] var firstFailure$ : String = _
@@ -127,6 +133,8 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
     val block = spawn(new MainBlock)
     val fut = send[MainBlock, A](block, "main", _ => main)
     awaitQuiescence()
+    // A halt (fatal error) made awaitQuiescence throw; a main block that failed fatally itself
+    // reports its own failure below only under cogs.on-fatal-error = continue.
     fut.poll match {
       case Some(scala.util.Failure(e)) => throw e
       case Some(scala.util.Success(v)) => v
@@ -232,10 +240,12 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
     waitersLock.lock()
     try {
       quiescenceWaiters += 1
-      while (active.get() != 0) {
+      while (halt == null && (active.get() != 0 || halting != null)) {
         if (nanos <= 0) return false
         nanos = waitersChanged.awaitNanos(nanos)
       }
+      val h = halt
+      if (h ne null) throw h.exception()
       true
     } finally {
       quiescenceWaiters -= 1
@@ -252,9 +262,13 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
     try {
       val deadline = if (timeoutNanos == Long.MaxValue) Long.MaxValue else System.nanoTime() + timeoutNanos
       while (!f.isDone) {
-        if (active.get() == 0 && !f.isDone) {
+        val h = halt
+        if (h ne null) throw h.exception()
+        if (active.get() == 0 && !f.isDone && halting == null) {
           // Quiescent and still pending: unless another outside thread resolves it, it never will.
-          throw new DeadlockException(s"the main thread waits for ${f.describe}" :: deadlockReport())
+          val e = new DeadlockException(s"the main thread waits for ${f.describe}" :: deadlockReport())
+          if (Log.isLoggable(Level.DEBUG)) Log.log(Level.DEBUG, s"cogs: join found a deadlock: ${e.getMessage}")
+          throw e
         }
         if (deadline == Long.MaxValue) LockSupport.park(this)
         else {
@@ -268,29 +282,12 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
 
   // ------------------------------------------------------------------ deadlock reports
 
-  private[runtime] def registerSuspended(cog: Cog): Unit = {
-    suspended.add(cog)
-    if (suspended.size >= sweepAt.get()) sweep()
-  }
-
-  /** Drop COGs that no longer hold suspended processes (see CogCore.registered for the protocol). */
-  private def sweep(): Unit = synchronized {
-    suspended.forEach { c =>
-      if (c.pending == 0 && c.casRegistered(1, 0)) {
-        suspended.remove(c)
-        if (c.pending > 0 && c.casRegistered(0, 1)) suspended.add(c)
-      }
-    }
-    sweepAt.set(math.max(1024L, suspended.size.toLong * 2))
-  }
-
   /**
    * The processes that still wait, one line each. Meaningful when the runtime is quiescent:
    * then every line is a process that nothing in the runtime can wake.
    */
   def deadlockReport(): List[String] = {
-    sweep()
-    suspended.asScala.toList.flatMap { c =>
+    suspendedCogs.snapshot().asScala.toList.map(_.asInstanceOf[Cog]).flatMap { c =>
       // Exact at quiescence. If a thread outside the runtime made the COG busy meanwhile, its
       // private state is moving under us: say so instead of failing.
       try c.waitingReport().map(line => s"$c: $line")
@@ -310,19 +307,79 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
   /** The first process that ended with an exception and the exception (`Calc.div failed: ...`), if any. */
   def firstFailure: Option[String] = Option(firstFailure$)
 
-  private[runtime] def internalError(cog: Cog, e: Throwable): Unit = {
-    System.err.println(s"cogs: internal error in ${Option(cog).getOrElse("the executor")}: $e")
-    e.printStackTrace()
+  /**
+   * A fatal error (see `Cog.isFatal`) was raised in `where`; the process that raised it has failed.
+   * Called by the COG's main task at the end of its batch, while the COG still counts as active.
+   *
+   * The error goes to the current thread's uncaught-exception handler, as Pekko's mailbox rethrows
+   * fatal errors to its dispatcher's threads. It is handed over by calling the handler rather than
+   * by throwing: a throwable that leaves a ForkJoinTask's `exec` is recorded in the task (never
+   * reaching the handler) and completes it, and a completed task is never run again, so the COG
+   * would be dead. The handler of this runtime's workers is [[uncaughtHandler]], which applies
+   * `cogs.on-fatal-error`; a thread of another executor gets its own handler, and the policy is
+   * applied too. `halting` is set before this COG's batch ends, so no thread waiting for quiescence
+   * can take the program as finished before the halt's report exists.
+   */
+  private[runtime] def fatalError(where: String, e: Throwable): Unit = {
+    Log.log(Level.ERROR, s"cogs: $where failed with a fatal error ($e); handing it to the worker's uncaught-exception handler")
+    val t = Thread.currentThread()
+    val h = t.getUncaughtExceptionHandler
+    // A handler of another executor's thread may throw: that must not leave the COG's task.
+    try { if (h ne null) h.uncaughtException(t, e) }
+    catch { case x: Throwable => Log.log(Level.ERROR, s"cogs: the uncaught-exception handler of ${t.getName} threw", x) }
+    if (h ne uncaughtHandler) applyFatalPolicy(e)
   }
+
+  /** The handler of this runtime's workers: a fatal error, from a process (fatalError) or from the executor itself. */
+  private[this] lazy val uncaughtHandler: Thread.UncaughtExceptionHandler = (t: Thread, e: Throwable) => {
+    Log.log(Level.ERROR, s"cogs: fatal error on ${t.getName} (cogs.on-fatal-error = ${settings.onFatalError})", e)
+    applyFatalPolicy(e)
+  }
+
+  private def applyFatalPolicy(e: Throwable): Unit =
+    if (settings.onFatalError == Settings.Shutdown) startHalt(e)
+    else Log.log(Level.WARNING, s"cogs: the runtime goes on after a fatal error ($e): cogs.on-fatal-error = continue")
+
+  /**
+   * Stop the executor after a fatal error: interrupt the workers, drop the COGs that wait in its
+   * queues, and once it stopped (or `shutdown-timeout` passed) log which processes were left and
+   * wake every thread waiting in `run`, `join` or `awaitQuiescence` with the report. On a thread of
+   * its own: a worker cannot wait for its own pool to terminate.
+   */
+  private def startHalt(e: Throwable): Unit = {
+    val first = synchronized { if (halting eq null) { halting = e; true } else false }
+    if (!first) return
+    val t = new Thread(() => {
+      pool.shutdownNow()
+      val stopped = pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS)
+      val left = deadlockReport()
+      val h = new Halted(e, left, stopped)
+      Log.log(Level.ERROR, h.message)
+      closed = true
+      if (tracing ne null) tracing.close()
+      halt = h
+      waitersLock.lock()
+      try waitersChanged.signalAll()
+      finally waitersLock.unlock()
+      joiners.forEach(j => LockSupport.unpark(j))
+    }, s"${settings.threadNamePrefix}-halt")
+    t.setDaemon(true)
+    t.start()
+  }
+
+  /** The runtime halted after a fatal error (cogs.on-fatal-error = shutdown), with its report. */
+  def haltReport: Option[String] = Option(halt).map(_.message)
 
   // ------------------------------------------------------------------ lifecycle
 
   /** Stop the executor. Suspended processes are abandoned. */
-  def close(): Unit = if (!closed) {
+  def close(): Unit = if (!closed && (halting eq null)) {
     closed = true
     pool.shutdown()
-    pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS)
+    if (!pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS))
+      Log.log(Level.WARNING, s"cogs: close: workers still running after cogs.shutdown-timeout (${settings.shutdownTimeout})")
     if (tracing ne null) tracing.close()
+    Log.log(Level.DEBUG, s"cogs: $this closed; ${failures.get()} process(es) failed")
   }
 
   /** Java / Scala: same as `close`. */
@@ -338,10 +395,14 @@ object CogRuntime {
       parallelism: Int,
       throughput: Int,
       threadNamePrefix: String,
-      shutdownTimeout: java.time.Duration
+      shutdownTimeout: java.time.Duration,
+      onFatalError: String = Settings.Shutdown
   )
 
   object Settings {
+    final val Shutdown = "shutdown"
+    final val Continue = "continue"
+
     def apply(config: Config): Settings = {
       val c = config.getConfig("cogs")
       val par = c.getInt("executor.parallelism")
@@ -350,8 +411,11 @@ object CogRuntime {
         parallelism = if (par <= 0) cores else par,
         throughput = c.getInt("throughput"),
         threadNamePrefix = c.getString("executor.thread-name-prefix"),
-        shutdownTimeout = c.getDuration("shutdown-timeout")
+        shutdownTimeout = c.getDuration("shutdown-timeout"),
+        onFatalError = c.getString("on-fatal-error")
       )
+      require(settings.onFatalError == Shutdown || settings.onFatalError == Continue,
+        s"cogs.on-fatal-error must be '$Shutdown' or '$Continue', got '${settings.onFatalError}'")
       require(settings.throughput >= 1, s"cogs.throughput must be at least 1, got ${settings.throughput}")
       require(settings.parallelism <= 32767, s"cogs.executor.parallelism is too large: ${settings.parallelism}")
       settings
@@ -371,9 +435,6 @@ object CogRuntime {
     require(tracing ne null, "tracing is null")
     new CogRuntime(Settings(config.withFallback(ConfigFactory.defaultReference())), tracing)
   }
-
-  /** Java: a traced runtime with the default configuration. */
-  def createTraced(tracing: cogs.trace.Tracing): CogRuntime = withTracing(tracing)
 
   /** Convenience: override a few keys, e.g. `CogRuntime.withOverrides("cogs.throughput = 8")`. */
   def withOverrides(hocon: String): CogRuntime = apply(ConfigFactory.parseString(hocon).withFallback(ConfigFactory.load()))
@@ -407,4 +468,25 @@ object CogRuntime {
   }
 
   private[runtime] val Placement = new ThreadLocal[Cog]
+
+  /**
+   * The runtime's logger (System.Logger, so no logging library is imposed: the JDK routes it to
+   * java.util.logging unless the application installs a LoggerFinder, e.g. SLF4J's bridge).
+   * Levels: ERROR for fatal errors and halts, WARNING for what the runtime ignores or cannot do
+   * (a throwing onComplete callback, workers that outlive close), DEBUG for its life cycle and
+   * deadlock reports. A failed process is not logged: it is data (its future, failedProcesses).
+   */
+  private[runtime] val Log: System.Logger = System.getLogger("cogs.runtime")
+
+  /** What a halt left behind: the fatal error, the processes that were left waiting, and whether the executor stopped in time. */
+  private[runtime] final class Halted(val error: Throwable, left: List[String], stopped: Boolean) {
+    val message: String = {
+      val b = new StringBuilder(s"cogs: the runtime halted after a fatal error ($error)")
+      if (!stopped) b ++= "; some workers did not stop within cogs.shutdown-timeout"
+      if (left.isEmpty) b ++= "; no process was left waiting"
+      else b ++= s"; ${left.size} process(es) were left:\n" ++= left.map("  " + _).mkString("\n")
+      b.result()
+    }
+    def exception(): IllegalStateException = new IllegalStateException(message, error)
+  }
 }

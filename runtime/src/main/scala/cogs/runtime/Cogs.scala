@@ -68,18 +68,12 @@ object Cogs {
   /** Java: `spawn`. */
   def spawnWith[T <: ActiveObject](make: Supplier[T]): T = spawn(make.get())
 
-  /** Java: `spawnLocal`. */
-  def spawnLocalWith[T <: ActiveObject](make: Supplier[T]): T = spawnLocal(make.get())
-
   /** ABS `destiny`: the future of the running process (only inside a process). */
   def destiny: Fut[Any] = {
     val c = Cog.current()
     if ((c eq null) || (c.running eq null)) throw new IllegalStateException("destiny is only defined inside a process")
     c.running.destiny
   }
-
-  /** True when called from inside a process (on a COG's main task). */
-  def insideProcess: Boolean = Cog.current() != null
 
   private def here(op: String): Cog = {
     val c = Cog.current()

@@ -62,12 +62,9 @@ final class Fut[A] private[runtime] (
 
   /** Run `f` when resolved, on the resolving thread (or at once if already resolved). Keep it short. */
   def onComplete(f: Try[A] => Unit): Unit = {
-    val w = new FutCore.Waiter { def onResolved(c: FutCore): Unit = f(Fut.toTry[A](c.outcome())) }
+    val w = new FutCore.Waiter { def onResolved(c: FutCore): Unit = Fut.callback(f, Fut.toTry[A](c.outcome())) }
     if (!register(w)) f(Fut.toTry[A](outcome()))
   }
-
-  /** Java: run `f` when resolved. */
-  def whenDone(f: java.util.function.Consumer[Try[A]]): Unit = onComplete(t => f.accept(t))
 
   private[runtime] def resolve(value: A): Boolean = {
     // Most calls return Unit: they share one outcome instead of allocating one each.
@@ -122,17 +119,22 @@ object Fut {
     case f: Failed               => throw new CallFailedException(f.origin, f.error)
   }
 
+  /**
+   * Run an `onComplete` callback on the resolving thread, which may be a COG's in the middle of
+   * ending a process: a non-fatal exception of the callback is logged, not allowed to fail that
+   * process or the COG.
+   */
+  private def callback[A](f: Try[A] => Unit, t: Try[A]): Unit =
+    try f(t)
+    catch {
+      case e: Throwable if !Cog.isFatal(e) =>
+        CogRuntime.Log.log(System.Logger.Level.WARNING, "cogs: an onComplete callback threw; ignored", e)
+    }
+
   /** A future already resolved with `value` (not tied to any runtime). */
   def successful[A](value: A): Fut[A] = {
     val f = new Fut[A](null, null)
     f.resolve(value)
-    f
-  }
-
-  /** A future already failed with `error`. */
-  def failed[A](error: Throwable): Fut[A] = {
-    val f = new Fut[A](null, null)
-    f.fail(error, "a failed future")
     f
   }
 }

@@ -1,7 +1,7 @@
 package cogs.runtime
 
 import java.util.function.{Function => JFunction, Supplier}
-import scala.util.control.NonFatal
+import scala.util.control.ControlThrowable
 
 /**
  * A description of (the rest of) a process: plain data that the COG interprets.
@@ -130,6 +130,13 @@ object Proc {
   /** ABS `await f?` and then the value of `f` (its failure is raised in this process). */
   def await[A](f: Fut[A]): Proc[A] = new AwaitFut(f)
 
+  /**
+   * ABS `await f?` alone: wait until `f` is resolved, with a value or a failure, and do not read
+   * it (a failure is not raised). The same as `await(f: Guard)`, under a name that does not depend
+   * on the static type of its argument.
+   */
+  def awaitResolved(f: Fut[_]): Proc[Unit] = new Await(f)
+
   /** ABS `suspend`: let the COG run other enabled processes, then continue. */
   val suspend: Proc[Unit] = Suspend
 
@@ -159,7 +166,8 @@ object Proc {
     case BIND  => val b = p.asInstanceOf[Bind[Any, A]]; now(b.f(now(b.source)))
     case HANDLE =>
       val h = p.asInstanceOf[Handle[A]]
-      try now(h.source) catch { case e: Throwable if Cog.recoverable(e) => now(h.handler(e)) }
+      // Here a ControlThrowable is legitimate (its method is still on the stack): not caught.
+      try now(h.source) catch { case e: Throwable if !Cog.isFatal(e) && !e.isInstanceOf[ControlThrowable] => now(h.handler(e)) }
     case ENSURE =>
       val en = p.asInstanceOf[Ensure[A]]
       try now(en.source) finally now(en.finalizer())
@@ -228,5 +236,5 @@ object Proc {
 
   private[runtime] def safely[A](thunk: () => Proc[A]): Proc[A] =
     try thunk()
-    catch { case e: Throwable if NonFatal(e) || e.isInstanceOf[StackOverflowError] => new Raise(e) }
+    catch { case e: Throwable => Cog.raised(e) }
 }

@@ -42,39 +42,15 @@ private[runtime] final class Process(
   def started: Boolean = slot.isInstanceOf[Proc[_]] || (slot eq null)
   def current: Proc[Any] = slot.asInstanceOf[Proc[Any]]
   def current_=(p: Proc[Any]): Unit = slot = p
-  private[runtime] var stack: Array[AnyRef] = null
-  private[runtime] var sp: Int = 0
-
-  /** The guard of the await this process is suspended in, or null. */
-  var guard: Guard = null
-  /** For a simple guard: the future it is registered on; for `get`: the future that blocks the COG. */
-  var parkedOn: Fut[_] = null
-  def blockedOn: Fut[_] = parkedOn
-  def blockedOn_=(f: Fut[_]): Unit = parkedOn = f
-  /**
-   * Incremented at every resume, so that stale wake-ups of an older await can be told apart.
-   * Wake tokens read it from other threads without synchronisation: a stale read only causes a
-   * spurious wake-up, which the COG absorbs by re-checking the guard.
-   */
-  var epoch: Int = 0
-  /** The epoch for which wake tokens have been registered (complex guards only). */
-  var tokensEpoch: Int = -1
-  /** Where the COG keeps it while suspended: one of Cog.NOWHERE/COND/FUT, and the index there. */
-  var waitList: Byte = 0
-  /** The COG's slice count when the guard was last evaluated: no need to evaluate it again before another slice ran. */
-  var checkedAt: Int = -1
-  /**
-   * The failed future whose exception this process re-raised last (await or get), so that if it
-   * dies of that same exception its own failure names where the exception came from.
-   */
-  var raisedFrom: Fut.Failed = null
-  /** Set by the COG when the process ended; a late wake-up of a finished process is dropped. */
-  var finished: Boolean = false
-  var waitIndex: Int = -1
-  /** TraceHooks.Traced once a Started event was emitted for this process; then its other events are too. */
-  var traceMode: Byte = 0
-
   def takeEntry(): Active => Proc[Any] = { val e = slot.asInstanceOf[Active => Proc[Any]]; slot = null; e }
+
+  // The synchronous call stack: continuation frames, on the heap.
+  private[this] var stack: Array[AnyRef] = null
+  private[this] var sp: Int = 0
+
+  def hasFrames: Boolean = sp > 0
+  /** Frames on the stack (ScaleTest checks that loops keep it constant). */
+  def depth: Int = sp
 
   def push(frame: AnyRef): Unit = {
     var s = stack
@@ -90,6 +66,96 @@ private[runtime] final class Process(
     stack(sp) = null
     f
   }
+
+  // ---------------------------------------------------------------- what it waits for
+  // Everything below is touched only by the COG's main task, except `epoch` (see WakeToken).
+
+  private[this] var guard$ : Guard = null
+  private[this] var waitsFor$ : Fut[_] = null
+  private[this] var epoch$ : Int = 0
+  private[this] var tokensEpoch: Int = -1
+
+  /** The guard of the await this process is suspended in, or null. */
+  def guard: Guard = guard$
+
+  /**
+   * The future this process is registered on as a waiter: for a simple guard (futures only), the
+   * one that keeps it disabled; for `get`, the future that blocks its COG. Null otherwise.
+   */
+  def waitsFor: Fut[_] = waitsFor$
+
+  /**
+   * Incremented at every resume, so that stale wake-ups of an older await can be told apart.
+   * Wake tokens read it from other threads without synchronisation: a stale read only causes a
+   * spurious wake-up, which the COG absorbs by re-checking the guard.
+   */
+  def epoch: Int = epoch$
+
+  /** The process suspends in `await g` (which did not hold). */
+  def awaits(g: Guard): Unit = guard$ = g
+
+  /** The await is over: forget its guard and future; its wake tokens become stale. */
+  def resumed(): Unit =
+    if (guard$ ne null) {
+      guard$ = null
+      waitsFor$ = null
+      epoch$ += 1
+    }
+
+  /** A simple guard waits for `f` now. True if the process is not yet registered on it (the caller registers it). */
+  def waitFor(f: Fut[_]): Boolean = {
+    val fresh = f ne waitsFor$
+    waitsFor$ = f
+    fresh
+  }
+
+  /** `get` of pending `f`: the process blocks its COG until `f` resolves. */
+  def blockOn(f: Fut[_]): Unit = waitsFor$ = f
+
+  /** `get` returns: the future resolved. */
+  def unblocked(): Unit = waitsFor$ = null
+
+  /** A guard of several futures or with a condition registers one wake token per future, once per await: true the first time. */
+  def needsWakeTokens(): Boolean =
+    if (tokensEpoch == epoch$) false
+    else { tokensEpoch = epoch$; true }
+
+  // ---------------------------------------------------------------- the COG's bookkeeping
+
+  // Where the COG keeps it while suspended: one of Cog.NOWHERE/COND/FUT, and the index there.
+  private[this] var waitList$ : Byte = 0
+  private[this] var waitIndex$ : Int = -1
+  // The COG's slice count when the guard was last evaluated.
+  private[this] var checkedAt: Int = -1
+  private[this] var raisedFrom$ : Fut.Failed = null
+  private[this] var traceMode$ : Byte = 0
+
+  def waitList: Byte = waitList$
+  def waitIndex: Int = waitIndex$
+  def placedAt(list: Byte, index: Int): Unit = { waitList$ = list; waitIndex$ = index }
+
+  /** The guard was evaluated in slice `slice`: no need to evaluate it again before another slice ran. */
+  def markChecked(slice: Int): Unit = checkedAt = slice
+  def checkedIn(slice: Int): Boolean = checkedAt == slice
+
+  /**
+   * The failed future whose exception this process re-raised last (await or get), so that if it
+   * dies of that same exception its own failure names where the exception came from.
+   */
+  def raisedFrom: Fut.Failed = raisedFrom$
+  def reraises(f: Fut.Failed): Unit = raisedFrom$ = f
+
+  /** TraceHooks.Traced once a Started event was emitted for this process; then its other events are too. */
+  def traceMode: Byte = traceMode$
+  def setTraceMode(m: Byte): Unit = traceMode$ = m
+
+  /**
+   * The process ended (DONE is its final state: wakers act only on PARKED, so none can take it
+   * out again). A late wake-up that had already moved it to QUEUED is dropped when the COG takes
+   * it from the inbox.
+   */
+  def isDone: Boolean = state() == ProcessCore.DONE
+  def finish(): Unit = setStateRelaxed(ProcessCore.DONE)
 
   /** Wake from a future: only if parked, and then exactly once (see ProcessCore). */
   def onResolved(f: FutCore): Unit = wake()

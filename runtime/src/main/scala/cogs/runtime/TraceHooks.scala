@@ -68,10 +68,10 @@ private[cogs] object TraceHooks {
     if (first) {
       val rt = p.cog.runtime
       if (rt.tracing.observesMethod(ref.cls, p.label)) {
-        p.traceMode = Traced
+        p.setTraceMode(Traced)
         val f = futRef(rt, p.fut)
         emit(ref)(s => Started(ref, s, System.nanoTime(), p.label, f))
-      } else p.traceMode = MethodNotObserved
+      } else p.setTraceMode(MethodNotObserved)
     } else if (p.traceMode == Traced)
       emit(ref)(s => Resumed(ref, s, System.nanoTime(), p.label, futRef(p.cog.runtime, p.fut)))
   }

@@ -26,7 +26,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * jcstress tests of {@link ProcessCore}: a parked process is taken by exactly one of its wakers
  * (PARKED to QUEUED) and its COG (PARKED to RUNNING); and, combining the three cores, the park
- * protocol of {@code Cog.park}/{@code Cog.block} never loses a process whose future resolves.
+ * protocol of {@code Cog.sleep} (the PARKED hand-off of awaits and gets) never loses a process whose future resolves.
  */
 public class JcstressProcessCore {
 
@@ -89,7 +89,7 @@ public class JcstressProcessCore {
     }
 
     @JCStressTest
-    @Description("The whole park hand-off, as Cog.park (simple guard) and Cog.block do it, against a resolver. "
+    @Description("The whole park hand-off, as Cog.sleep does it for a simple guard or a get, against a resolver. "
             + "COG (SCHEDULED, running a batch): publish PARKED, register the process on the future, re-check "
             + "the future and CAS PARKED->RUNNING if resolved; then drain the inbox (accept) and end the batch: "
             + "submit if it has local work, else idleOrReschedule. Resolver: complete the future, whose waiter "
@@ -119,7 +119,7 @@ public class JcstressProcessCore {
 
         @Actor
         public void cogTask(IIIIIII_Result r) {
-            // Cog.park / Cog.block: publish PARKED before registering and re-reading the future.
+            // Cog.sleep: publish PARKED before registering and re-reading the future.
             p.setState(PARKED);
             f.register(p);
             boolean local = f.isResolved() && p.casState(PARKED, RUNNING);

@@ -33,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Runs the jcstress tests of the lock-free hand-offs ({@code JcstressCogCore}, {@code JcstressFutCore},
+ * {@code JcstressRegistry},
  * {@code JcstressProcessCore}) inside {@code mvn verify}, and fails if any outcome marked FORBIDDEN
  * was observed, if any test ended in an error (VM crash, timeout, exception), or if a test that this
  * machine can schedule did not run.

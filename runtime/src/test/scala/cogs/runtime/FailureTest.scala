@@ -76,6 +76,31 @@ class FailureTest {
     assertEquals(2, t.send("touch")(_.touch()).join())
   }
 
+  @Test def aConditionThatThrowsWhenRecheckedIsRaisedWhereTheProcessAwaits(): Unit = {
+    trait T extends Active { def waitThenCatch(): Proc[Int]; def arm(): Proc[Unit] }
+    final class TImpl extends ActiveObject with T {
+      private var armed = false
+      def waitThenCatch() =
+        Proc.awaitUntil(if (armed) throw new IllegalStateException("bad guard") else false).as(1)
+          .recover { case _: IllegalStateException => -1 }
+      def arm() = Proc.delay { armed = true }
+    }
+    val t = rt.spawn(new TImpl)
+    val f = t.send("waitThenCatch")(_.waitThenCatch())
+    t.send("arm")(_.arm()).join() // the re-check after this slice throws
+    assertEquals(-1, f.join(), "the await's handler catches what its guard threw")
+    assertEquals(0L, rt.failedProcesses)
+  }
+
+  @Test def awaitReadsTheValueAndRaisesAFailureAwaitResolvedDoesNeither(): Unit = {
+    val a = rt.spawn(new CalcImpl); val b = rt.spawn(new CalcImpl)
+    val failed = b.send("boom")(_.boom())
+    assertEquals("resolved", rt.run(Proc.awaitResolved(failed).as("resolved")))
+    val e = assertThrows(classOf[CallFailedException], () => rt.run(Proc.await(failed).as("read")): Unit)
+    assertTrue(e.getCause.isInstanceOf[Boom])
+    assertEquals(4, rt.run(Proc.await(a.send("div")(_.div(8, 2)))))
+  }
+
   @Test def exceptionsInContinuationsAreCaught(): Unit = {
     val cell: Cell = rt.spawn(new CellImpl(1))
     val e = assertThrows(classOf[CallFailedException], () =>

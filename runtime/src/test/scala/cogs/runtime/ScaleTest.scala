@@ -67,8 +67,8 @@ class ScaleTest {
         Proc.loopWhile(i < n) {
           Proc.suspend >> Proc.awaitUntil(i >= 0) >> Proc.delay {
             i += 1
-            if (i == 1000000) { depthAt1M = cog.running.sp; heapAt1M = usedHeap() }
-            if (i == n - 1) { depthAtEnd = cog.running.sp; heapAtEnd = usedHeap() }
+            if (i == 1000000) { depthAt1M = cog.running.depth; heapAt1M = usedHeap() }
+            if (i == n - 1) { depthAtEnd = cog.running.depth; heapAtEnd = usedHeap() }
           }
         }.map(_ => (depthAt1M, depthAtEnd, heapAt1M, heapAtEnd))
       }
