@@ -95,5 +95,5 @@ package absmodel_main
 
 object Main {
   def main(args: Array[String]): Unit =
-    cogs.absc.driver.ProgramRunner.runTest(args, _ => absmodel.Main$.main())
+    cogs.absc.run.ProgramRunner.runTest(args, _ => absmodel.Main$.main())
 }

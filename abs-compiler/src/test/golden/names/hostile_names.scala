@@ -132,5 +132,5 @@ package absmodel_main
 
 object Main {
   def main(args: Array[String]): Unit =
-    cogs.absc.driver.ProgramRunner.runTest(args, _ => absmodel.Names.main())
+    cogs.absc.run.ProgramRunner.runTest(args, _ => absmodel.Names.main())
 }
