@@ -86,7 +86,7 @@ object DriverTestSupport {
 
   /** Prints "hello 21" from another COG, then "result 42" and the program's arguments. */
   val hello: EmittedProgram = withMain("hello", Greeter,
-    """cogs.absc.driver.ProgramRunner.runMain(args, (rt: CogRuntime) => {
+    """cogs.absc.run.ProgramRunner.runMain(args, (rt: CogRuntime) => {
       |      val g: Greeter = Cogs.spawn(new GreeterImpl)
       |      val f = g ! (_.greet(21))
       |      Proc.await(f).map { v => Out.println(s"result $v"); Out.println("args " + args.mkString(",")) }
@@ -94,7 +94,7 @@ object DriverTestSupport {
 
   /** Prints, then fails an ABS assert in the main block. */
   val failedAssert: EmittedProgram = withMain("failedassert", "",
-    """cogs.absc.driver.ProgramRunner.runMain(args, (rt: CogRuntime) => Proc.delay {
+    """cogs.absc.run.ProgramRunner.runMain(args, (rt: CogRuntime) => Proc.delay {
       |      Out.println("before")
       |      throw cogs.absc.lib.AssertionFailException("x.abs:3: assert False")
       |    })""".stripMargin)
@@ -105,7 +105,7 @@ object DriverTestSupport {
       |final class BombImpl extends ActiveObject with Bomb {
       |  def explode(): Proc[Int] = Proc.delay { throw new IllegalStateException("boom") }
       |}""".stripMargin,
-    """cogs.absc.driver.ProgramRunner.runMain(args, (rt: CogRuntime) => {
+    """cogs.absc.run.ProgramRunner.runMain(args, (rt: CogRuntime) => {
       |      val b: Bomb = Cogs.spawn(new BombImpl)
       |      Proc.get(b.send("explode")(_.explode())).void
       |    })""".stripMargin)
@@ -117,20 +117,20 @@ object DriverTestSupport {
       |  private var ready = false
       |  def waitForever(): Proc[Unit] = Proc.awaitUntil(ready)
       |}""".stripMargin,
-    """cogs.absc.driver.ProgramRunner.runMain(args, (rt: CogRuntime) => {
+    """cogs.absc.run.ProgramRunner.runMain(args, (rt: CogRuntime) => {
       |      val w: Waiter = Cogs.spawn(new WaiterImpl)
       |      Proc.get(w.send("waitForever")(_.waitForever()))
       |    })""".stripMargin)
 
   def testResult(pkg: String, value: Boolean): EmittedProgram = withMain(pkg, "",
-    s"""cogs.absc.driver.ProgramRunner.runTest(args, (rt: CogRuntime) => Proc.delay {
+    s"""cogs.absc.run.ProgramRunner.runTest(args, (rt: CogRuntime) => Proc.delay {
        |      Out.println("testing $pkg")
        |      $value
        |    })""".stripMargin)
 
   /** Sleeps on a worker for `millis` (for timeouts). */
   def sleeper(millis: Long): EmittedProgram = withMain("sleeper", "",
-    s"""cogs.absc.driver.ProgramRunner.runTest(args, (rt: CogRuntime) => Proc.delay { Thread.sleep(${millis}L); true })""")
+    s"""cogs.absc.run.ProgramRunner.runTest(args, (rt: CogRuntime) => Proc.delay { Thread.sleep(${millis}L); true })""")
 
   /** Scala that does not compile: line 4 of sad/Main.scala has a type error. */
   val scalacError: EmittedProgram = program("sad",
@@ -142,7 +142,7 @@ object DriverTestSupport {
 
   /** Prints the runtime the program runs on (its parallelism). */
   val runtimeInfo: EmittedProgram = withMain("runtimeinfo", "",
-    """cogs.absc.driver.ProgramRunner.runMain(args, (rt: CogRuntime) => Proc.delay { Out.println(rt.toString) })""")
+    """cogs.absc.run.ProgramRunner.runMain(args, (rt: CogRuntime) => Proc.delay { Out.println(rt.toString) })""")
 
   /** No main block. */
   val library: EmittedProgram = EmittedProgram(List(EmittedFile("lib/Lib.scala", "package lib\nobject Lib { val x = 1 }\n")), None)

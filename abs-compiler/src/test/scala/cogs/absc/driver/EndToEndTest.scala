@@ -87,6 +87,6 @@ class EndToEndTest {
     val texts = scala.util.Using.resource(java.nio.file.Files.walk(out))(_.iterator.asScala.toList)
       .filter(_.toString.endsWith(".scala")).map(java.nio.file.Files.readString(_))
     assertTrue(texts.size >= 2, s"a file per module and the main object: $texts")
-    assertEquals(1, texts.count(_.contains("cogs.absc.driver.ProgramRunner.runMain(args, ")), texts.mkString("\n"))
+    assertEquals(1, texts.count(_.contains("cogs.absc.run.ProgramRunner.runMain(args, ")), texts.mkString("\n"))
   }
 }
