@@ -1,0 +1,67 @@
+package cogs.absc.lower
+
+import cogs.absc.parse.Parser
+import cogs.absc.typecheck.TypeChecker
+import org.junit.jupiter.api.Assertions._
+import org.junit.jupiter.api.Test
+
+/** The lowering phase alone: the lowered program of small models, as data. */
+class LowerTest {
+  private def lower(text: String): LProgram = {
+    val unit = Parser.parse("t.abs", text).fold(ds => fail(ds.map(_.render(text)).mkString("\n")), identity)
+    val typed = TypeChecker.check(List(unit)).fold(ds => fail(ds.map(_.render(text)).mkString("\n")), identity)
+    Lower(typed, "p")
+  }
+
+  private def method(p: LProgram, cls: String, m: String): LMethod =
+    p.modules.flatMap(_.decls).collectFirst { case c: LClass if c.absName == cls => c }.get
+      .methods.find(_.sig.absName == m).get
+
+  private val model =
+    """module M;
+      |interface I { Int m(); Int n(Int x); }
+      |class C implements I {
+      |  Int f = 0;
+      |  Int m() { return f; }
+      |  Int n(Int x) { I o = this; Int v = await o!m(); x = x + v; await f > 0; return x; }
+      |}
+      |""".stripMargin
+
+  @Test def aMethodWithoutSchedulingPointsIsPlain(): Unit = {
+    val m = method(lower(model), "C", "m")
+    assertEquals(None, m.cps)
+    assertEquals(Some((Nil, S.Sel(S.This, "f"))), m.plain)
+  }
+
+  @Test def codeAfterAnAwaitIsItsContinuation(): Unit = {
+    val m = method(lower(model), "C", "n")
+    // The assigned parameter is shadowed by a local; the body is one chain of binds.
+    assertEquals(List(("x_in$1", "x")), m.shadowedParams)
+    m.cps.get match {
+      case P.Then(List(St.Def("o", Some(T.Ref("I", Nil)), S.This, false)),
+        P.Bind(P.AwaitValue(_), Some(("v", T.Ref("AbsInt", Nil))),
+          P.Then(List(St.Assign(S.Id("x"), S.Infix(S.Id("x"), "+", S.Id("v")))),
+            P.Bind(P.Await(G.Cond("t.abs:6:68", _)), None, P.Done(S.Id("x")))))) =>
+      case other => fail(s"unexpected lowering: $other")
+    }
+  }
+
+  @Test def shadowingLetBindingsGetFreshNames(): Unit = {
+    val p = lower("module M;\ndef Bool f(Bool y) = let Bool x = y, Bool x = !x in x;\n")
+    val f = p.modules.head.decls.collectFirst { case f: LFunction => f }.get
+    assertEquals(S.Block(List(St.Def("x", Some(T.Ref("Boolean")), S.Id("y"), mutable = false),
+      St.Def("x$1", Some(T.Ref("Boolean")), S.Prefix("!", S.Id("x")), mutable = false)), S.Id("x$1")), f.body)
+  }
+
+  @Test def namesOfTheGeneratedWorldAreMangledInjectively(): Unit = {
+    assertEquals("yield_", Naming.termName("yield", Set.empty))
+    assertEquals("wait_", Naming.termName("wait", Set.empty))
+    assertEquals("x__", Naming.termName("x_", Set.empty))
+    assertEquals("map_", Naming.termName("map", Set("map")))
+    assertEquals("count", Naming.termName("count", Set("map")))
+    assertEquals("Proc_", Naming.typeName("Proc", Set.empty))
+    assertEquals("Bank_", Naming.typeName("Bank", Set("Bank")))
+    assertEquals("A_", Naming.typeParam("A"))
+    assertNotEquals(Naming.typeName("A_", Set.empty), Naming.typeParam("A"))
+  }
+}
