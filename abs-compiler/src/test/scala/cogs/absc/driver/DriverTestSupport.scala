@@ -144,6 +144,20 @@ object DriverTestSupport {
   val runtimeInfo: EmittedProgram = withMain("runtimeinfo", "",
     """cogs.absc.run.ProgramRunner.runMain(args, (rt: CogRuntime) => Proc.delay { Out.println(rt.toString) })""")
 
+  /** The JVM runs out of memory in the main block (thrown by hand: a test cannot exhaust its own heap). */
+  val outOfMemory: EmittedProgram = withMain("outofmemory", "",
+    """cogs.absc.run.ProgramRunner.runMain(args, (rt: CogRuntime) => Proc.delay {
+      |      Out.println("before")
+      |      throw new OutOfMemoryError("Java heap space")
+      |    })""".stripMargin)
+
+  /** A stack overflow in the main block. */
+  val stackOverflow: EmittedProgram = withMain("stackoverflow", "",
+    """cogs.absc.run.ProgramRunner.runMain(args, (rt: CogRuntime) => Proc.delay {
+      |      def down(n: Int): Int = if (n == 0) 0 else 1 + down(n - 1)
+      |      Out.println(down(Int.MaxValue).toString)
+      |    })""".stripMargin)
+
   /** No main block. */
   val library: EmittedProgram = EmittedProgram(List(EmittedFile("lib/Lib.scala", "package lib\nobject Lib { val x = 1 }\n")), None)
 
@@ -152,6 +166,8 @@ object DriverTestSupport {
     "failedassert" -> failedAssert,
     "jvmexception" -> jvmException,
     "deadlock" -> deadlock,
+    "outofmemory" -> outOfMemory,
+    "stackoverflow" -> stackOverflow,
     "pass" -> testResult("pass", value = true),
     "pass2" -> testResult("pass2", value = true),
     "fail" -> testResult("fail", value = false),

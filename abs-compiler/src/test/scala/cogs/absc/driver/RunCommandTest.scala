@@ -37,6 +37,24 @@ class RunCommandTest {
     assertEquals("", r.out)
   }
 
+  @Test def runningOutOfMemoryIsOneParagraphWithTheSettingToRaise(): Unit = {
+    val r = run("outofmemory")
+    assertEquals(1, r.status, r.err)
+    assertEquals("before\n", r.programOut)
+    assertTrue(r.err.contains("absc: the main block ran out of memory (java.lang.OutOfMemoryError: Java heap space); " +
+      "give the JVM more heap, e.g. JAVA_OPTS=-Xmx4g"), r.err)
+    assertFalse(r.err.contains("\tat "), s"no stack trace without -v:\n${r.err}")
+    assertFalse(r.err.contains("deadlock"), r.err)
+  }
+
+  @Test def aStackOverflowNamesTheSettingToRaise(): Unit = {
+    val r = run("stackoverflow")
+    assertEquals(1, r.status, r.err)
+    assertTrue(r.err.contains("absc: the main block failed: uncaught exception StackOverflowException"), r.err)
+    assertTrue(r.err.contains("JAVA_OPTS=-Xss1g"), r.err)
+    assertFalse(r.err.contains("\tat "), r.err)
+  }
+
   @Test def argumentsAfterDoubleDashReachTheProgram(): Unit = {
     val r = absc(backend, "run", "--cache-dir", cache.toString, absFile(dir, "hello"), "--", "a", "--b", "-v")
     assertEquals(0, r.status, r.err)

@@ -2,7 +2,7 @@ package cogs.absc.run
 
 import java.io.PrintStream
 
-import cogs.absc.lib.{AbsException, Out}
+import cogs.absc.lib.{AbsException, HeapOverflowException, Out, StackOverflowException}
 import cogs.runtime.{CallFailedException, CogRuntime, DeadlockException, Proc}
 
 /**
@@ -109,7 +109,17 @@ object ProgramRunner {
     if (s ne null) s.err else System.err
   }
 
-  private def execute[A](main: CogRuntime => Proc[A], isTest: Boolean, monitor: String): Outcome =
+  // The runtime logs a fatal error with its stack trace, for the users of the library; a run of an
+  // ABS program reports it itself, as one paragraph (the log comes back with -v). The logger is
+  // kept here: java.util.logging holds loggers weakly, and a collected one forgets its level.
+  private[this] val runtimeLog = java.util.logging.Logger.getLogger("cogs.runtime")
+
+  private def execute[A](main: CogRuntime => Proc[A], isTest: Boolean, monitor: String): Outcome = {
+    runtimeLog.setLevel(if (verbose) null else java.util.logging.Level.OFF)
+    executeWith(main, isTest, monitor)
+  }
+
+  private def executeWith[A](main: CogRuntime => Proc[A], isTest: Boolean, monitor: String): Outcome =
     if (monitor eq null) executeOn(CogRuntime(), main, isTest)
     else {
       val loader = Option(Thread.currentThread().getContextClassLoader).getOrElse(getClass.getClassLoader)
@@ -148,6 +158,9 @@ object ProgramRunner {
       case e: InterruptedException =>
         Thread.currentThread().interrupt()
         fail("interrupted", e)
+      case e: Throwable if rt.haltReport.isDefined =>
+        // The runtime halted after a fatal error of the JVM in a process (cogs.on-fatal-error).
+        fail(fatal(rt), e)
       case e: Throwable =>
         // Not from the program's processes: creating the runtime, a bug in the runtime or here.
         fail(s"the program could not be run: ${describe(e)}", e)
@@ -157,10 +170,31 @@ object ProgramRunner {
     }
   }
 
+  /** A fatal error of the JVM as a modeller can act on it: where it happened, and what to raise. */
+  private def fatal(rt: CogRuntime): String = {
+    val (where, error) = rt.firstFailure.map { f =>
+      val i = f.indexOf(" failed: ")
+      if (i < 0) ("the program", f) else (describeOrigin(f.substring(0, i)), f.substring(i + " failed: ".length))
+    }.getOrElse(("the program", rt.haltReport.get))
+    if (error.contains("OutOfMemoryError"))
+      s"$where ran out of memory ($error); give the JVM more heap, e.g. JAVA_OPTS=-Xmx4g"
+    else s"$where failed with a fatal error of the JVM ($error); the run was stopped"
+  }
+
+  /** What a modeller can do about a failure, if there is something: the JVM settings that limit it. */
+  private def hint(cause: Throwable): Option[String] = AbsException.lift(cause) match {
+    case StackOverflowException | _: StackOverflowException =>
+      Some("ABS functions and methods that cannot suspend recurse on the JVM stack; give threads a larger one, e.g. JAVA_OPTS=-Xss1g")
+    case HeapOverflowException | _: HeapOverflowException =>
+      Some("give the JVM more heap, e.g. JAVA_OPTS=-Xmx4g")
+    case _ => None
+  }
+
   private def fail(message: String, cause: Throwable): Outcome = {
     flushOutput() // what the program printed comes before the report
     val out = err
     out.println(s"absc: $message")
+    hint(cause).foreach(h => out.println(s"absc: $h"))
     if (verbose) cause.printStackTrace(out)
     out.flush()
     Outcome(ExitFailure, None, Some(firstLine(message)))
