@@ -88,17 +88,8 @@ private[lower] final class LowerStmt(x: LowerExp) {
       List(St.Match(scrutinee, cases :+ x.matchFail[List[St]](sw, ctx, s => List(St.Eval(s)))))
     case t: TryCatchStmt =>
       val body = scopedBody(t.body, ctx, assigned)
-      val handler = if (t.catches.isEmpty) None else {
-        val e = ctx.locals.temp("e")
-        val other = ctx.locals.temp("other")
-        val cases = t.catches.map { br =>
-          ctx.locals.scoped {
-            val (p, g) = x.pattern(br.pattern, ctx)
-            Case(p, g, scopedBody(br.body, ctx, assigned))
-          }
-        }
-        Some((e, List(St.Match(S.call("AbsException.liftAbs", S.Id(e)), cases :+ Case(Pat.Bind(other), None, List(St.Eval(S.Throw(S.Id(other)))))))))
-      }
+      val handler = catchHandler[List[St]](t.catches, ctx, scopedBody(_, ctx, assigned),
+        other => List(St.Eval(S.Throw(other))), (s, cases) => List(St.Match(s, cases)))
       List(St.Try(body, handler, t.finallyStmt.map(scopedBody(_, ctx, assigned)).getOrElse(Nil)))
     case Block(ss, _) => List(St.Block(ctx.locals.scoped(plainStmts(ss, ctx, assigned))))
     case a: AwaitStmt => throw new IllegalStateException(s"absc: await at ${a.pos} was not marked as suspending")
@@ -106,6 +97,26 @@ private[lower] final class LowerStmt(x: LowerExp) {
     case d: DurationStmt => throw new LowerError(d.pos, "duration statements (Timed ABS) are not supported yet")
     case m: MoveCogToStmt => throw new LowerError(m.pos, "movecogto (deployment components) is not supported yet")
   }
+
+  /**
+   * The handler of a `try`'s catch branches, plain or as a computation: the exception `e` caught
+   * (any throwable) is matched as an ABS exception (`AbsException.liftAbs`); one that no branch
+   * matches is rethrown (`rethrow`). None when there is no branch.
+   */
+  private def catchHandler[B](catches: List[SwitchBranch], ctx: Ctx, body: Stmt => B, rethrow: S => B,
+      matchOn: (S, List[Case[B]]) => B): Option[(String, B)] =
+    if (catches.isEmpty) None
+    else {
+      val e = ctx.locals.temp("e")
+      val other = ctx.locals.temp("other")
+      val cases = catches.map { br =>
+        ctx.locals.scoped {
+          val (p, g) = x.pattern(br.pattern, ctx)
+          Case(p, g, body(br.body))
+        }
+      }
+      Some((e, matchOn(S.call("AbsException.liftAbs", S.Id(e)), cases :+ Case(Pat.Bind(other), None, rethrow(S.Id(other))))))
+    }
 
   // ------------------------------------------------------------------ continuations
 
@@ -233,17 +244,8 @@ private[lower] final class LowerStmt(x: LowerExp) {
         if (branchTail) code else continue(code)
       case t: TryCatchStmt =>
         val body = scopedCps(t.body, ctx, assigned, branchTail, branchEnd)
-        val handler = if (t.catches.isEmpty) None else {
-          val e = ctx.locals.temp("e")
-          val other = ctx.locals.temp("other")
-          val cases = t.catches.map { br =>
-            ctx.locals.scoped {
-              val (p, g) = x.pattern(br.pattern, ctx)
-              Case(p, g, scopedCps(br.body, ctx, assigned, branchTail, branchEnd))
-            }
-          }
-          Some((e, P.Match(S.call("AbsException.liftAbs", S.Id(e)), cases :+ Case(Pat.Bind(other), None, P.Raise(S.Id(other))))))
-        }
+        val handler = catchHandler[P](t.catches, ctx, scopedCps(_, ctx, assigned, branchTail, branchEnd),
+          P.Raise(_), P.Match(_, _))
         val fin = t.finallyStmt.map(scopedCps(_, ctx, assigned, tail = false, None))
         val code = P.Try(body, handler, fin)
         if (branchTail) code else continue(code)
