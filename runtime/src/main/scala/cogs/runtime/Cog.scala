@@ -36,6 +36,14 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   // A fatal error (see Cog.isFatal) raised in this batch, and where, for the runtime's handler.
   private[this] var fatal: Throwable = _
   private[this] var fatalWhere: String = _
+  /**
+   * How this COG's scheduling policy is made from its first object (set at creation, before the
+   * object exists; see CogRuntime.spawnScheduled), and the policy once made. Both null for the
+   * default order. The maker is written before the COG's first process is queued (the inbox CAS
+   * publishes it); the policy is made on the COG's own thread at its first pick.
+   */
+  private[runtime] var policyOf: Active => SchedulingPolicy = _
+  private[this] var policy: SchedulingPolicy = _
   /** The process running now (for traces and tests); null between slices. */
   private[runtime] var running: Process = _
   // Slices run so far (wraps around; only compared for equality).
@@ -115,6 +123,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     }
     val r = ready
     if (r eq null) return null
+    if (policyOf ne null) return pickByPolicy(r)
     var p = r.pollFirst()
     while (p ne null) {
       val c = if (p.guard eq null) Holds else checkGuard(p)
@@ -126,6 +135,66 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
       p = r.pollFirst()
     }
     null
+  }
+
+  /**
+   * The policy's pick among the ready processes whose guards hold; the others stay ready in their
+   * order. Those whose guards no longer hold are parked again, as in the default pick. One that
+   * raises from its guard is taken at once: checking its guard replaced its continuation by the
+   * exception, so it must run next, and it only raises.
+   */
+  private def pickByPolicy(r: ArrayDeque[Process]): Process = {
+    val candidates = new java.util.ArrayList[Scheduled](r.size)
+    var p = r.pollFirst()
+    while (p ne null) {
+      val c = if (p.guard eq null) Holds else checkGuard(p)
+      if (c == Raises) {
+        var i = candidates.size - 1 // back in front of those not looked at, in their order
+        while (i >= 0) { r.addFirst(candidates.get(i).asInstanceOf[Process]); i -= 1 }
+        p.resumed()
+        return p
+      }
+      if (c == Holds) candidates.add(p)
+      else if (c == Blocks) park(p) // Failed: the process has ended
+      p = r.pollFirst()
+    }
+    if (candidates.isEmpty) return null
+    var pol = policy
+    if (pol eq null) { pol = policyOf(owner); policy = pol }
+    val chosen =
+      try pol.choose(java.util.Collections.unmodifiableList(candidates))
+      catch {
+        case e: Throwable =>
+          putBack(r, candidates)
+          dropPolicy()
+          throw new SchedulingPolicyException(s"the scheduling policy of $this failed: $e", e)
+      }
+    var i = 0
+    while (i < candidates.size && (candidates.get(i) ne chosen)) i += 1
+    if (i == candidates.size) {
+      putBack(r, candidates)
+      dropPolicy()
+      throw new SchedulingPolicyException(
+        s"the scheduling policy of $this chose $chosen, which is not one of the processes that may run", null)
+    }
+    candidates.remove(i)
+    putBack(r, candidates)
+    val c = chosen.asInstanceOf[Process]
+    c.resumed()
+    c
+  }
+
+  /**
+   * A policy that failed is dropped: the failure is a fatal error of the COG, and if the runtime
+   * goes on (`cogs.on-fatal-error = continue`) the COG runs in the default order instead of
+   * failing again at every pick.
+   */
+  private def dropPolicy(): Unit = { policyOf = null; policy = null }
+
+  /** Back into the (now empty) ready queue, in their order. */
+  private def putBack(r: ArrayDeque[Process], ps: java.util.ArrayList[Scheduled]): Unit = {
+    var i = 0
+    while (i < ps.size) { r.addLast(ps.get(i).asInstanceOf[Process]); i += 1 }
   }
 
   /** A process arrived through the inbox: new, or woken by a future. */

@@ -78,6 +78,23 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
   /** Java: `spawn`. */
   def spawnWith[T <: ActiveObject](make: java.util.function.Supplier[T]): T = spawn(make.get())
 
+  /**
+   * [[spawn]] with a [[SchedulingPolicy]] for the new COG (ABS `[Scheduler: f(queue)] new C(..)`).
+   * The policy is made from the new object when the COG first picks a process, so that it may read
+   * the object's state: `rt.spawnScheduled((s: Server) => byPriority(s))(new Server)`.
+   */
+  def spawnScheduled[T <: ActiveObject](policy: T => SchedulingPolicy)(make: => T): T = {
+    val cog = new Cog(this)
+    // The first object placed in the COG is its owner (ActiveObject's constructor): the `T` made here.
+    cog.policyOf = policy.asInstanceOf[Active => SchedulingPolicy]
+    place(cog, newCog = true)(make)
+  }
+
+  /** Java: `spawnScheduled`. */
+  def spawnScheduledWith[T <: ActiveObject](
+      policy: java.util.function.Function[T, SchedulingPolicy], make: java.util.function.Supplier[T]): T =
+    spawnScheduled((t: T) => policy.apply(t))(make.get())
+
   private[runtime] def place[T <: ActiveObject](cog: Cog, newCog: Boolean)(make: => T): T = {
     val prev = Placement.get()
     Placement.set(cog)

@@ -59,6 +59,10 @@ object Cogs {
   /** ABS `new C(..)` inside a process: the object gets a new COG in the caller's runtime. */
   def spawn[T <: ActiveObject](make: => T): T = here("spawn").runtime.spawn(make)
 
+  /** ABS `[Scheduler: f(queue)] new C(..)` inside a process: see [[CogRuntime.spawnScheduled]]. */
+  def spawnScheduled[T <: ActiveObject](policy: T => SchedulingPolicy)(make: => T): T =
+    here("spawnScheduled").runtime.spawnScheduled(policy)(make)
+
   /** ABS `new local C(..)`: the object joins the caller's COG. */
   def spawnLocal[T <: ActiveObject](make: => T): T = {
     val cog = here("spawnLocal")

@@ -16,7 +16,10 @@ private[runtime] final class Process(
     val label: String,
     private[this] var fut$ : Fut[Any],
     entry: Active => Proc[Any]
-) extends ProcessCore(ProcessCore.QUEUED) with FutCore.Waiter {
+) extends ProcessCore(ProcessCore.QUEUED) with FutCore.Waiter with Scheduled {
+
+  /** [[Scheduled.method]]: the call's label. */
+  def method: String = label
 
   /** The future this process resolves; null for a one-way call that never asked for its destiny. */
   def fut: Fut[Any] = fut$
