@@ -62,6 +62,8 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
     case "Set" => T.Ref("AbsSet", a)
     case "Map" => T.Ref("AbsMap", a)
     case "Either" => T.Ref("cogs.absc.lib.Either", a)
+    case "Process" => T.Ref("AbsProcess") // ABS.Scheduler
+    case "Scheduler" => T.Ref("AnyRef") // ABS.Scheduler: only an annotation tag
     case other => T.Ref(other, a)
   }
 
@@ -173,7 +175,7 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
       case Some(fp) => S.App(S.Id(local(fp)), Nil, args)
       case None =>
         val fn = program.functionOf(f)
-        if (fn.module.isPrelude) preludeCall(fn.name, args, if (args.isEmpty) targs(f, ctx) else Nil)
+        if (fn.module.isPrelude) preludeCall(fn, args, if (args.isEmpty) targs(f, ctx) else Nil)
         else if (fn.isPartial) // a partial function calling itself: the same function arguments
           S.App(S.App(S.Id(functionRef(fn, ctx)), targs(f, ctx), fn.funParams.map(p => S.Id(local(p)))), Nil, args)
         else S.App(S.Id(functionRef(fn, ctx)), targs(f, ctx), args)
@@ -185,7 +187,18 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
   def bindFunParam(p: FunParamSym, ctx: Ctx): String = { val n = ctx.locals.bind(p.name); funParamNames.put(p, n); n }
   private def local(p: FunParamSym): String = funParamNames.get(p)
 
-  private def preludeCall(name: String, args: List[S], ts: List[T]): S = name match {
+  /**
+   * The library's name of a prelude function: unqualified for ABS.StdLib's (the emitted files import
+   * `cogs.absc.lib._`, and no ABS name hides one, see Names), in `AbsProcess` for ABS.Scheduler's,
+   * whose short names (`value`, `start`, `method`) models use freely for their own things.
+   */
+  private def preludeFunction(fn: FunctionSym): String =
+    if (fn.module.name == Prelude.SchedulerModule) "AbsProcess." + fn.name
+    else if (fn.name == "toString") "absToString"
+    else fn.name
+
+  private def preludeCall(fn: FunctionSym, args: List[S], ts: List[T]): S = fn.name match {
+    case _ if fn.module.name == Prelude.SchedulerModule => S.App(S.Id(preludeFunction(fn)), Nil, args)
     case "toString" => S.App(S.Id("absToString"), Nil, args)
     case "list" if args.length == 1 => args.head // list(l) is the identity on a list
     case "set" if args.length == 1 => S.App(S.Id("setFromList"), ts, args)
@@ -196,7 +209,7 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
   private def naryApp(f: NAryFnApp, ctx: Ctx): S = {
     val fn = program.functionOf(f)
     val args = f.args.map(exp(_, ctx))
-    if (fn.module.isPrelude) S.App(S.Id(fn.name), if (args.isEmpty) targs(f, ctx) else Nil, args)
+    if (fn.module.isPrelude) S.App(S.Id(preludeFunction(fn)), if (args.isEmpty) targs(f, ctx) else Nil, args)
     else {
       val elem = fn.paramTypes.headOption match {
         case Some(b.ListT(t)) => List(tpe(t, ctx))
@@ -217,7 +230,7 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
             val t = program.typeOf(fa)
             val ps = t.params.indices.map(_ => ctx.locals.temp("a")).toList
             val target =
-              if (g.module.isPrelude) S.Id(if (g.name == "toString") "absToString" else g.name)
+              if (g.module.isPrelude) S.Id(preludeFunction(g))
               else S.Id(functionRef(g, ctx))
             val ts = if (g.module.isPrelude) Nil else targs(fa, ctx)
             S.Lambda(ps.zip(t.params).map { case (p, pt) => (p, Some(tpe(pt, ctx))) }, S.App(target, ts, ps.map(S.Id)))
@@ -229,7 +242,7 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
         }
     }
     val args = f.args.map(exp(_, ctx))
-    val target = if (fn.module.isPrelude) S.Id(fn.name) else S.Id(functionRef(fn, ctx))
+    val target = if (fn.module.isPrelude) S.Id(preludeFunction(fn)) else S.Id(functionRef(fn, ctx))
     S.App(S.App(target, targs(f, ctx), funArgs), Nil, args)
   }
 
@@ -248,6 +261,7 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
     case "Unit" => S.Unit
     case "Nil" => S.Id("Nil")
     case "Cons" => S.Infix(args(0), "::", args(1))
+    case "Duration" => S.App(S.Id("Duration.Duration"), Nil, args) // the type's companion holds it
     case other if args.isEmpty => S.Id(other)
     case other => S.App(S.Id(other), Nil, args)
   }
@@ -308,6 +322,7 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
           case "Unit" => Pat.Const("()")
           case "Nil" => Pat.Const("Nil")
           case "Cons" => Pat.Cons(args(0), args(1))
+          case "Duration" => Pat.Extract("Duration.Duration", args)
           case other if args.isEmpty => Pat.Const(other)
           case other => Pat.Extract(other, args)
         }
@@ -372,7 +387,22 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
   def newObject(n: NewExp, ctx: Ctx): S = {
     val c = program.classOf(n)
     val make = S.New(T.Ref(classRef(c, ctx)), n.args.map(exp(_, ctx)))
-    S.App(S.Sel(S.Id("Cogs"), if (n.local) "spawnLocal" else "spawn"), Nil, List(make))
+    program.schedulerAt(n) match {
+      case None => S.App(S.Sel(S.Id("Cogs"), if (n.local) "spawnLocal" else "spawn"), Nil, List(make))
+      case Some(spec) =>
+        // Cogs.spawnScheduled((o$1: C) => AbsProcess.policy(queue$2 => f(queue$2, o$1.field)))(new C(..))
+        val o = ctx.locals.temp("o")
+        val q = ctx.locals.temp("queue")
+        val args = spec.args.map {
+          case None => S.Id(q)
+          case Some(field) => S.Sel(S.Id(o), names.field(field))
+        }
+        val fn = spec.function
+        val call = S.App(S.Id(if (fn.module.isPrelude) preludeFunction(fn) else functionRef(fn, ctx)), Nil, args)
+        val policy = S.Lambda(List((o, Some(T.Ref(classRef(c, ctx))))),
+          S.App(S.Id("AbsProcess.policy"), Nil, List(S.Lambda(List((q, None)), call))))
+        S.App(S.App(S.Sel(S.Id("Cogs"), "spawnScheduled"), Nil, List(policy)), Nil, List(make))
+    }
   }
 
   /** A synchronous call as a `Proc[T]` (it may suspend). */

@@ -15,7 +15,9 @@ private[lower] final class Names(program: TypedProgram, val pkg: String) {
   /** Every function name of the program (the standard library's included): no member or local may hide one. */
   private val functionNames: Set[String] =
     // `modules` includes the prelude, whose `Exception` has the selectors of every exception's arguments.
-    program.modules.flatMap(m => m.functions ++ m.dataTypes.flatMap(_.selectors)).map(_.name).toSet
+    // ABS.Scheduler's functions are emitted qualified (`AbsProcess.value`): they hide nothing.
+    program.modules.filterNot(_.name == Prelude.SchedulerModule)
+      .flatMap(m => m.functions ++ m.dataTypes.flatMap(_.selectors)).map(_.name).toSet
 
   private val preludeFunctionNames: Set[String] =
     program.prelude.functions.map(_.name).toSet ++ program.prelude.dataTypes.flatMap(_.selectors).map(_.name)

@@ -51,7 +51,7 @@ object Naming {
     // cogs.absc.lib
     "AbsInt", "AbsRat", "AbsFrac", "AbsSet", "AbsMap", "AbsData", "AbsException", "ObjectDeadException",
     "Pair", "Triple", "Maybe", "Just", "Nothing", "Either", "Left", "Right", "Time", "Duration", "InfDuration",
-    "Out", "Show", "Ord", "Identity", "Types", "AbsInput", "AbsRandom", "ModelClock", "Cons", "Insert",
+    "Out", "Show", "Ord", "Identity", "Types", "AbsInput", "AbsRandom", "ModelClock", "AbsProcess", "Cons", "Insert",
     "InsertAssoc", "EmptySet", "EmptyMap", "True", "False",
     // Scala and java.lang
     "List", "Nil", "Boolean", "String", "Double", "Unit", "Null", "Any", "AnyRef", "AnyVal", "Throwable",

@@ -19,7 +19,8 @@ import cogs.absc.diag.Diagnostic
  *     `TypedProgram` is assembled.
  */
 private[typecheck] final class Checker(val units: List[CompilationUnit])
-    extends CheckerBase with SignaturePhase with ExpressionPhase with StatementPhase with EffectPhase {
+    extends CheckerBase with SignaturePhase with ExpressionPhase with StatementPhase with EffectPhase
+    with SchedulerAnnotations {
 
   def run(): Either[List[Diagnostic], TypedProgram] = {
     mods.resolveAll()
@@ -256,6 +257,7 @@ private[typecheck] trait CheckerBase {
       case Some(n @ ("Atomic" | "Readonly")) if a.tag.isEmpty =>
         if (site != "method") warning(a.pos, s"'[$n]' applies to methods; it is ignored here")
       case Some(n) if Annotations.Ignored(n) =>
+      case Some(Annotations.Scheduler) if a.tag.nonEmpty => // SchedulerAnnotations
       case Some(n) if Annotations.Unsupported.contains(n) =>
         warning(a.pos, s"annotation '$n' (${Annotations.Unsupported(n)}) is not supported; it is ignored")
       case Some(n) =>

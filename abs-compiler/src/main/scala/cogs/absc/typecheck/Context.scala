@@ -55,4 +55,7 @@ private[typecheck] final class Tables {
   /** Statements and synchronous calls that must be compiled as continuations (see EffectPhase). */
   val needsContinuation = new IdentityHashMap[Node, java.lang.Boolean]
   val methodNeedsContinuation = new IdentityHashMap[MethodSym, java.lang.Boolean]
+  /** User-defined schedulers: of classes, and of `new` expressions whose statement names one (SchedulerAnnotations). */
+  val classSchedulers = new IdentityHashMap[ClassSym, SchedulerSpec]
+  val newSchedulers = new IdentityHashMap[NewExp, SchedulerSpec]
 }

@@ -19,9 +19,13 @@ import cogs.absc.parse.Parser
  * named constructor arguments: `head`, `tail` (List), `fst`, `snd` (Pair), `fstT`, `sndT`,
  * `trdT` (Triple), `fromJust` (Maybe), `left`, `right` (Either).
  *
- * Deliberately absent: the Timed ABS declarations (`Time`, `Duration`, `now`, `deadline`,
- * ...) and the deployment module `ABS.DC`; uses of those names are reported as "not
- * supported yet" (see `Unsupported`).
+ * Timed ABS's data types `Time` and `Duration` and their pure functions are here; what needs
+ * the simulated clock (`now`, `deadline`, `duration`, ...) is not, nor is the deployment module
+ * `ABS.DC`: uses of those names are reported as "not supported yet" (see `Unsupported`).
+ *
+ * A second module, `ABS.Scheduler`, declares what user-defined schedulers see: the opaque type
+ * `Process` and its functions (implemented by `cogs.absc.lib.AbsProcess`). Unlike `ABS.StdLib`
+ * it is imported only where a module imports it.
  */
 object Prelude {
 
@@ -157,6 +161,18 @@ object Prelude {
       |def String substr(String s, Int start, Int length) = builtin;
       |def Int strlen(String s) = builtin;
       |
+      |// ---- Timed ABS data (the clock itself, `now()`, is not supported yet)
+      |data Time = Time(Rat timeValue);
+      |data Duration = Duration(Rat durationValue) | InfDuration;
+      |type Deadline = Duration;
+      |def Rat timeDifference(Time t1, Time t2) = builtin;
+      |def Bool timeLessThan(Time t1, Time t2) = builtin;
+      |def Bool isDurationInfinite(Duration d) = builtin;
+      |def Time addDuration(Time t, Duration d) = builtin;
+      |def Time subtractDuration(Time t, Duration d) = builtin;
+      |def Bool durationLessThan(Duration d1, Duration d2) = builtin;
+      |def Duration subtractFromDuration(Duration d, Rat v) = builtin;
+      |
       |// ---- input and output, debugging, clock
       |def Unit println(String s) = builtin;
       |def Unit print(String s) = builtin;
@@ -164,7 +180,30 @@ object Prelude {
       |def A watch<A>(A a) = builtin;
       |def A watchEx<A, B>(A a, B info) = builtin;
       |def Int ms_since_model_start() = builtin;
+      |
+      |module ABS.Scheduler;
+      |export *;
+      |import * from ABS.StdLib;
+      |
+      |// The tag of the annotation [Scheduler: f(queue, field, ...)].
+      |data Scheduler;
+      |// A process, as a scheduler function sees it; models cannot make one.
+      |data Process;
+      |def String method(Process p) = builtin;
+      |def Fut<Destiny> destinyOf(Process p) = builtin;
+      |def Time arrival(Process p) = builtin;
+      |def Duration cost(Process p) = builtin;
+      |def Duration proc_deadline(Process p) = builtin;
+      |def Time start(Process p) = builtin;
+      |def Time finish(Process p) = builtin;
+      |def Bool crit(Process p) = builtin;
+      |def Int value(Process p) = builtin;
+      |def Process defaultscheduler(List<Process> queue) = builtin;
+      |def Process randomscheduler(List<Process> queue) = builtin;
       |""".stripMargin
+
+  /** The module of user-defined schedulers' declarations, second in the prelude. */
+  val SchedulerModule = "ABS.Scheduler"
 
   /** The parsed prelude (parsed once). */
   lazy val unit: CompilationUnit = Parser.parse(FileName, source) match {

@@ -54,6 +54,7 @@ private[typecheck] trait StatementPhase { self: Checker =>
       checkStmt(br.body, inner)
     }
     for (m <- c.methods.values; d <- m.decl) checkMethod(m, d)
+    checkClassScheduler(c)
   }
 
   /** `x = d.get` with `d` a `Destiny`: the value cannot be used (reports it; true if so). */
@@ -92,6 +93,12 @@ private[typecheck] trait StatementPhase { self: Checker =>
 
   /** Checks a statement; returns the context for the statements after it (with its variable, for a declaration). */
   def checkStmt(s: Stmt, ctx: Ctx): Ctx = {
+    val after = checkStmtItself(s, ctx)
+    if (s.annotations.nonEmpty) checkStatementScheduler(s, ctx)
+    after
+  }
+
+  private def checkStmtItself(s: Stmt, ctx: Ctx): Ctx = {
     checkAnnotations(s.annotations, s match {
       case _: VarDeclStmt => "variable"
       case _ => "statement"

@@ -19,6 +19,9 @@ private[typecheck] object Annotations {
   /** Honoured by the checker. */
   val Checked: Set[String] = Set("Final", "Atomic", "Readonly")
 
+  /** The tag of a user-defined scheduler, `[Scheduler: f(queue, ..)]`: see SchedulerAnnotations. */
+  val Scheduler = "Scheduler"
+
   /**
    * Accepted without a word: they only guide static analyses of the reference toolchain
    * (location types, nullability, Crowbar specifications) and mean nothing at run time.
@@ -37,7 +40,6 @@ private[typecheck] object Annotations {
     "HTTPCallable" -> "the Model API",
     "Deadline" -> "deadlines of Timed ABS",
     "Critical" -> "deadlines of Timed ABS",
-    "Scheduler" -> "user-defined schedulers",
     "Foreign" -> "the foreign language interface",
     "Expansion" -> "internal use of the reference toolchain",
     "ExpansionCall" -> "internal use of the reference toolchain")
@@ -46,11 +48,7 @@ private[typecheck] object Annotations {
 /** Names of constructs Cogs does not run yet, for "not supported yet" instead of "unknown". */
 private[typecheck] object Unsupported {
 
-  val TimedTypes: Set[String] = Set("Time", "Duration", "Deadline")
-  val TimedConstructors: Set[String] = Set("Time", "Duration", "InfDuration")
-  val TimedFunctions: Set[String] = Set(
-    "now", "timeValue", "timeDifference", "timeLessThan", "durationValue", "isDurationInfinite", "addDuration",
-    "subtractDuration", "durationLessThan", "subtractFromDuration", "deadline", "lowlevelDeadline", "currentms")
+  val TimedFunctions: Set[String] = Set("now", "deadline", "lowlevelDeadline", "currentms")
 
   val DeploymentTypes: Set[String] = Set(
     "DeploymentComponent", "DC", "CloudProvider", "Resourcetype", "InfRat", "Cost", "DataSize", "MaxSize",
@@ -62,7 +60,6 @@ private[typecheck] object Unsupported {
   /** Modules of the reference toolchain's library that Cogs does not provide. */
   val Modules: Map[String, String] = Map(
     "ABS.DC" -> "the module ABS.DC (deployment components)",
-    "ABS.Scheduler" -> "the module ABS.Scheduler (user-defined schedulers)",
     "ABS.Meta" -> "the module ABS.Meta (meta-programming)",
     "ABS.FLI" -> "the module ABS.FLI (foreign language interface)",
     "ABS.SmartDeploy" -> "the module ABS.SmartDeploy (smart deployment)",
@@ -70,9 +67,7 @@ private[typecheck] object Unsupported {
     "ABS.StdLib.Exceptions" -> "the module ABS.StdLib.Exceptions (the predefined exceptions are in ABS.StdLib)")
 
   def forName(ns: Namespace, name: String): Option[String] = ns match {
-    case Namespace.Type if TimedTypes(name) => Some(s"the Timed ABS type '$name'")
     case Namespace.Type if DeploymentTypes(name) => Some(s"the deployment type '$name'")
-    case Namespace.Constructor if TimedConstructors(name) => Some(s"the Timed ABS constructor '$name'")
     case Namespace.Constructor if DeploymentConstructors(name) => Some(s"the deployment constructor '$name'")
     case Namespace.Function if TimedFunctions(name) => Some(s"the Timed ABS function '$name'")
     case Namespace.Function if DeploymentFunctions(name) => Some(s"the deployment function '$name'")

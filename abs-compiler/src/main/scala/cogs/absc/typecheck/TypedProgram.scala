@@ -54,7 +54,7 @@ import cogs.absc.diag.Diagnostic
  *    object-typed expression has an interface type.
  */
 final class TypedProgram private[typecheck] (
-    /** Every module: `ABS.StdLib` first, then the modules of `units` in order. */
+    /** Every module: the prelude's (`ABS.StdLib` first, then `ABS.Scheduler`), then the modules of `units` in order. */
     val modules: List[ModuleSym],
     /** The compilation units that were checked (the prelude's is [[Prelude.unit]]). */
     val units: List[CompilationUnit],
@@ -66,6 +66,17 @@ final class TypedProgram private[typecheck] (
 
   // ---------------------------------------------------------------------------------
   // Modules and declarations
+
+  /** The user-defined scheduler of a class (`[Scheduler: ..] class C ..`), if it has one. */
+  def schedulerOf(c: ClassSym): Option[SchedulerSpec] = Option(tables.classSchedulers.get(c))
+
+  /**
+   * The user-defined scheduler of the COG that `new C(..)` creates: the one its statement names,
+   * else its class's. None for `new local` (the object joins the creator's COG).
+   */
+  def schedulerAt(n: NewExp): Option[SchedulerSpec] =
+    if (n.local) None
+    else Option(tables.newSchedulers.get(n)).orElse(symbolOf(n).collect { case c: ClassSym => c }.flatMap(schedulerOf))
 
   /** The standard library module `ABS.StdLib`. */
   def prelude: ModuleSym = modules.head

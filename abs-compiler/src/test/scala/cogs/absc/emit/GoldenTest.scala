@@ -35,7 +35,8 @@ class GoldenTest {
     "modules/classes_across_modules.abs",    // references across modules
     "traits/trait_modifies_original.abs",    // traits and original()
     "names/hostile_names.abs",               // names of the generated code's world
-    "names/shadowing.abs")                   // shadowing of every kind
+    "names/shadowing.abs",                   // shadowing of every kind
+    "schedulers/scheduler_reads_fields.abs") // a user-defined scheduler reading fields, and one on new
 
   /** The file of a program: in the run corpus, or the repository's `examples/`. */
   private def source(p: String): Path = if (p.startsWith("examples/")) Paths.get("..").resolve(p) else corpus.resolve(p)

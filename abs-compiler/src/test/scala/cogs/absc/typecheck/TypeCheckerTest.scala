@@ -297,7 +297,7 @@ class TypeCheckerTest {
       "app.abs" -> ("module App;\nimport Shape, area from Lib.Shapes;\nimport Lib.Shapes.Circle;\n" +
         "{ Shape s = Lib.Shapes.Circle(1); Rat a = area(s) + Lib.Shapes.area(s); }")))
     val p = c.program
-    assertEquals(List("ABS.StdLib", "Lib.Shapes", "App"), p.modules.map(_.name))
+    assertEquals(List("ABS.StdLib", "ABS.Scheduler", "Lib.Shapes", "App"), p.modules.map(_.name))
     assertEquals(List("Lib.Shapes", "App"), p.userModules.map(_.name))
     val lib = c.module("Lib.Shapes")
     assertEquals(List("Shape", "area"), lib.declarations.map(_.name))
