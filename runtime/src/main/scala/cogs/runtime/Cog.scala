@@ -43,6 +43,8 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
    * publishes it); the policy is made on the COG's own thread at its first pick.
    */
   private[runtime] var policyOf: Active => SchedulingPolicy = _
+  /** This COG's part of a recording or replay of scheduling decisions (ScheduleTrace), or null. */
+  private[runtime] var schedule: CogSchedule = _
   private[this] var policy: SchedulingPolicy = _
   /** The process running now (for traces and tests); null between slices. */
   private[runtime] var running: Process = _
@@ -101,7 +103,10 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
 
   private def hasLocalWork: Boolean =
     if (blocker ne null) blockerReady
-    else (ready != null && !ready.isEmpty) || (stateDirty && condCount > 0)
+    else (ready != null && !ready.isEmpty && !replayWaits) || (stateDirty && condCount > 0)
+
+  // A replay whose next process has not arrived: the COG idles until one arrives (accept).
+  private def replayWaits: Boolean = { val s = schedule; (s ne null) && s.waiting }
 
   // ---------------------------------------------------------------- picking
 
@@ -123,6 +128,12 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     }
     val r = ready
     if (r eq null) return null
+    if (schedule ne null) return pickRecorded(r)
+    pickReady(r)
+  }
+
+  /** The pick of a COG without a recording or replay. */
+  private def pickReady(r: ArrayDeque[Process]): Process = {
     if (policyOf ne null) return pickByPolicy(r)
     var p = r.pollFirst()
     while (p ne null) {
@@ -138,18 +149,50 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   }
 
   /**
-   * The policy's pick among the ready processes whose guards hold; the others stay ready in their
-   * order. Those whose guards no longer hold are parked again, as in the default pick. One that
-   * raises from its guard is taken at once: checking its guard replaced its continuation by the
+   * A recorded run: the usual pick, noted. A replay: the process the recording names next, once it
+   * may run; until then nothing (the COG waits: `replayWaits`). After the recording's end, as usual.
+   */
+  private def pickRecorded(r: ArrayDeque[Process]): Process = {
+    val s = schedule
+    if (s.replay eq null) {
+      val p = pickReady(r)
+      if (p ne null) s.recorded.add(p.scheduleName)
+      return p
+    }
+    val expected = s.expected
+    if (expected eq null) return pickReady(r)
+    val candidates = new java.util.ArrayList[Scheduled](r.size)
+    val raising = collectCandidates(r, candidates)
+    if (raising ne null) {
+      if (expected == raising.scheduleName) s.next += 1
+      return raising
+    }
+    var i = 0
+    while (i < candidates.size && candidates.get(i).asInstanceOf[Process].scheduleName != expected) i += 1
+    if (i == candidates.size) {
+      putBack(r, candidates)
+      s.waiting = true
+      return null
+    }
+    val p = candidates.remove(i).asInstanceOf[Process]
+    putBack(r, candidates)
+    s.next += 1
+    p.resumed()
+    p
+  }
+
+  /**
+   * Moves the ready processes whose guards hold into `candidates`, in order, parking those whose
+   * guards no longer hold. If one raises from its guard, it is returned (resumed) at once with the
+   * others back in front of the ready queue: checking its guard replaced its continuation by the
    * exception, so it must run next, and it only raises.
    */
-  private def pickByPolicy(r: ArrayDeque[Process]): Process = {
-    val candidates = new java.util.ArrayList[Scheduled](r.size)
+  private def collectCandidates(r: ArrayDeque[Process], candidates: java.util.ArrayList[Scheduled]): Process = {
     var p = r.pollFirst()
     while (p ne null) {
       val c = if (p.guard eq null) Holds else checkGuard(p)
       if (c == Raises) {
-        var i = candidates.size - 1 // back in front of those not looked at, in their order
+        var i = candidates.size - 1
         while (i >= 0) { r.addFirst(candidates.get(i).asInstanceOf[Process]); i -= 1 }
         p.resumed()
         return p
@@ -158,6 +201,19 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
       else if (c == Blocks) park(p) // Failed: the process has ended
       p = r.pollFirst()
     }
+    null
+  }
+
+  /**
+   * The policy's pick among the ready processes whose guards hold; the others stay ready in their
+   * order. Those whose guards no longer hold are parked again, as in the default pick. One that
+   * raises from its guard is taken at once: checking its guard replaced its continuation by the
+   * exception, so it must run next, and it only raises.
+   */
+  private def pickByPolicy(r: ArrayDeque[Process]): Process = {
+    val candidates = new java.util.ArrayList[Scheduled](r.size)
+    val raising = collectCandidates(r, candidates)
+    if (raising ne null) return raising
     if (candidates.isEmpty) return null
     var pol = policy
     if (pol eq null) { pol = policyOf(owner); policy = pol }
@@ -201,6 +257,8 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   private def accept(p: Process): Unit = {
     if (p.isDone) return // a wake-up that raced with the end of the process (see Process.finish)
     p.setStateRelaxed(RUNNING)
+    val s = schedule
+    if (s ne null) s.waiting = false // perhaps the one a replay waits for
     if (p eq blocker) {
       // Woken, but the COG is blocked on a future: only that future's resolution lets it run.
       if (sleep(p, p.waitsFor, register = false) == TakenBack) blockerReady = true
@@ -563,7 +621,11 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
       b += s"${p.describe} awaits ${describeGuard(p.guard)}"
       i += 1
     }
-    if (ready ne null) ready.forEach { p =>
+    val s = schedule
+    if ((s ne null) && s.waiting) {
+      b += s"the replayed schedule runs call ${s.expected} here next, but it never arrived (the run diverged from the recording)"
+      if (ready ne null) ready.forEach(p => b += s"${p.describe} (call ${p.scheduleName}) is ready, waiting for its turn in the replay")
+    } else if (ready ne null) ready.forEach { p =>
       b += s"${p.describe} is ready but the COG is blocked"
     }
     b.result()

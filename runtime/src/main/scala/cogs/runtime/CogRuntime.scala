@@ -95,7 +95,27 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
       policy: java.util.function.Function[T, SchedulingPolicy], make: java.util.function.Supplier[T]): T =
     spawnScheduled((t: T) => policy.apply(t))(make.get())
 
+  // A recording or replay of scheduling decisions, or null. Set before the first COG exists (see
+  // useSchedule), so every COG and worker sees it: a COG's first run follows its creation.
+  private[this] var schedule$ : ScheduleTrace = _
+  @volatile private[this] var placedAny = false
+
+  /**
+   * Record this runtime's scheduling decisions, or replay recorded ones (see [[ScheduleTrace]]).
+   * Only before the first object is created.
+   */
+  def useSchedule(s: ScheduleTrace): Unit = {
+    if (placedAny) throw new IllegalStateException("useSchedule: objects exist already; call it before the first spawn")
+    schedule$ = s
+  }
+
+  /** The COG running the calling code if it belongs to this runtime, else null. */
+  private def senderCog(): Cog = { val c = Cog.current(); if ((c ne null) && (c.runtime eq this)) c else null }
+
   private[runtime] def place[T <: ActiveObject](cog: Cog, newCog: Boolean)(make: => T): T = {
+    if (!placedAny) placedAny = true
+    val s = schedule$
+    if ((s ne null) && newCog) s.cogCreated(cog, senderCog())
     val prev = Placement.get()
     Placement.set(cog)
     val obj = try make finally Placement.set(prev)
@@ -114,6 +134,8 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
     val fut = new Fut[A](this, null)
     val p = new Process(cog, target, label, fut.asInstanceOf[Fut[Any]], call.asInstanceOf[Active => Proc[Any]])
     fut.producer = p
+    val s = schedule$
+    if (s ne null) p.scheduleName = s.callName(senderCog())
     // Before the call is queued: in a shared trace the call precedes everything it causes.
     if (tracing ne null) TraceHooks.sent(this, target, label, args, fut)
     cog.enqueueAndSchedule(p)
@@ -131,6 +153,8 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
     if (target == null) throw new NullPointerException(s"one-way call ${Option(label).getOrElse("")} on null")
     val cog = target.cog
     val p = new Process(cog, target, label, null, call.asInstanceOf[Active => Proc[Any]])
+    val s = schedule$
+    if (s ne null) p.scheduleName = s.callName(senderCog())
     if (tracing ne null) TraceHooks.sent(this, target, label, args, null)
     cog.enqueueAndSchedule(p)
     afterSend()

@@ -21,6 +21,9 @@ private[runtime] final class Process(
   /** [[Scheduled.method]]: the call's label. */
   def method: String = label
 
+  /** In a recorded or replayed run, the call's name (see ScheduleTrace); null otherwise. */
+  var scheduleName: String = _
+
   /** The future this process resolves; null for a one-way call that never asked for its destiny. */
   def fut: Fut[Any] = fut$
 

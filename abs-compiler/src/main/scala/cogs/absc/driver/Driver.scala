@@ -39,10 +39,12 @@ object CachePolicy {
 /**
  * What the command line says about the program itself: which module's main block runs
  * (`--main-module`; `mainModuleOption` says whether the command offers that option, for the
- * hint when a choice is needed) and how many worker threads its runtime has (`--workers`).
+ * hint when a choice is needed), how many worker threads its runtime has (`--workers`), and
+ * whether the run records its scheduling decisions into a file or replays them from one
+ * (`--record`, `--replay`; see cogs.absc.run.ScheduleFile).
  */
 final case class ProgramOptions(mainModule: Option[String] = None, workers: Option[Int] = None,
-    mainModuleOption: Boolean = false)
+    mainModuleOption: Boolean = false, record: Option[String] = None, replay: Option[String] = None)
 
 /**
  * The phases of absc, shared by the commands: reading sources, parsing, checking, emission,
@@ -463,22 +465,26 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     }
 
   /**
-   * `--workers N`: the program's runtime is configured from the system properties (through
-   * Typesafe Config, which caches them), so the property is set, and the caches dropped, for
-   * the run. The program runs in this JVM and only one at a time, so that is all it affects.
+   * `--workers N`, `--record FILE`, `--replay FILE`: the program's runtime is configured from the
+   * system properties (through Typesafe Config, which caches them; the runner reads the schedule
+   * ones), so the properties are set, and the caches dropped, for the run. The program runs in
+   * this JVM and only one at a time, so that is all it affects.
    */
-  private def withWorkers[A](body: => A): A = program.workers match {
-    case None => body
-    case Some(n) =>
-      val key = "cogs.executor.parallelism"
-      val before = Option(System.getProperty(key))
-      System.setProperty(key, n.toString)
+  private def withWorkers[A](body: => A): A = {
+    val props = program.workers.map(n => "cogs.executor.parallelism" -> n.toString).toList ++
+      program.record.map(f => "cogs.absc.record" -> Paths.get(f).toAbsolutePath.toString) ++
+      program.replay.map(f => "cogs.absc.replay" -> Paths.get(f).toAbsolutePath.toString)
+    if (props.isEmpty) body
+    else {
+      val before = props.map { case (k, _) => k -> Option(System.getProperty(k)) }
+      props.foreach { case (k, v) => System.setProperty(k, v) }
       com.typesafe.config.ConfigFactory.invalidateCaches()
       try body
       finally {
-        before.fold(System.clearProperty(key))(System.setProperty(key, _))
+        before.foreach { case (k, b) => b.fold(System.clearProperty(k))(System.setProperty(k, _)) }
         com.typesafe.config.ConfigFactory.invalidateCaches()
       }
+    }
   }
 
   private def invokeMain(loader: ClassLoader, mainObject: String, args: Array[String],

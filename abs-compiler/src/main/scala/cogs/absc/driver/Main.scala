@@ -161,6 +161,16 @@ private[driver] final class WorkerOptions {
   var workers: Integer = _
 }
 
+/** `--record`, `--replay`: the scheduling decisions of a run (see cogs.absc.run.ScheduleFile). */
+private[driver] final class ScheduleOptions {
+  @Opt(names = Array("--record"), paramLabel = "FILE",
+    description = Array("Record the run's scheduling decisions (and the seed of 'random') into FILE (JSON), to reproduce the run with --replay."))
+  var record: String = _
+  @Opt(names = Array("--replay"), paramLabel = "FILE",
+    description = Array("Replay the scheduling decisions recorded in FILE: every COG runs its processes in the recorded order."))
+  var replay: String = _
+}
+
 /** `--monitor`, for the commands that can build a monitored program. */
 private[driver] final class MonitorOptions {
   @Opt(names = Array("--monitor"), paramLabel = "CONF",
@@ -298,8 +308,13 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
   override protected def monitorConfig: Option[String] = Option(monitor.config)
   @Mixin var main: MainModuleOptions = _
   @Mixin var workers: WorkerOptions = _
-  override protected def programOptions: ProgramOptions =
-    ProgramOptions(Option(main.mainModule), workersOption(workers), mainModuleOption = true)
+  @Mixin var schedule: ScheduleOptions = _
+  override protected def programOptions: ProgramOptions = {
+    if ((schedule.record ne null) && (schedule.replay ne null))
+      throw new CommandLine.ParameterException(spec.commandLine, "--record and --replay exclude each other")
+    ProgramOptions(Option(main.mainModule), workersOption(workers), mainModuleOption = true,
+      record = Option(schedule.record), replay = Option(schedule.replay))
+  }
 
   def call(): Integer =
     withMonitoredSources { (sources, m) =>

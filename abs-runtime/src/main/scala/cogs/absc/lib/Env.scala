@@ -8,20 +8,43 @@ import java.util.concurrent.ThreadLocalRandom
  * The random numbers of ABS `random(n)`. By default each thread draws from its
  * `ThreadLocalRandom` (no contention between COGs). [[setSeed]] (or `-Dcogs.absc.seed=N`) switches
  * to one seeded generator shared by all threads, so that a run whose scheduling is deterministic
- * draws the same numbers every time.
+ * draws the same numbers every time. [[setSeedPerCog]] (a recorded or replayed run) gives each
+ * COG its own seeded stream, named by the COG's name in the schedule: a COG that runs the same
+ * processes in the same order draws the same numbers, however the threads interleave.
  */
 object AbsRandom {
   @volatile private var seeded: java.util.Random =
     sys.props.get("cogs.absc.seed").map(s => new java.util.Random(s.trim.toLong)).orNull
 
-  def setSeed(seed: Long): Unit = seeded = new java.util.Random(seed)
+  def setSeed(seed: Long): Unit = { perCog = null; seeded = new java.util.Random(seed) }
+
+  // Per-COG streams (setSeedPerCog), by COG name; null otherwise.
+  @volatile private var perCog: java.util.concurrent.ConcurrentHashMap[String, java.util.Random] = _
+  @volatile private var perCogSeed = 0L
+
+  def setSeedPerCog(seed: Long): Unit = {
+    perCogSeed = seed
+    perCog = new java.util.concurrent.ConcurrentHashMap[String, java.util.Random]
+    seeded = new java.util.Random(seed) // for code outside the runtime's COGs
+  }
 
   /** Back to unseeded, per-thread generators. */
-  def unseed(): Unit = seeded = null
+  def unseed(): Unit = { seeded = null; perCog = null }
+
+  private def generator(): java.util.Random = {
+    val s = seeded
+    if (s eq null) return ThreadLocalRandom.current()
+    val streams = perCog
+    if (streams eq null) return s
+    val cog = cogs.runtime.ScheduleTrace.currentCog
+    if (cog eq null) s
+    // Only the COG itself draws from its stream (one thread at a time): a plain Random suffices.
+    else streams.computeIfAbsent(cog, c => new java.util.Random(perCogSeed ^ (c.hashCode.toLong * 0x9E3779B97F4A7C15L)))
+  }
 
   def below(n: AbsInt): AbsInt = {
     if (n.signum <= 0) throw PatternMatchFailException(s"random($n): the bound must be positive")
-    val r: java.util.Random = { val s = seeded; if (s ne null) s else ThreadLocalRandom.current() }
+    val r = generator()
     if (n.isLong) AbsInt(r.nextLong(n.lv))
     else {
       val b = n.big

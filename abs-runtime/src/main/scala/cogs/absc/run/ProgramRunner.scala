@@ -144,6 +144,17 @@ object ProgramRunner {
     }
 
   private def executeOn[A](rt: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean): Outcome = {
+    val schedule =
+      try {
+        val m = ScheduleFile.fromSystemProperties()
+        ScheduleFile.install(m, rt)
+        m
+      } catch {
+        case e: ScheduleFile.BadSchedule =>
+          rt.close()
+          err.println(s"absc: ${e.getMessage}")
+          return Outcome(ExitUsage, None, Some(e.getMessage))
+      }
     try {
       val result = rt.run(main(rt))
       flushOutput()
@@ -167,6 +178,8 @@ object ProgramRunner {
     } finally {
       flushOutput()
       rt.close()
+      try ScheduleFile.finish(schedule)
+      catch { case e: java.io.IOException => err.println(s"absc: the schedule could not be written: $e") }
     }
   }
 

@@ -1,0 +1,86 @@
+package cogs.absc.run
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path, Paths}
+import scala.jdk.CollectionConverters._
+import com.typesafe.config.{ConfigFactory, ConfigRenderOptions, ConfigValueFactory}
+import cogs.absc.lib.AbsRandom
+import cogs.runtime.{CogRuntime, ScheduleTrace}
+
+/**
+ * `absc run --record FILE` / `--replay FILE` (system properties `cogs.absc.record` and
+ * `cogs.absc.replay` for a standalone program): the scheduling decisions of a run (see
+ * [[cogs.runtime.ScheduleTrace]]) and the seed of its random numbers, as JSON:
+ *
+ * {{{
+ * { "format": "cogs-schedule-1", "seed": 42, "cogs": { "x1": ["x#2", ...], "x1.1": ["x1#1", ...] } }
+ * }}}
+ *
+ * Typesafe Config, already a dependency of the runtime, reads and writes it (JSON is HOCON).
+ * A recording seeds `random` (with `cogs.absc.seed` if given), so that each COG draws its own
+ * stream of numbers, the same in the replay.
+ */
+private[run] object ScheduleFile {
+  final val Format = "cogs-schedule-1"
+
+  /** What the run does with its schedule: nothing, record into a file, or replay one. */
+  sealed trait Mode
+  case object Off extends Mode
+  final case class Record(file: Path, trace: ScheduleTrace, seed: Long) extends Mode
+  final case class Replay(file: Path) extends Mode
+
+  /** A schedule file that cannot be used: the user's input, reported as such. */
+  final class BadSchedule(message: String) extends Exception(message)
+
+  def fromSystemProperties(): Mode =
+    (sys.props.get("cogs.absc.record").filter(_.nonEmpty), sys.props.get("cogs.absc.replay").filter(_.nonEmpty)) match {
+      case (Some(_), Some(_)) => throw new BadSchedule("--record and --replay exclude each other")
+      case (Some(r), None) =>
+        val seed = sys.props.get("cogs.absc.seed").map(_.trim.toLong).getOrElse(new java.util.SplittableRandom().nextLong())
+        Record(Paths.get(r), ScheduleTrace.record(), seed)
+      case (None, Some(p)) => Replay(Paths.get(p))
+      case (None, None) => Off
+    }
+
+  /** Before the run: the runtime records or replays, `random` is seeded per COG. */
+  def install(mode: Mode, rt: CogRuntime): Unit = mode match {
+    case Off => ()
+    case Record(_, trace, seed) =>
+      rt.useSchedule(trace)
+      AbsRandom.setSeedPerCog(seed)
+    case Replay(file) =>
+      val (trace, seed) = read(file)
+      rt.useSchedule(trace)
+      AbsRandom.setSeedPerCog(seed)
+  }
+
+  /** After the run (also one that failed: its schedule is the one worth replaying). */
+  def finish(mode: Mode): Unit = mode match {
+    case Record(file, trace, seed) =>
+      AbsRandom.unseed()
+      val cogs = trace.decisions.map { case (k, v) => k -> v.asJava }.asJava
+      val root = ConfigValueFactory.fromMap(Map[String, AnyRef](
+        "format" -> Format, "seed" -> java.lang.Long.valueOf(seed), "cogs" -> cogs).asJava)
+      val text = root.render(ConfigRenderOptions.concise().setJson(true).setFormatted(true))
+      Option(file.toAbsolutePath.getParent).foreach(Files.createDirectories(_))
+      Files.write(file, (text + "\n").getBytes(UTF_8))
+    case Replay(_) => AbsRandom.unseed()
+    case Off => ()
+  }
+
+  private def read(file: Path): (ScheduleTrace, Long) = {
+    if (!Files.isRegularFile(file)) throw new BadSchedule(s"cannot replay $file: no such file")
+    try {
+      val c = ConfigFactory.parseFile(file.toFile)
+      val format = if (c.hasPath("format")) c.getString("format") else "(none)"
+      if (format != Format) throw new BadSchedule(s"cannot replay $file: not a schedule recorded by absc --record (format $format)")
+      val cogs = c.getObject("cogs").asScala.map { case (k, v) =>
+        k -> v.unwrapped.asInstanceOf[java.util.List[AnyRef]].asScala.map(String.valueOf).toSeq
+      }.toMap
+      (ScheduleTrace.replay(cogs), c.getLong("seed"))
+    } catch {
+      case e: BadSchedule => throw e
+      case e: Exception => throw new BadSchedule(s"cannot replay $file: ${Option(e.getMessage).getOrElse(e.toString)}")
+    }
+  }
+}
