@@ -28,13 +28,13 @@ object AbsPrinter {
     w.result
   }
 
-  def print(module: ModuleDecl): String = { val w = new Writer; w.module(module); w.result }
+  private[absc] def print(module: ModuleDecl): String = { val w = new Writer; w.module(module); w.result }
 
   /** One statement, for tools and tests. */
-  def print(stmt: Stmt): String = { val w = new Writer; w.run(St(stmt)); w.sb.toString }
+  private[absc] def print(stmt: Stmt): String = { val w = new Writer; w.run(St(stmt)); w.sb.toString }
 
   /** One expression, for tools and tests. */
-  def print(exp: Exp): String = { val w = new Writer; w.run(Ex(exp, 0)); w.sb.toString }
+  private[absc] def print(exp: Exp): String = { val w = new Writer; w.run(Ex(exp, 0)); w.sb.toString }
 
   private[ast] val MaxIndent = 40
 
