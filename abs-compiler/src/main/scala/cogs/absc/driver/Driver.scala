@@ -10,7 +10,7 @@ import java.net.URLClassLoader
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{AccessDeniedException, Files, NoSuchFileException, Path, Paths}
 
-import cogs.absc.ast.CompilationUnit
+import cogs.absc.ast.{AbsPrinter, CompilationUnit}
 import cogs.absc.diag.Diagnostic
 import cogs.absc.lib.Out
 import cogs.absc.parse.{Parser, SourceText}
@@ -138,6 +138,23 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     if (verbose) e.printStackTrace(err) else err.println("absc: (run with -v for the stack trace)")
     BuildFailure(Exit.Compile, s"internal error: $e")
   }
+
+  /**
+   * `absc dump`: parses only, and prints each file's model back as ABS on `out` (after a
+   * `// FILE` line), in the layout of [[cogs.absc.ast.AbsPrinter]]; syntax errors are reported
+   * as `check` reports them. 0 or 2.
+   */
+  def dump(sources: List[SourceFile], out: PrintStream): Int =
+    parseAll(sources) match {
+      case Left(f) => f.status
+      case Right(units) =>
+        try {
+          val text = phase("print") { units.map(u => s"// ${u.file}\n" + AbsPrinter.print(u)).mkString("\n") }
+          out.print(text)
+          out.flush()
+          Exit.Ok
+        } catch { case e: Exception => crashed(e, "printing").status }
+    }
 
   /** `absc check`: parses and type-checks; prints every diagnostic; 0 or 2. */
   def check(sources: List[SourceFile]): Int =

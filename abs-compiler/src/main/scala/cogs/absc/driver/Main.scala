@@ -15,6 +15,7 @@ import cogs.absc.lib.Out
  * The `absc` command:
  * {{{
  * absc check FILE|DIR...            parse and type-check only
+ * absc dump FILE|DIR...             parse only, and print the model back as ABS
  * absc compile FILE|DIR... -d DIR    ABS to Scala sources under DIR
  * absc run FILE|DIR... [-- ARG...]   compile (cached) and run the main block in this JVM
  * absc test FILE|DIR...              run each file as a test: PASS/FAIL lines, then "N passed, N failed"
@@ -53,6 +54,7 @@ object Main {
   private[driver] def commandLine(ctx: Context): CommandLine = {
     val cl = new CommandLine(new Absc(ctx))
     cl.addSubcommand("check", new CheckCommand(ctx))
+    cl.addSubcommand("dump", new DumpCommand(ctx))
     cl.addSubcommand("compile", new CompileCommand(ctx))
     cl.addSubcommand("run", new RunCommand(ctx))
     cl.addSubcommand("test", new TestCommand(ctx))
@@ -75,7 +77,7 @@ object Main {
   }
 
   /** Commands a user can give (build-into is absc's own). */
-  private[driver] val commandNames = List("check", "compile", "run", "test")
+  private[driver] val commandNames = List("check", "dump", "compile", "run", "test")
 
   /**
    * A bad command line: picocli's message, a suggestion if it has one, and where the usage is;
@@ -275,6 +277,16 @@ private[driver] final class CheckCommand(ctx: Main.Context) extends AbscCommand(
   def call(): Integer = {
     noProgramArgs()
     withMonitoredSources((sources, _) => driver.check(sources))
+  }
+}
+
+@Command(name = "dump", mixinStandardHelpOptions = true, versionProvider = classOf[VersionProvider],
+  description = Array("Parse the ABS FILEs and print the parsed model to stdout as ABS source (a '// FILE' line, then its modules), pretty-printed: comments and redundant parentheses are gone. Nothing is type-checked: use 'check' for that."),
+  footer = Array("", "Exit status: 0 if every FILE parses, 2 on a syntax error (reported as 'check' reports it) or a bad command line."))
+private[driver] final class DumpCommand(ctx: Main.Context) extends AbscCommand(ctx) {
+  def call(): Integer = {
+    noProgramArgs()
+    withSources(sources => driver.dump(sources, ctx.out))
   }
 }
 
