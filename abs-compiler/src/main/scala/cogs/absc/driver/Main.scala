@@ -14,7 +14,7 @@ import cogs.absc.lib.Out
 /**
  * The `absc` command:
  * {{{
- * absc check FILE|DIR...            parse and type-check only
+ * absc check FILE|DIR...            parse and type-check only (also: absc FILE|DIR...)
  * absc dump FILE|DIR...             parse only, and print the model back as ABS
  * absc compile FILE|DIR... -d DIR    ABS to Scala sources under DIR
  * absc run FILE|DIR... [-- ARG...]   compile (cached) and run the main block in this JVM
@@ -48,8 +48,24 @@ object Main {
     val programArgs = rest.drop(1)
     val ctx = new Context(out, err, backend, env, programArgs, rest.nonEmpty)
     val cl = commandLine(ctx)
-    cl.execute(own: _*)
+    cl.execute(asCheck(own): _*)
   }
+
+  /**
+   * `absc FILE...` is `absc check FILE...`, as with the reference toolchain's absc (which checks
+   * when no back end is chosen): when the first argument is an ABS file or a directory, not a
+   * command or an option.
+   */
+  private def asCheck(args: Array[String]): Array[String] = args.headOption match {
+    case Some(a) if !a.startsWith("-") && !commandNames.contains(a) && a != "help" && a != "build-into" &&
+        (a.endsWith(".abs") || isDirectory(a)) =>
+      "check" +: args
+    case _ => args
+  }
+
+  private def isDirectory(a: String): Boolean =
+    try java.nio.file.Files.isDirectory(java.nio.file.Paths.get(a))
+    catch { case _: java.nio.file.InvalidPathException => false }
 
   private[driver] def commandLine(ctx: Context): CommandLine = {
     val cl = new CommandLine(new Absc(ctx))

@@ -157,6 +157,23 @@ class CommandLineTest {
     assertTrue(syntax.err.startsWith(s"${dir.resolve("bad.abs")}:2:12: error: expected ';'"), syntax.err)
   }
 
+  @Test def aFileWithoutACommandIsChecked(): Unit = {
+    val dir = tempDir("absc-cli")
+    val ok = absc(backend, absFile(dir, "hello"))
+    assertEquals(0, ok.status, ok.err)
+    assertEquals("", ok.out + ok.err)
+    assertEquals(0, backend.emitted.get, "absc FILE translates nothing")
+    val bad = absc(backend, absFile(dir, "bad", "module M;\n{ Int x = 1 }\n"))
+    assertEquals(2, bad.status)
+    assertTrue(bad.err.startsWith(s"${dir.resolve("bad.abs")}:2:12: error: expected ';'"), bad.err)
+    val asDir = absc(backend, dir.toString)
+    assertEquals(2, asDir.status, "a directory is checked too: bad.abs is in it")
+    // Not a file: still the usual answer to an unknown command.
+    val typo = absc(backend, "chek", absFile(dir, "hello"))
+    assertEquals(2, typo.status)
+    assertFalse(typo.err.contains("expected ';'"), typo.err)
+  }
+
   @Test def workersMustBePositive(): Unit = {
     val dir = tempDir("absc-cli")
     val r = absc(backend, "run", "--workers", "0", absFile(dir, "hello"))
