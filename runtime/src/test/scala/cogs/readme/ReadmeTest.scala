@@ -61,8 +61,11 @@ class ReadmeTest {
     assertEquals(("dev.cogs", "cogs-runtime"), (group, artifact)) // what the README's prose names
 
     val xml = ReadmeTest.blocks("xml")
-    val dependency = xml.find(_.contains("<dependency>")).getOrElse(fail("no Maven dependency block"))
+    val pom = xml.find(_.contains("<dependency>")).getOrElse(fail("no Maven pom block"))
+    val dependency = element(pom, "dependency")
     assertEquals(List(group, artifact, version), List("groupId", "artifactId", "version").map(tag(dependency, _)))
+    assertEquals(tag(root, "maven.compiler.release"), tag(pom, "maven.compiler.release"))
+    assertEquals(tag(root, "compiler-plugin.version"), tag(element(pom, "plugin"), "version"))
     val plugin = xml.find(_.contains("scala-maven-plugin")).getOrElse(fail("no scala-maven-plugin block"))
     assertEquals(pluginVersion, tag(plugin, "version"))
     assertEquals(scalaVersion, tag(plugin, "scalaVersion"))
@@ -82,6 +85,14 @@ object ReadmeTest {
   /** The fenced blocks of the README in `lang`, in order. */
   def blocks(lang: String): List[String] =
     ("(?ms)^```" + java.util.regex.Pattern.quote(lang) + "\\s*$(.*?)^```\\s*$").r.findAllMatchIn(readme).map(_.group(1)).toList
+
+  /** The first `<name>...</name>` element of `xml`, tags included. */
+  private def element(xml: String, name: String): String = {
+    val from = xml.indexOf(s"<$name>")
+    val to = xml.indexOf(s"</$name>", from)
+    if (from < 0 || to < 0) fail(s"no <$name> in\n$xml")
+    xml.substring(from, to + name.length + 3)
+  }
 
   private def tag(xml: String, name: String): String = {
     val m = s"<$name>([^<]*)</$name>".r.findFirstMatchIn(xml).getOrElse(fail(s"no <$name> in\n$xml"))
@@ -140,8 +151,9 @@ object ReadmeTest {
     val loader = new URLClassLoader(Array(out.toUri.toURL), getClass.getClassLoader)
     val buf = new ByteArrayOutputStream
     val saved = System.out
-    System.setOut(new PrintStream(buf, true, "UTF-8"))
-    try loader.loadClass(cls).getMethod("main", classOf[Array[String]]).invoke(null, Array.empty[String])
+    val ps = new PrintStream(buf, true, "UTF-8")
+    System.setOut(ps) // Java's System.out; Scala's println goes to Console.out, set apart
+    try Console.withOut(ps)(loader.loadClass(cls).getMethod("main", classOf[Array[String]]).invoke(null, Array.empty[String]))
     finally { System.setOut(saved); loader.close() }
     buf.toString("UTF-8")
   }
