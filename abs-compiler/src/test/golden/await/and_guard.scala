@@ -71,7 +71,7 @@ object Test {
       if (dead$ != null) throw ObjectDeadException
       Proc.defer {
         val f: Fut[AbsInt] = nullCheck(s, "call target at await/and_guard.abs:13:20").send("compute")(Slow.compute())
-        Proc.await((f: Guard) & Guard.cond("and_guard.abs:14:16")(this.allowed)).flatMap { _ =>
+        Proc.await(Guard.future(f) & Guard.cond("and_guard.abs:14:16")(this.allowed)).flatMap { _ =>
           f.get.flatMap { (v: AbsInt) =>
             Proc.done(v + AbsInt(1))
           }

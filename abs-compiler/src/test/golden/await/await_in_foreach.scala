@@ -45,7 +45,7 @@ object Test {
     Proc.foreach(list("a", "bb", "ccc").zipWithIndex) { case (w, i$i) =>
       val i = AbsInt(i$i)
       val f: Fut[AbsInt] = nullCheck(l, "call target at await/await_in_foreach.abs:12:20").send("len")(Len.len(w))
-      Proc.await((f: Guard)).flatMap { _ =>
+      Proc.awaitResolved(f).flatMap { _ =>
         f.get.flatMap { (n: AbsInt) =>
           weighted = weighted + n * (i + AbsInt(1))
           Proc.suspend.flatMap { _ =>

@@ -79,7 +79,7 @@ object Test {
       Proc.defer {
         var i: AbsInt = from__
         Proc.loopWhile(i <= to__) {
-          Proc.await((nullCheck(this.b, "call target at await/bounded_buffer.abs:24:32").send("put")(Buffer.put_(i)): Guard)).flatMap { _ =>
+          Proc.awaitResolved(nullCheck(this.b, "call target at await/bounded_buffer.abs:24:32").send("put")(Buffer.put_(i))).flatMap { _ =>
             i = i + AbsInt(1)
             Proc.unit
           }

@@ -63,7 +63,7 @@ object Shadowing {
     val c: Counter = Cogs.spawn(new C())
     Proc.await(nullCheck(c, "call target at names/shadowing.abs:29:19").send("next")(Counter.next_())).flatMap { (n: AbsInt) =>
       val k: AbsInt = AbsInt(5)
-      Proc.await((nullCheck(c, "call target at names/shadowing.abs:30:24").send("next")(Counter.next_()): Guard)).flatMap { _ =>
+      Proc.awaitResolved(nullCheck(c, "call target at names/shadowing.abs:30:24").send("next")(Counter.next_())).flatMap { _ =>
         s = s + k
         locally {
           val k: AbsInt = AbsInt(7)

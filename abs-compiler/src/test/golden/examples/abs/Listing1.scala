@@ -35,7 +35,7 @@ object Listing1 {
           Proc.defer(this.recursive_m(i - AbsInt(1), id)).void
         } else {
           val f: Fut[AbsInt] = this.send("compute")(A.compute())
-          Proc.await((f: Guard))
+          Proc.awaitResolved(f)
         }).flatMap { _ =>
           Proc.done(AbsInt(1))
         }

@@ -1,11 +1,11 @@
 package cogs.bench;
 
-import cogs.runtime.Active;
-import cogs.runtime.ActiveObject;
-import cogs.runtime.CogRuntime;
-import cogs.runtime.Cogs;
-import cogs.runtime.Fut;
-import cogs.runtime.Proc;
+import cogs.javadsl.Active;
+import cogs.javadsl.ActiveObject;
+import cogs.javadsl.CogRuntime;
+import cogs.javadsl.Cogs;
+import cogs.javadsl.Fut;
+import cogs.javadsl.Proc;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -163,20 +163,20 @@ public class AwaitChainBench extends WorkloadState {
             if (i > 0) {
                 // Same COG: runs at once as part of this process; if it suspends, the whole
                 // chain of frames suspends with it.
-                return Proc.call(this, "recursive_m", a -> a.recursiveM(i - 1, id)).as(1);
+                return Proc.sync(this, "recursive_m", a -> a.recursiveM(i - 1, id)).map(r -> 1);
             }
             Fut<Integer> f = Cogs.send(this, "compute", A::compute);
-            return Proc.await(f).as(1);
+            return Proc.await(f).map(r -> 1);
         }
 
         @Override
         public Proc<Integer> compute() {
-            return Proc.supply(() -> ++result);
+            return Proc.delay(() -> ++result);
         }
 
         @Override
         public Proc<Integer> counter() {
-            return Proc.supply(() -> result);
+            return Proc.delay(() -> result);
         }
     }
 
@@ -192,7 +192,7 @@ public class AwaitChainBench extends WorkloadState {
 
         @Override
         public void prepare() {
-            master = rt.spawnWith(AImpl::new);
+            master = rt.spawn(AImpl::new);
         }
 
         @Override
@@ -200,7 +200,7 @@ public class AwaitChainBench extends WorkloadState {
             A m = master;
             int calls = n;
             // The main block is a process, as in the seed; run returns once the program is quiescent.
-            sum = rt.runMain(() -> mainBlock(m, calls));
+            sum = rt.run(() -> mainBlock(m, calls));
             return sum;
         }
 
@@ -212,10 +212,10 @@ public class AwaitChainBench extends WorkloadState {
             }
             long[] sum = {0};
             // Newest first, as the seed's main block gets them (it conses them onto a list).
-            return Proc.loop(n, k -> futures.get(n - 1 - k).get().thenApply(r -> {
+            return Proc.repeat(n, k -> Proc.get(futures.get(n - 1 - k)).map(r -> {
                 sum[0] += r;
                 return null;
-            })).thenApply(u -> sum[0]);
+            })).map(u -> sum[0]);
         }
 
         @Override

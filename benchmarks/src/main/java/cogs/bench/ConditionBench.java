@@ -1,11 +1,11 @@
 package cogs.bench;
 
-import cogs.runtime.Active;
-import cogs.runtime.ActiveObject;
-import cogs.runtime.CogRuntime;
-import cogs.runtime.Cogs;
-import cogs.runtime.Guard;
-import cogs.runtime.Proc;
+import cogs.javadsl.Active;
+import cogs.javadsl.ActiveObject;
+import cogs.javadsl.CogRuntime;
+import cogs.javadsl.Cogs;
+import cogs.javadsl.Guard;
+import cogs.javadsl.Proc;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -152,7 +152,7 @@ public class ConditionBench {
 
         @Override
         public Proc<Void> pass() {
-            return Proc.await(Guard.of("door open", () -> opened)).thenApply(u -> {
+            return Proc.await(Guard.of("door open", () -> opened)).map(u -> {
                 if (++passed == expected) {
                     done.complete(passed);
                 }
@@ -181,7 +181,7 @@ public class ConditionBench {
         public void prepare() {
             CompletableFuture<Integer> d = new CompletableFuture<>();
             int expected = waiters;
-            door = rt.spawnWith(() -> new DoorImpl(expected, d));
+            door = rt.spawn(() -> new DoorImpl(expected, d));
             for (int i = 0; i < waiters; i++) {
                 Cogs.send(door, "pass", Door::pass);
             }
@@ -228,7 +228,7 @@ public class ConditionBench {
 
         @Override
         public Proc<Void> take(int mine) {
-            return Proc.await(Guard.of(() -> turn == mine)).thenApply(u -> {
+            return Proc.await(Guard.of(() -> turn == mine)).map(u -> {
                 if (++turn == last) {
                     done.complete(turn);
                 }
@@ -264,7 +264,7 @@ public class ConditionBench {
         public void prepare() {
             CompletableFuture<Integer> d = new CompletableFuture<>();
             int turns = waiters;
-            turnstile = rt.spawnWith(() -> new TurnstileImpl(turns, d));
+            turnstile = rt.spawn(() -> new TurnstileImpl(turns, d));
             for (int mine : order) {
                 Cogs.send(turnstile, "take", t -> t.take(mine));
             }

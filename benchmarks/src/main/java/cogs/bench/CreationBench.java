@@ -1,11 +1,11 @@
 package cogs.bench;
 
-import cogs.runtime.Active;
-import cogs.runtime.ActiveObject;
-import cogs.runtime.CogRuntime;
-import cogs.runtime.Cogs;
-import cogs.runtime.Fut;
-import cogs.runtime.Proc;
+import cogs.javadsl.Active;
+import cogs.javadsl.ActiveObject;
+import cogs.javadsl.CogRuntime;
+import cogs.javadsl.Cogs;
+import cogs.javadsl.Fut;
+import cogs.javadsl.Proc;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -101,14 +101,14 @@ public class CreationBench extends WorkloadState {
             List<Fut<Integer>> replies = new ArrayList<>(m);
             for (int i = 0; i < m; i++) {
                 int value = i;
-                Cell cell = Cogs.spawnWith(() -> new CellImpl(value)); // ABS: new Cell(value)
+                Cell cell = Cogs.spawn(() -> new CellImpl(value)); // ABS: new Cell(value)
                 replies.add(Cogs.send(cell, "get", Cell::get));
             }
             long[] sum = {0};
-            return Proc.loop(m, i -> Proc.await(replies.get(i)).thenApply(v -> {
+            return Proc.repeat(m, i -> Proc.await(replies.get(i)).map(v -> {
                 sum[0] += v;
                 return null;
-            })).thenApply(u -> sum[0]);
+            })).map(u -> sum[0]);
         }
     }
 
@@ -124,7 +124,7 @@ public class CreationBench extends WorkloadState {
 
         @Override
         public void prepare() {
-            creator = rt.spawnWith(CreatorImpl::new);
+            creator = rt.spawn(CreatorImpl::new);
         }
 
         @Override

@@ -1,12 +1,12 @@
 package cogs.bench;
 
-import cogs.runtime.Active;
-import cogs.runtime.ActiveObject;
-import cogs.runtime.CogRuntime;
-import cogs.runtime.Cogs;
-import cogs.runtime.Fut;
-import cogs.runtime.Guard;
-import cogs.runtime.Proc;
+import cogs.javadsl.Active;
+import cogs.javadsl.ActiveObject;
+import cogs.javadsl.CogRuntime;
+import cogs.javadsl.Cogs;
+import cogs.javadsl.Fut;
+import cogs.javadsl.Guard;
+import cogs.javadsl.Proc;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import java.io.BufferedReader;
 import java.io.File;
@@ -245,7 +245,7 @@ public final class Footprint {
 
         @Override
         public Proc<Integer> pass() {
-            return Proc.await(Guard.of(() -> opened)).as(1);
+            return Proc.await(Guard.of(() -> opened)).map(u -> 1);
         }
 
         @Override
@@ -273,7 +273,7 @@ public final class Footprint {
             long before = usedHeap();
             for (int i = 0; i < n; i++) {
                 int value = i;
-                refs[i] = rt.spawnWith(() -> new CellImpl(value));
+                refs[i] = rt.spawn(() -> new CellImpl(value));
             }
             long after = usedHeap();
             Workload.expect("the last object's value", n - 1, Cogs.send(refs[n - 1], "get", Cell::get).join());
@@ -287,11 +287,11 @@ public final class Footprint {
     private static double cogsAwaitFuture(int n) throws Exception {
         CogRuntime rt = CogRuntime.create();
         try {
-            Gate gate = rt.spawnWith(GateImpl::new);
+            Gate gate = rt.spawn(GateImpl::new);
             Fut<Integer> pending = Cogs.send(gate, "pass", Gate::pass);
             Waiter[] waiters = new Waiter[1000];
             for (int i = 0; i < waiters.length; i++) {
-                waiters[i] = rt.spawnWith(WaiterImpl::new);
+                waiters[i] = rt.spawn(WaiterImpl::new);
             }
             rt.awaitQuiescence();
             long before = usedHeap();
@@ -317,7 +317,7 @@ public final class Footprint {
             // with 1,000 waiters would take a billion checks to fill.
             Gate[] gates = new Gate[10_000];
             for (int i = 0; i < gates.length; i++) {
-                gates[i] = rt.spawnWith(GateImpl::new);
+                gates[i] = rt.spawn(GateImpl::new);
             }
             rt.awaitQuiescence();
             long before = usedHeap();

@@ -1,12 +1,12 @@
 package cogs.bench;
 
-import cogs.runtime.Active;
-import cogs.runtime.ActiveObject;
-import cogs.runtime.CogRuntime;
-import cogs.runtime.Cogs;
-import cogs.runtime.Fut;
-import cogs.runtime.Guard;
-import cogs.runtime.Proc;
+import cogs.javadsl.Active;
+import cogs.javadsl.ActiveObject;
+import cogs.javadsl.CogRuntime;
+import cogs.javadsl.Cogs;
+import cogs.javadsl.Fut;
+import cogs.javadsl.Guard;
+import cogs.javadsl.Proc;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -140,7 +140,7 @@ public class FutureBench extends WorkloadState {
 
         @Override
         public Proc<Integer> pass() {
-            return Proc.await(Guard.of("gate open", () -> opened)).as(1);
+            return Proc.await(Guard.of("gate open", () -> opened)).map(u -> 1);
         }
 
         @Override
@@ -164,7 +164,7 @@ public class FutureBench extends WorkloadState {
 
         @Override
         public Proc<Integer> waitFor(Fut<Integer> f) {
-            return Proc.await(f).thenApply(v -> {
+            return Proc.await(f).map(v -> {
                 tally.resumed(++resumed);
                 return v;
             });
@@ -186,11 +186,11 @@ public class FutureBench extends WorkloadState {
         @Override
         public void prepare() {
             Tally t = new Tally(objects, waiters / objects);
-            gate = rt.spawnWith(GateImpl::new);
+            gate = rt.spawn(GateImpl::new);
             Fut<Integer> pending = Cogs.send(gate, "pass", Gate::pass);
             List<Waiter> ws = new ArrayList<>(objects);
             for (int i = 0; i < objects; i++) {
-                ws.add(rt.spawnWith(() -> new WaiterImpl(t)));
+                ws.add(rt.spawn(() -> new WaiterImpl(t)));
             }
             for (int i = 0; i < waiters; i++) {
                 Cogs.send(ws.get(i % objects), "waitFor", w -> w.waitFor(pending));

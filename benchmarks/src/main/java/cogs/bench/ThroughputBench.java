@@ -1,10 +1,10 @@
 package cogs.bench;
 
-import cogs.runtime.Active;
-import cogs.runtime.ActiveObject;
-import cogs.runtime.CogRuntime;
-import cogs.runtime.Cogs;
-import cogs.runtime.Proc;
+import cogs.javadsl.Active;
+import cogs.javadsl.ActiveObject;
+import cogs.javadsl.CogRuntime;
+import cogs.javadsl.Cogs;
+import cogs.javadsl.Proc;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -143,7 +143,7 @@ public class ThroughputBench extends WorkloadState {
         CogsThroughput(int senders, int perSender) {
             this.perSender = perSender;
             for (int i = 0; i < senders; i++) {
-                sources.add(rt.spawnWith(SourceImpl::new));
+                sources.add(rt.spawn(SourceImpl::new));
             }
         }
 
@@ -155,7 +155,7 @@ public class ThroughputBench extends WorkloadState {
         public void prepare() {
             CompletableFuture<Long> d = new CompletableFuture<>();
             long expected = total();
-            sink = rt.spawnWith(() -> new SinkImpl(expected, d));
+            sink = rt.spawn(() -> new SinkImpl(expected, d));
             done = d;
         }
 

@@ -1,14 +1,14 @@
 package cogs.examples;
 
-import cogs.runtime.Active;
-import cogs.runtime.ActiveObject;
+import cogs.javadsl.Active;
+import cogs.javadsl.ActiveObject;
 import cogs.runtime.CallFailedException;
-import cogs.runtime.CogRuntime;
-import cogs.runtime.Cogs;
+import cogs.javadsl.CogRuntime;
+import cogs.javadsl.Cogs;
 import cogs.runtime.DeadlockException;
-import cogs.runtime.Fut;
-import cogs.runtime.Guard;
-import cogs.runtime.Proc;
+import cogs.javadsl.Fut;
+import cogs.javadsl.Guard;
+import cogs.javadsl.Proc;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -54,7 +54,7 @@ public final class Bank {
 
         @Override
         public Proc<Integer> deposit(int amount) {
-            return Proc.supply(() -> {
+            return Proc.delay(() -> {
                 balance += amount;
                 return balance;
             });
@@ -67,7 +67,7 @@ public final class Bank {
             }
             // ABS: await balance >= amount; balance = balance - amount; return balance;
             return Proc.await(Guard.of("funds in " + name + " cover " + amount, () -> balance >= amount))
-                    .thenApply(ready -> {
+                    .map(ready -> {
                         balance -= amount;
                         return balance;
                     });
@@ -75,12 +75,12 @@ public final class Bank {
 
         @Override
         public Proc<Integer> balance() {
-            return Proc.supply(() -> balance);
+            return Proc.delay(() -> balance);
         }
 
         @Override
         public Proc<Integer> waitedWithdrawals() {
-            return Proc.supply(() -> waited);
+            return Proc.delay(() -> waited);
         }
 
         @Override
@@ -116,7 +116,7 @@ public final class Bank {
             if (done == times) {
                 return Proc.done(done);
             }
-            return transfer(amount).then(newBalance -> payFrom(done + 1, times, amount));
+            return transfer(amount).flatMap(newBalance -> payFrom(done + 1, times, amount));
         }
 
         /**
@@ -125,7 +125,7 @@ public final class Bank {
          */
         private Proc<Integer> transfer(int amount) {
             Fut<Integer> withdrawn = Cogs.send(from, "withdraw", account -> account.withdraw(amount));
-            return Proc.await(withdrawn).then(fromBalance -> {
+            return Proc.await(withdrawn).flatMap(fromBalance -> {
                 Fut<Integer> deposited = Cogs.send(to, "deposit", account -> account.deposit(amount));
                 return Proc.await(deposited);
             });
@@ -224,7 +224,7 @@ public final class Bank {
         for (int i = 0; i < accounts; i++) {
             int opening = openingBalance(i, amount);
             String name = "account-" + i;
-            ring.add(rt.spawnWith(() -> new AccountImpl(name, opening)));
+            ring.add(rt.spawn(() -> new AccountImpl(name, opening)));
             totalBefore += opening;
         }
 
@@ -233,7 +233,7 @@ public final class Bank {
             Account from = ring.get(i);
             Account to = ring.get((i + 1) % accounts);
             String name = "customer-" + i;
-            Customer customer = rt.spawnWith(() -> new CustomerImpl(name, from, to));
+            Customer customer = rt.spawn(() -> new CustomerImpl(name, from, to));
             payments.add(Cogs.send(customer, "payRepeatedly", c -> c.payRepeatedly(transfers, amount)));
         }
 

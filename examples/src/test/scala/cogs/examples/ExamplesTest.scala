@@ -50,7 +50,7 @@ class ExamplesTest {
   }
 
   @Test def bank(): Unit = {
-    val r = Bank.simulate(rt, 7, 500, 10)
+    val r = Bank.simulate(cogs.javadsl.CogRuntime.of(rt), 7, 500, 10)
     assertTrue(r.ok(), r.problems().toString)
     assertEquals(3500L, r.transfersMade())
     assertEquals(r.totalBefore(), r.totalAfter())
@@ -59,7 +59,7 @@ class ExamplesTest {
   }
 
   @Test def bankWithTwoAccounts(): Unit = {
-    val r = Bank.simulate(rt, 2, 100, 1)
+    val r = Bank.simulate(cogs.javadsl.CogRuntime.of(rt), 2, 100, 1)
     assertTrue(r.ok(), r.problems().toString)
     assertEquals(200L, r.transfersMade())
   }

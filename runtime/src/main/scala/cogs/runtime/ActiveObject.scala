@@ -8,8 +8,8 @@ trait Active {
   /** The COG the object belongs to. */
   private[runtime] def cog: Cog
 
-  /** The object's identity in traces, or null when it is not traced. */
-  private[cogs] def traceRef: cogs.trace.ObjRef
+  /** The object's identity in traces and its tracer, or null when it is not traced. */
+  private[runtime] def traceSlot: TraceSlot
 }
 
 /**
@@ -32,9 +32,9 @@ abstract class ActiveObject extends Active {
   }
 
   // Set at creation when the runtime traces this object's class; null otherwise.
-  private[this] var traceRef$ : cogs.trace.ObjRef = _
-  private[cogs] final def traceRef: cogs.trace.ObjRef = traceRef$
-  private[cogs] final def traceRef_=(r: cogs.trace.ObjRef): Unit = traceRef$ = r
+  private[this] var traceSlot$ : TraceSlot = _
+  private[runtime] final def traceSlot: TraceSlot = traceSlot$
+  private[runtime] final def traceSlot_=(r: TraceSlot): Unit = traceSlot$ = r
 
   /**
    * The class name that traces, monitors and their configuration use (`observe.classes`). The

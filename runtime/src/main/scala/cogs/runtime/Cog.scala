@@ -411,7 +411,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     running = p
     val outcome =
       try {
-        if (p.target.traceRef ne null) TraceHooks.beforeSlice(p, first = p.traceMode == 0)
+        if (p.target.traceSlot ne null) TraceHooks.beforeSlice(p, first = p.traceMode == 0)
         runSlice(p)
       } catch {
         // runSlice turns an ordinary failure into a Raise that the process's own handlers see; a
@@ -472,7 +472,9 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
           case ENSURE =>
             val v = value
             val fin = frame.asInstanceOf[Ensure[Any]].finalizer
-            cur = new Bind[Unit, Any](Proc.safely(fin), _ => new Pure(v))
+            // Any, not Unit: a Java finalizer's process may end with a value, which is dropped here
+            // (a Unit-typed lambda would cast it to BoxedUnit and fail).
+            cur = new Bind[Any, Any](Proc.safely(fin), _ => new Pure(v))
             hasValue = false
         }
       } else {
@@ -504,7 +506,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
                   handled = true
                 case ENSURE =>
                   val fin = frame.asInstanceOf[Ensure[Any]].finalizer
-                  cur = new Bind[Unit, Any](Proc.safely(fin), _ => new Raise(e))
+                  cur = new Bind[Any, Any](Proc.safely(fin), _ => new Raise(e))
                   handled = true
                 case _ => // frames of the failed computation are dropped
               }

@@ -15,7 +15,7 @@ import System.Logger.Level
  * Create it from configuration (`CogRuntime()` reads `cogs { ... }` from `application.conf` /
  * `reference.conf`), create objects with [[spawn]], run a main block with [[run]], and close it.
  */
-final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs] val tracing: cogs.trace.Tracing)
+final class CogRuntime private (val settings: CogRuntime.Settings, private[runtime] val tracing: cogs.trace.Tracing)
     extends AutoCloseable {
   import CogRuntime._
 
@@ -35,13 +35,12 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
 
   // Identities of traced objects and futures (only used when tracing is on).
   private[this] val traceIds = new AtomicLong
-  private[cogs] def nextTraceId(): Long = traceIds.incrementAndGet()
+  private[runtime] def nextTraceId(): Long = traceIds.incrementAndGet()
   /** Whom events caused by code outside every process are attributed to (null: not traced). */
-  private[cogs] val outside: cogs.trace.ObjRef =
+  private[runtime] val outside: TraceSlot =
     if ((tracing ne null) && tracing.observes(cogs.trace.ObjRef.OutsideClass)) {
       val o = new cogs.trace.ObjRef(cogs.trace.ObjRef.OutsideClass, 0L)
-      o.sink = tracing.tracerFor(o, null)
-      o
+      new TraceSlot(o, tracing.tracerFor(o, null, null))
     } else null
 
   // COGs that are scheduled or running. Zero means quiescence: nothing can make progress unless
@@ -75,9 +74,6 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
    */
   def spawn[T <: ActiveObject](make: => T): T = place(new Cog(this), newCog = true)(make)
 
-  /** Java: `spawn`. */
-  def spawnWith[T <: ActiveObject](make: java.util.function.Supplier[T]): T = spawn(make.get())
-
   /**
    * [[spawn]] with a [[SchedulingPolicy]] for the new COG (ABS `[Scheduler: f(queue)] new C(..)`).
    * The policy is made from the new object when the COG first picks a process, so that it may read
@@ -89,11 +85,6 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
     cog.policyOf = policy.asInstanceOf[Active => SchedulingPolicy]
     place(cog, newCog = true)(make)
   }
-
-  /** Java: `spawnScheduled`. */
-  def spawnScheduledWith[T <: ActiveObject](
-      policy: java.util.function.Function[T, SchedulingPolicy], make: java.util.function.Supplier[T]): T =
-    spawnScheduled((t: T) => policy.apply(t))(make.get())
 
   // A recording or replay of scheduling decisions, or null. Set before the first COG exists (see
   // useSchedule), so every COG and worker sees it: a COG's first run follows its creation.
@@ -183,8 +174,12 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
     }
   }
 
-  /** Java: `run`. */
-  def runMain[A](main: java.util.function.Supplier[Proc[A]]): A = run(main.get())
+  /**
+   * Emit `TraceEvent.User(name, payload)` from code outside every process (a `main` thread),
+   * attributed to `outside#0`; false (and nothing emitted) when `outside` is not traced. Inside a
+   * process use [[Cogs.emit]].
+   */
+  def emit(name: String, payload: Any*): Boolean = TraceHooks.userOutside(this, name, payload)
 
   // ------------------------------------------------------------------ scheduling
 
@@ -423,7 +418,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[cogs]
     Log.log(Level.DEBUG, s"cogs: $this closed; ${failures.get()} process(es) failed")
   }
 
-  /** Java / Scala: same as `close`. */
+  /** Same as `close`. */
   def shutdown(): Unit = close()
 
   override def toString: String = s"CogRuntime(parallelism=${settings.parallelism}, throughput=${settings.throughput})"
@@ -479,12 +474,6 @@ object CogRuntime {
 
   /** Convenience: override a few keys, e.g. `CogRuntime.withOverrides("cogs.throughput = 8")`. */
   def withOverrides(hocon: String): CogRuntime = apply(ConfigFactory.parseString(hocon).withFallback(ConfigFactory.load()))
-
-  /** Java: `CogRuntime.create()`. */
-  def create(): CogRuntime = apply()
-
-  /** Java: `CogRuntime.create(config)`. */
-  def create(config: Config): CogRuntime = apply(config)
 
   /** Hand-offs a worker runs in a row before it goes back to the pool's queues. */
   private final val MaxHandOffs = 64

@@ -1,23 +1,18 @@
 package cogs.runtime
 
-import java.util.function.{Function => JFunction, Supplier}
-
 /**
- * The operations of the ABS object layer as static methods: the Java API, also usable from Scala
- * (where `import cogs.runtime._` adds the `!` syntax).
+ * The operations of the ABS object layer that are not methods of a `Proc` or an object, for
+ * Scala (`import cogs.runtime._` also gives the `o ! (_.m(x))` / `o.tell("m")(_.m(x))` syntax).
+ * Java code uses `cogs.javadsl.Cogs`.
  *
  * {{{
- * Fut<Integer> f = Cogs.send(counter, "inc", c -> c.inc());
+ * val f: Fut[Int] = Cogs.send(counter, "inc", (c: Counter) => c.inc())
  * }}}
  */
 object Cogs {
 
   /** ABS `o!m(..)`: queue a call of `method` at `target`'s COG and return its future at once. */
-  def send[T <: Active, A](target: T, method: String, call: JFunction[_ >: T, Proc[A]]): Fut[A] =
-    sendS(target, method, (t: T) => call.apply(t))
-
-  /** Scala form of [[send]]. */
-  def sendS[T <: Active, A](target: T, method: String, call: T => Proc[A]): Fut[A] = {
+  def send[T <: Active, A](target: T, method: String, call: T => Proc[A]): Fut[A] = {
     if (target == null) throw new NullPointerException(s"asynchronous call $method on null")
     target.cog.runtime.send(target, method, call)
   }
@@ -37,15 +32,8 @@ object Cogs {
    * they were sent. A failure of the call is counted by the runtime
    * ([[CogRuntime.failedProcesses]]), as for a call whose future nobody reads; the callee may still
    * use `destiny`, which then creates the future.
-   * {{{
-   * Cogs.tell(counter, "inc", c -> c.inc());
-   * }}}
    */
-  def tell[T <: Active](target: T, method: String, call: JFunction[_ >: T, _ <: Proc[_]]): Unit =
-    tellS(target, method, (t: T) => call.apply(t))
-
-  /** Scala form of [[tell]] (`import cogs.runtime._` also gives `target.tell("m")(_.m(x))`). */
-  def tellS[T <: Active](target: T, method: String, call: T => Proc[Any]): Unit = {
+  def tell[T <: Active](target: T, method: String, call: T => Proc[Any]): Unit = {
     if (target == null) throw new NullPointerException(s"one-way call $method on null")
     target.cog.runtime.tellArgs(target, method, Nil, call)
   }
@@ -69,15 +57,19 @@ object Cogs {
     cog.runtime.place(cog, newCog = false)(make)
   }
 
-  /** Java: `spawn`. */
-  def spawnWith[T <: ActiveObject](make: Supplier[T]): T = spawn(make.get())
-
   /** ABS `destiny`: the future of the running process (only inside a process). */
   def destiny: Fut[Any] = {
     val c = Cog.current()
     if ((c eq null) || (c.running eq null)) throw new IllegalStateException("destiny is only defined inside a process")
     c.running.destiny
   }
+
+  /**
+   * Emit `TraceEvent.User(name, payload)` from the running process's object. Does nothing (and
+   * returns false) when the object is not traced or the runtime does not trace at all, so models
+   * can leave their `emit` calls in. From outside every process use `CogRuntime.emit`.
+   */
+  def emit(name: String, payload: Any*): Boolean = TraceHooks.user(name, payload)
 
   private def here(op: String): Cog = {
     val c = Cog.current()

@@ -13,7 +13,7 @@ import scala.util.{Failure, Success, Try}
  * code outside every COG (a `main`), use [[join]], which blocks the calling thread and reports a
  * deadlock instead of hanging.
  *
- * A `Fut` is also a [[Guard]] (`await f?`).
+ * A `Fut` is also a [[Guard]] (`await f?`), and the same object is Java's `cogs.javadsl.Fut`.
  */
 final class Fut[A] private[runtime] (
     private[runtime] val runtime: CogRuntime,
@@ -21,10 +21,10 @@ final class Fut[A] private[runtime] (
     // Read by other threads only for reports, where a stale value is harmless: not volatile,
     // so a call costs no fence for it.
     private[runtime] var producer: Process
-) extends FutCore with Guard {
+) extends FutCore with Guard with cogs.javadsl.Fut[A] {
 
   // The future's identity in traces, assigned on first mention when tracing is on.
-  @volatile private[cogs] var traceRef: cogs.trace.FutRef = _
+  @volatile private[runtime] var traceRef: cogs.trace.FutRef = _
 
   /** True once resolved (with a value or a failure). */
   def isDone: Boolean = isResolved

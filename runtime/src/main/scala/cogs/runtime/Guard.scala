@@ -1,7 +1,5 @@
 package cogs.runtime
 
-import java.util.function.BooleanSupplier
-
 /**
  * What an `await` waits for: a future (`f?`), a condition over the object's state (`b`), or a
  * conjunction (`g1 & g2`) or disjunction of guards.
@@ -11,7 +9,7 @@ import java.util.function.BooleanSupplier
  * have changed, that is after another process of the COG ran (conditions may read only the state
  * of the COG's objects and the process's own locals), or when one of its futures resolved.
  */
-trait Guard {
+trait Guard extends cogs.javadsl.Guard {
   /** Evaluate now. Runs on the COG's thread. */
   private[runtime] def enabled: Boolean
   /** Contains a condition, so it must be re-checked when the COG's state changes. */
@@ -28,10 +26,6 @@ trait Guard {
   def &(other: Guard): Guard = new Guard.And(this, other)
   /** Either guard. */
   def |(other: Guard): Guard = new Guard.Or(this, other)
-  /** Java spelling of `&`. */
-  def and(other: Guard): Guard = this & other
-  /** Java spelling of `|`. */
-  def or(other: Guard): Guard = this | other
 }
 
 object Guard {
@@ -40,12 +34,6 @@ object Guard {
 
   /** A condition with a name that deadlock reports and traces show. */
   def cond(name: String)(b: => Boolean): Guard = new Cond(() => b, name)
-
-  /** Java: a condition over the object's state. */
-  def of(b: BooleanSupplier): Guard = new Cond(() => b.getAsBoolean, null)
-
-  /** Java: a named condition. */
-  def of(name: String, b: BooleanSupplier): Guard = new Cond(() => b.getAsBoolean, name)
 
   /** The future guard `f?`. */
   def future(f: Fut[_]): Guard = f

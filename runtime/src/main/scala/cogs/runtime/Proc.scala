@@ -19,8 +19,9 @@ import scala.util.control.ControlThrowable
  *  - a loop with an `await` in its body ([[Proc.loopWhile]], or `flatMap` in tail position)
  *    runs in constant stack and heap.
  *
- * Build processes with the constructors of the companion (Scala: `Proc.done(x)`, `Proc.await(f)`,
- * `p.flatMap(..)`, for-comprehensions) or its Java spellings (`Proc.done(x)`, `p.then(v -> ...)`).
+ * Build processes with the constructors of the companion (`Proc.done(x)`, `Proc.await(f)`,
+ * `p.flatMap(..)`, for-comprehensions). Java code uses `cogs.javadsl.Proc`, whose values are the
+ * same objects (every node below also implements it), so crossing between the two is a cast.
  *
  * When code runs: the body of a method runs when its process starts (for an asynchronous call,
  * on the callee's COG); the `Proc` it returns is the rest, run step by step. Side effects written
@@ -46,9 +47,6 @@ sealed abstract class Proc[+A] {
 
   final def void: Proc[Unit] = as(())
 
-  /** Java spelling of `void` (a keyword there). */
-  final def discard(): Proc[Unit] = as(())
-
   /** try/catch: exceptions matched by `pf` are handled by the process it returns. */
   final def recoverWith[B >: A](pf: PartialFunction[Throwable, Proc[B]]): Proc[B] =
     new Proc.Handle[B](this, e => if (pf.isDefinedAt(e)) pf(e) else new Proc.Raise(e))
@@ -58,16 +56,6 @@ sealed abstract class Proc[+A] {
 
   /** try/finally: `finalizer` runs whether this completes or fails (and then the failure goes on). */
   final def guarantee(finalizer: => Proc[Unit]): Proc[A] = new Proc.Ensure(this, () => finalizer)
-
-  // Java spellings (java.util.function types; Scala callers use the methods above).
-  /** Java: `flatMap`. */
-  final def then[B](f: JFunction[_ >: A, Proc[B]]): Proc[B] = new Proc.Bind[A, B](this, a => f.apply(a))
-  /** Java: `map`. */
-  final def thenApply[B](f: JFunction[_ >: A, B]): Proc[B] = new Proc.Map[A, B](this, a => f.apply(a))
-  /** Java: `recoverWith` for every exception. */
-  final def catching[B >: A](handler: JFunction[Throwable, Proc[B]]): Proc[B] = new Proc.Handle[B](this, e => handler.apply(e))
-  /** Java: `guarantee`. */
-  final def ensuring(finalizer: Supplier[Proc[Unit]]): Proc[A] = new Proc.Ensure(this, () => finalizer.get())
 }
 
 object Proc {
@@ -85,21 +73,43 @@ object Proc {
   private[runtime] final val HANDLE = 11
   private[runtime] final val ENSURE = 12
 
-  private[runtime] final class Pure[+A](val value: A) extends Proc[A] { def tag = PURE }
-  private[runtime] final class Delay[+A](val thunk: () => A) extends Proc[A] { def tag = DELAY }
-  private[runtime] final class Defer[+A](val thunk: () => Proc[A]) extends Proc[A] { def tag = DEFER }
-  private[runtime] final class Bind[A, +B](val source: Proc[A], val f: A => Proc[B]) extends Proc[B] { def tag = BIND }
-  private[runtime] final class Map[A, +B](val source: Proc[A], val f: A => B) extends Proc[B] { def tag = MAP }
-  private[runtime] final class Raise(val error: Throwable) extends Proc[Nothing] { def tag = RAISE }
-  private[runtime] final class Await(val guard: Guard) extends Proc[Unit] { def tag = AWAIT }
-  private[runtime] final class AwaitFut[+A](val fut: Fut[_ <: A]) extends Proc[A] { def tag = AWAIT_FUT }
-  private[runtime] object Suspend extends Proc[Unit] { def tag = SUSPEND }
-  private[runtime] final class Get[+A](val fut: Fut[_ <: A]) extends Proc[A] { def tag = GET }
-  private[runtime] final class Sync[T <: Active, +A](val target: T, val label: String, val call: T => Proc[A]) extends Proc[A] {
+  /**
+   * Every node of a process is also a `cogs.javadsl.Proc`, so a process built in Java and one
+   * built in Scala are the same object (a cast, no wrapper). The Java methods live only here:
+   * Scala code sees the static type `Proc`, which does not have them. Invariant in `A` because
+   * the Java interface is.
+   */
+  private[runtime] sealed abstract class Node[A] extends Proc[A] with cogs.javadsl.Proc[A] {
+    final def flatMap[B](f: JFunction[_ >: A, _ <: cogs.javadsl.Proc[B]]): cogs.javadsl.Proc[B] =
+      new Bind[A, B](this, a => JavaSupport.proc(f.apply(a)))
+    final def map[B](f: JFunction[_ >: A, _ <: B]): cogs.javadsl.Proc[B] = new Map[A, B](this, a => f.apply(a))
+    final def andThen[B](next: cogs.javadsl.Proc[B]): cogs.javadsl.Proc[B] = {
+      val n = JavaSupport.proc(next)
+      new Bind[A, B](this, _ => n)
+    }
+    final def recoverWith(handler: JFunction[_ >: Throwable, _ <: cogs.javadsl.Proc[A]]): cogs.javadsl.Proc[A] =
+      new Handle[A](this, e => JavaSupport.proc(handler.apply(e)))
+    final def recover(handler: JFunction[_ >: Throwable, _ <: A]): cogs.javadsl.Proc[A] =
+      new Handle[A](this, e => new Pure[A](handler.apply(e)))
+    final def guarantee(finalizer: Supplier[_ <: cogs.javadsl.Proc[_]]): cogs.javadsl.Proc[A] =
+      new Ensure[A](this, () => JavaSupport.procAny(finalizer.get()).asInstanceOf[Proc[Unit]])
+  }
+
+  private[runtime] final class Pure[A](val value: A) extends Node[A] { def tag = PURE }
+  private[runtime] final class Delay[A](val thunk: () => A) extends Node[A] { def tag = DELAY }
+  private[runtime] final class Defer[A](val thunk: () => Proc[A]) extends Node[A] { def tag = DEFER }
+  private[runtime] final class Bind[A, B](val source: Proc[A], val f: A => Proc[B]) extends Node[B] { def tag = BIND }
+  private[runtime] final class Map[A, B](val source: Proc[A], val f: A => B) extends Node[B] { def tag = MAP }
+  private[runtime] final class Raise(val error: Throwable) extends Node[Nothing] { def tag = RAISE }
+  private[runtime] final class Await(val guard: Guard) extends Node[Unit] { def tag = AWAIT }
+  private[runtime] final class AwaitFut[A](val fut: Fut[_ <: A]) extends Node[A] { def tag = AWAIT_FUT }
+  private[runtime] object Suspend extends Node[Unit] { def tag = SUSPEND }
+  private[runtime] final class Get[A](val fut: Fut[_ <: A]) extends Node[A] { def tag = GET }
+  private[runtime] final class Sync[T <: Active, A](val target: T, val label: String, val call: T => Proc[A]) extends Node[A] {
     def tag = SYNC
   }
-  private[runtime] final class Handle[A](val source: Proc[A], val handler: Throwable => Proc[A]) extends Proc[A] { def tag = HANDLE }
-  private[runtime] final class Ensure[A](val source: Proc[A], val finalizer: () => Proc[Unit]) extends Proc[A] { def tag = ENSURE }
+  private[runtime] final class Handle[A](val source: Proc[A], val handler: Throwable => Proc[A]) extends Node[A] { def tag = HANDLE }
+  private[runtime] final class Ensure[A](val source: Proc[A], val finalizer: () => Proc[Unit]) extends Node[A] { def tag = ENSURE }
 
   private[runtime] val UnitPure: Proc[Unit] = new Pure(())
 
@@ -181,39 +191,28 @@ object Proc {
     c.running.destiny
   })
 
+  // The loops bind the body's result as Any, not Unit: a Unit-typed lambda would cast it to
+  // BoxedUnit, and the Java DSL hands in bodies with any value (their values are dropped).
+
   /** `while (cond) body` with any scheduling points in `body`, in constant memory. */
   def loopWhile(cond: => Boolean)(body: => Proc[Unit]): Proc[Unit] = {
-    lazy val loop: Proc[Unit] = new Defer(() => if (cond) new Bind[Unit, Unit](body, _ => loop) else UnitPure)
+    lazy val loop: Proc[Unit] = new Defer(() => if (cond) new Bind[Any, Unit](body, _ => loop) else UnitPure)
     loop
   }
 
   /** Run `body(i)` for i in 0 until n, in order, in constant memory. */
   def repeat(n: Int)(body: Int => Proc[Unit]): Proc[Unit] = {
     def step(i: Int): Proc[Unit] =
-      if (i >= n) UnitPure else new Bind[Unit, Unit](new Defer(() => body(i)), _ => step(i + 1))
+      if (i >= n) UnitPure else new Bind[Any, Unit](new Defer(() => body(i)), _ => step(i + 1))
     step(0)
   }
 
   /** Run `body(x)` for each element, in order (ABS `foreach`). */
   def foreach[X](xs: Iterable[X])(body: X => Proc[Unit]): Proc[Unit] = {
     val it = xs.iterator
-    lazy val loop: Proc[Unit] = new Defer(() => if (it.hasNext) new Bind[Unit, Unit](body(it.next()), _ => loop) else UnitPure)
+    lazy val loop: Proc[Unit] = new Defer(() => if (it.hasNext) new Bind[Any, Unit](body(it.next()), _ => loop) else UnitPure)
     loop
   }
-
-  /** Java: `delay`. */
-  def supply[A](a: Supplier[A]): Proc[A] = new Delay(() => a.get())
-
-  /** Java: `defer`. */
-  def later[A](p: Supplier[Proc[A]]): Proc[A] = new Defer(() => p.get())
-
-  /** Java: `loopWhile`; the body's result is dropped. */
-  def whileLoop(cond: java.util.function.BooleanSupplier, body: Supplier[_ <: Proc[_]]): Proc[Unit] =
-    loopWhile(cond.getAsBoolean)(new Map[Any, Unit](body.get().asInstanceOf[Proc[Any]], _ => ()))
-
-  /** Java: `repeat`; runs `body(i)` for i in 0 until n, dropping its results. */
-  def loop(n: Int, body: java.util.function.IntFunction[_ <: Proc[_]]): Proc[Unit] =
-    repeat(n)(i => new Map[Any, Unit](body.apply(i).asInstanceOf[Proc[Any]], _ => ()))
 
   /** Await every future in order and give their values (a failure is raised at the first failed one). */
   def awaitAll[A](futs: Iterable[Fut[A]]): Proc[List[A]] = {
@@ -223,16 +222,6 @@ object Proc {
       new Defer(() => if (it.hasNext) new Bind[A, List[A]](new AwaitFut(it.next()), a => { acc += a; loop }) else new Pure(acc.result()))
     loop
   }
-
-  /** Java: `awaitAll`. */
-  def awaitAll[A](futs: java.util.List[Fut[A]]): Proc[java.util.List[A]] = {
-    import scala.jdk.CollectionConverters._
-    awaitAll(futs.asScala).map(_.asJava)
-  }
-
-  /** Java: `sync`. */
-  def call[T <: Active, A](target: T, method: String, call: JFunction[T, Proc[A]]): Proc[A] =
-    new Sync[T, A](target, method, t => call.apply(t))
 
   private[runtime] def safely[A](thunk: () => Proc[A]): Proc[A] =
     try thunk()

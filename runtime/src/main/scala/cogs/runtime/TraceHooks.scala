@@ -1,11 +1,25 @@
 package cogs.runtime
 
-import cogs.trace.{FutRef, ObjRef, TraceEvent}
+import cogs.trace.{FutRef, ObjRef, TraceEvent, Tracer}
 import cogs.trace.TraceEvent._
 
 /**
+ * A traced object's identity (what events carry), its tracer, and the sequence number of its
+ * last event: the runtime's side of an [[ObjRef]], kept here so that the trace package holds
+ * only data and the interfaces a consumer implements.
+ */
+private[runtime] final class TraceSlot(val ref: ObjRef, val sink: Tracer) {
+  // Sequence number of the last event this object emitted (1 for its first). Only the object's
+  // COG emits its events, one slice at a time, and consecutive slices are ordered by the COG's
+  // status word, so a plain field is enough; `outside` is emitted under its own lock.
+  private[this] var lastSeq: Long = 0L
+
+  def nextSeq(): Long = { val s = lastSeq + 1; lastSeq = s; s }
+}
+
+/**
  * Where the runtime emits trace events. Every caller tests first that tracing is on (the
- * runtime's `tracing`, an object's `traceRef` or a process's `traceMode`), so with tracing off
+ * runtime's `tracing`, an object's `traceSlot` or a process's `traceMode`), so with tracing off
  * none of this runs and the instrumentation costs a field read and a branch per point.
  *
  * An event belongs to the object it is emitted by, and takes that object's next sequence number.
@@ -13,23 +27,23 @@ import cogs.trace.TraceEvent._
  * follow the object's order; the `outside` pseudo-object can be used by several threads at once
  * and is emitted under its own lock so that its numbers, too, follow the order of delivery.
  */
-private[cogs] object TraceHooks {
+private[runtime] object TraceHooks {
   final val Traced: Byte = 1
   final val MethodNotObserved: Byte = 2
 
   /** The traced object on whose behalf this thread acts in `rt`: its running process's object, or `outside`. */
-  def currentRef(rt: CogRuntime): ObjRef = {
+  def currentSlot(rt: CogRuntime): TraceSlot = {
     val c = Cog.current()
     if ((c eq null) || (c.runtime ne rt)) rt.outside
     else {
       val p = c.running
-      if (p eq null) rt.outside else p.target.traceRef
+      if (p eq null) rt.outside else p.target.traceSlot
     }
   }
 
-  @inline private def emit(ref: ObjRef)(make: Long => TraceEvent): Unit =
-    if (ref.cls eq ObjRef.OutsideClass) ref.synchronized(ref.sink.event(make(ref.nextSeq())))
-    else ref.sink.event(make(ref.nextSeq()))
+  @inline private def emit(slot: TraceSlot)(make: Long => TraceEvent): Unit =
+    if (slot.ref.cls eq ObjRef.OutsideClass) slot.synchronized(slot.sink.event(make(slot.nextSeq())))
+    else slot.sink.event(make(slot.nextSeq()))
 
   /** The future's identity in traces; null for no future (a one-way call's). */
   def futRef(rt: CogRuntime, f: Fut[_]): FutRef = {
@@ -46,40 +60,44 @@ private[cogs] object TraceHooks {
     val t = rt.tracing
     val cls = child.traceName
     if (!t.observes(cls)) return
-    val creator = currentRef(rt)
+    val creator = currentSlot(rt)
     val ref = new ObjRef(cls, rt.nextTraceId())
-    ref.sink = t.tracerFor(ref, creator)
-    child.traceRef = ref
-    if (creator ne null) emit(creator)(s => Created(creator, s, System.nanoTime(), ref, newCog))
+    val slot =
+      if (creator eq null) new TraceSlot(ref, t.tracerFor(ref, null, null))
+      else new TraceSlot(ref, t.tracerFor(ref, creator.ref, creator.sink))
+    child.traceSlot = slot
+    if (creator ne null) emit(creator)(s => Created(creator.ref, s, System.nanoTime(), ref, newCog))
   }
 
   def sent(rt: CogRuntime, target: Active, method: String, args: Seq[Any], fut: Fut[_]): Unit = {
-    val caller = currentRef(rt)
+    val caller = currentSlot(rt)
     if (caller ne null) {
       val f = futRef(rt, fut)
-      val callee = target.traceRef
-      emit(caller)(s => CallSent(caller, s, System.nanoTime(), callee, method, args, f))
+      val callee = target.traceSlot
+      emit(caller)(s => CallSent(caller.ref, s, System.nanoTime(), if (callee eq null) null else callee.ref, method, args, f))
     }
   }
 
   /** Before a slice of a process of a traced object: Started (first slice) or Resumed. */
   def beforeSlice(p: Process, first: Boolean): Unit = {
-    val ref = p.target.traceRef
+    val slot = p.target.traceSlot
+    val ref = slot.ref
     if (first) {
       val rt = p.cog.runtime
       if (rt.tracing.observesMethod(ref.cls, p.label)) {
         p.setTraceMode(Traced)
         val f = futRef(rt, p.fut)
-        emit(ref)(s => Started(ref, s, System.nanoTime(), p.label, f))
+        emit(slot)(s => Started(ref, s, System.nanoTime(), p.label, f))
       } else p.setTraceMode(MethodNotObserved)
     } else if (p.traceMode == Traced)
-      emit(ref)(s => Resumed(ref, s, System.nanoTime(), p.label, futRef(p.cog.runtime, p.fut)))
+      emit(slot)(s => Resumed(ref, s, System.nanoTime(), p.label, futRef(p.cog.runtime, p.fut)))
   }
 
   /** A traced process gave up its COG without finishing: on a guard, in `get`, or by `suspend`. */
   def suspended(p: Process, guard: String): Unit = {
-    val ref = p.target.traceRef
-    emit(ref)(s => Suspended(ref, s, System.nanoTime(), p.label, futRef(p.cog.runtime, p.fut), guard))
+    val slot = p.target.traceSlot
+    val ref = slot.ref
+    emit(slot)(s => Suspended(ref, s, System.nanoTime(), p.label, futRef(p.cog.runtime, p.fut), guard))
   }
 
   /** The text of a guard in a Suspended event: `fut#3?`, `condition 'x'`, `(fut#3? & a condition)`. */
@@ -93,9 +111,10 @@ private[cogs] object TraceHooks {
 
   /** A traced process read `f` with `get`. */
   def get(p: Process, f: Fut[_]): Unit = {
-    val ref = p.target.traceRef
+    val slot = p.target.traceSlot
+    val ref = slot.ref
     val fr = futRef(p.cog.runtime, f)
-    emit(ref)(s => Get(ref, s, System.nanoTime(), fr))
+    emit(slot)(s => Get(ref, s, System.nanoTime(), fr))
   }
 
   /**
@@ -103,27 +122,28 @@ private[cogs] object TraceHooks {
    * (unless it asked for its destiny, which then gets its identity here): Completed only.
    */
   def completed(p: Process, value: Any, failure: Throwable): Unit = {
-    val ref = p.target.traceRef
+    val slot = p.target.traceSlot
+    val ref = slot.ref
     val f = futRef(p.cog.runtime, p.fut)
-    emit(ref)(s => Completed(ref, s, System.nanoTime(), p.label, f, value, failure))
-    if (f ne null) emit(ref)(s => FutureResolved(ref, s, System.nanoTime(), f, value, failure))
+    emit(slot)(s => Completed(ref, s, System.nanoTime(), p.label, f, value, failure))
+    if (f ne null) emit(slot)(s => FutureResolved(ref, s, System.nanoTime(), f, value, failure))
   }
 
-  /** `Trace.emit`: an event of the program's own, from the running process's object (if traced). */
+  /** `Cogs.emit`: an event of the program's own, from the running process's object (if traced). */
   def user(name: String, payload: Seq[Any]): Boolean = {
     val c = Cog.current()
-    val ref =
+    val slot =
       if (c eq null) null
       else if (c.running eq null) c.runtime.outside
-      else c.running.target.traceRef
-    if (ref eq null) false
-    else { emit(ref)(s => User(ref, s, System.nanoTime(), name, payload)); true }
+      else c.running.target.traceSlot
+    if (slot eq null) false
+    else { emit(slot)(s => User(slot.ref, s, System.nanoTime(), name, payload)); true }
   }
 
-  /** `Trace.emit` from outside every process, for runtime `rt`. */
+  /** `CogRuntime.emit` from outside every process, for runtime `rt`. */
   def userOutside(rt: CogRuntime, name: String, payload: Seq[Any]): Boolean = {
-    val ref = rt.outside
-    if (ref eq null) false
-    else { emit(ref)(s => User(ref, s, System.nanoTime(), name, payload)); true }
+    val slot = rt.outside
+    if (slot eq null) false
+    else { emit(slot)(s => User(slot.ref, s, System.nanoTime(), name, payload)); true }
   }
 }

@@ -27,16 +27,16 @@ package object runtime {
      * evaluate its arguments before: `val v = field; o ! (_.m(v))`, not `o ! (_.m(field))` (which
      * would read the caller's field later, from the callee's thread) nor a captured `var`.
      */
-    def ![A](call: T => Proc[A]): Fut[A] = Cogs.sendS(target, null, call)
+    def ![A](call: T => Proc[A]): Fut[A] = Cogs.send(target, null, call)
 
     /** Asynchronous call with the method's name, which failure messages and reports show. */
-    def send[A](method: String)(call: T => Proc[A]): Fut[A] = Cogs.sendS(target, method, call)
+    def send[A](method: String)(call: T => Proc[A]): Fut[A] = Cogs.send(target, method, call)
 
     /**
      * One-way asynchronous call (see [[Cogs.tell]]): for a call whose future nobody would read.
      * Cheaper than `send`: no future is allocated. Same rule for arguments as `!`.
      */
-    def tell(method: String)(call: T => Proc[Any]): Unit = Cogs.tellS(target, method, call)
+    def tell(method: String)(call: T => Proc[Any]): Unit = Cogs.tell(target, method, call)
 
     /** Synchronous call (see [[Proc.sync]]). */
     def sync[A](call: T => Proc[A]): Proc[A] = Proc.sync(target)(call)

@@ -2,22 +2,14 @@ package cogs.trace
 
 /**
  * A traced active object, as monitors see it: its class (for ABS models, the ABS class name as the
- * modeller wrote it) and a number unique within its runtime. Compared by identity: one object,
- * one `ObjRef`, for its whole life.
+ * modeller wrote it) and a number unique within its runtime. Compared by identity: the runtime
+ * gives one object one `ObjRef` for its whole life.
  *
  * The runtime gives an object an `ObjRef` at creation, and only when tracing is on and the
- * object's class is observed; untraced objects cost nothing.
+ * object's class is observed; untraced objects cost nothing. The constructor is public so that
+ * events can also be built outside a runtime (tests of a monitor, a trace read back from a file).
  */
-final class ObjRef private[cogs] (val cls: String, val id: Long) {
-  // Sequence number of the last event this object emitted (1 for its first). Only the object's
-  // COG emits its events, one slice at a time, and consecutive slices are ordered by the COG's
-  // status word, so a plain field is enough; `outside` is emitted under its own lock.
-  private[cogs] var lastSeq: Long = 0L
-  /** Where this object's events go (its tracer); chosen at creation. */
-  private[cogs] var sink: Tracer = _
-
-  private[cogs] def nextSeq(): Long = { val s = lastSeq + 1; lastSeq = s; s }
-
+final class ObjRef(val cls: String, val id: Long) {
   /** `Account#12`. */
   override def toString: String = s"$cls#$id"
 }
@@ -34,7 +26,7 @@ object ObjRef {
  * a call, the callee of a process, the creator of an object). `seq` numbers the events of that
  * object from 1 without gaps, in the order the object emitted them, so a consumer can check that
  * the trace it received of an object is complete and in order. `nanos` is `System.nanoTime` at
- * emission. `obj` is [[ObjRef.Outside]] for events caused by code outside every process (a
+ * emission. `obj` is the `ObjRef` of class [[ObjRef.OutsideClass]] for events caused by code outside every process (a
  * `main` thread creating objects or calling them).
  *
  * A one-way call (`Cogs.tell`, `o.tell("m")(..)`) has no future: its `CallSent`, `Started`,
@@ -91,8 +83,12 @@ object TraceEvent {
   final case class User(obj: ObjRef, seq: Long, nanos: Long, name: String, payload: Seq[Any]) extends TraceEvent
 }
 
-/** A future, as monitors see it: a number unique within its runtime, assigned when tracing first mentions it. One future, one `FutRef` (compare with `eq`). */
-final class FutRef private[cogs] (val id: Long) {
+/**
+ * A future, as monitors see it: a number unique within its runtime, assigned when tracing first
+ * mentions it. The runtime gives one future one `FutRef` (compare with `eq`); the constructor is
+ * public for the same reason as [[ObjRef]]'s.
+ */
+final class FutRef(val id: Long) {
   override def toString: String = s"fut#$id"
 }
 

@@ -1,6 +1,11 @@
 package cogs.trace
 
 /**
+ * The service-provider interface between a runtime and whatever consumes its events (the monitor
+ * pipeline, a test, a file): [[Tracing]] and [[Tracer]] are implemented by the consumer, and
+ * [[TraceEvent]], [[ObjRef]] and [[FutRef]] are the data it receives. This package depends on
+ * nothing of the runtime (`PackageCycleTest` checks it), so a consumer needs nothing else.
+ *
  * What a runtime traces and where the events go. Install one with `CogRuntime.withTracing`; a
  * runtime without one (the default) emits nothing, and each instrumentation point then costs one
  * field read and a null test.
@@ -16,11 +21,12 @@ trait Tracing {
   def observes(cls: String): Boolean
 
   /**
-   * The tracer of a new traced object. `creator` is the traced object that created it, or null
-   * (created outside every process, or by an untraced object). Decentralised tracing hands the
-   * creator's tracer down, or a new one for classes configured to get their own.
+   * The tracer of a new traced object. `creator` is the traced object that created it and
+   * `creatorTracer` the tracer this method chose for it, or both null (created outside every
+   * process, or by an untraced object). Decentralised tracing hands the creator's tracer down,
+   * or a new one for classes configured to get their own.
    */
-  def tracerFor(obj: ObjRef, creator: ObjRef): Tracer
+  def tracerFor(obj: ObjRef, creator: ObjRef, creatorTracer: Tracer): Tracer
 
   /** Whether to emit process events (Started, Suspended, Resumed, Completed) for `method` of class `cls`. */
   def observesMethod(cls: String, method: String): Boolean = true

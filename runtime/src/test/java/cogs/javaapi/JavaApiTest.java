@@ -2,13 +2,15 @@ package cogs.javaapi;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import cogs.runtime.*;
+import cogs.javadsl.*;
+import cogs.runtime.CallFailedException;
+import cogs.runtime.DeadlockException;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The Java API, used as a Java programmer would, from outside the runtime's package. */
+/** The Java DSL ({@code cogs.javadsl}), used as a Java programmer would, from outside the runtime's packages. */
 class JavaApiTest {
     interface Account extends Active {
         Proc<Void> deposit(int n);
@@ -18,9 +20,9 @@ class JavaApiTest {
 
     static final class AccountImpl extends ActiveObject implements Account {
         private int balance;
-        public Proc<Void> deposit(int n) { return Proc.supply(() -> { balance += n; return null; }); }
+        public Proc<Void> deposit(int n) { return Proc.delay(() -> { balance += n; return null; }); }
         public Proc<Integer> withdraw(int n) {
-            return Proc.await(Guard.of(() -> balance >= n)).thenApply(u -> balance -= n);
+            return Proc.await(Guard.of(() -> balance >= n)).map(u -> balance -= n);
         }
         public Proc<Integer> balance() { return Proc.done(balance); }
     }
@@ -33,7 +35,7 @@ class JavaApiTest {
         public Proc<Integer> transfer(Account from, Account to, int n) {
             Fut<Integer> taken = Cogs.send(from, "withdraw", a -> a.withdraw(n));
             return Proc.await(taken)
-                .then(left -> Proc.await(Cogs.send(to, "deposit", a -> a.deposit(n))).thenApply(x -> left));
+                .flatMap(left -> Proc.await(Cogs.send(to, "deposit", a -> a.deposit(n))).map(x -> left));
         }
     }
 
@@ -44,7 +46,7 @@ class JavaApiTest {
 
     @Test
     void theReadmeExampleWorks() {
-        Account acc = rt.spawnWith(AccountImpl::new);
+        Account acc = rt.spawn(AccountImpl::new);
         Fut<Integer> left = Cogs.send(acc, "withdraw", a -> a.withdraw(30));
         Cogs.send(acc, "deposit", a -> a.deposit(50));
         assertEquals(20, left.join());
@@ -52,7 +54,7 @@ class JavaApiTest {
 
     @Test
     void oneWayCallsFromJava() {
-        Account acc = rt.spawnWith(AccountImpl::new);
+        Account acc = rt.spawn(AccountImpl::new);
         for (int i = 0; i < 10; i++) Cogs.tell(acc, "deposit", a -> a.deposit(5));
         Cogs.tell(acc, "withdraw", a -> a.withdraw(20));
         assertEquals(30, Cogs.send(acc, "balance", Account::balance).join());
@@ -60,9 +62,9 @@ class JavaApiTest {
 
     @Test
     void transfersAwaitFundsAndPreserveTheTotal() {
-        Account a = rt.spawnWith(AccountImpl::new);
-        Account b = rt.spawnWith(AccountImpl::new);
-        Teller t = rt.spawnWith(TellerImpl::new);
+        Account a = rt.spawn(AccountImpl::new);
+        Account b = rt.spawn(AccountImpl::new);
+        Teller t = rt.spawn(TellerImpl::new);
         List<Fut<Integer>> fs = new ArrayList<>();
         for (int i = 0; i < 100; i++) fs.add(Cogs.send(t, "transfer", x -> x.transfer(a, b, 1)));
         Cogs.send(a, "deposit", x -> x.deposit(100));
@@ -73,24 +75,85 @@ class JavaApiTest {
 
     @Test
     void mainBlockLoopsAndFailures() {
-        Account acc = rt.spawnWith(AccountImpl::new);
+        Account acc = rt.spawn(AccountImpl::new);
         int[] i = {0};
-        Integer r = rt.runMain(() ->
-            Proc.whileLoop(() -> i[0] < 10, () -> Proc.await(Cogs.send(acc, "deposit", a -> a.deposit(1))).thenApply(x -> { i[0]++; return null; }))
-                .then(u -> Proc.await(Cogs.send(acc, "balance", Account::balance))));
+        Integer r = rt.run(() ->
+            Proc.loopWhile(() -> i[0] < 10, () -> Proc.await(Cogs.send(acc, "deposit", a -> a.deposit(1))).map(x -> { i[0]++; return null; }))
+                .flatMap(u -> Proc.await(Cogs.send(acc, "balance", Account::balance))));
         assertEquals(10, r);
 
         CallFailedException e = assertThrows(CallFailedException.class,
-            () -> rt.runMain(() -> Proc.supply(() -> 1 / 0)));
+            () -> rt.run(() -> Proc.delay(() -> 1 / 0)));
         assertTrue(e.getMessage().contains("main"), e.getMessage());
         assertInstanceOf(ArithmeticException.class, e.getCause());
     }
 
     @Test
     void deadlocksAreReported() {
-        Account acc = rt.spawnWith(AccountImpl::new);
+        Account acc = rt.spawn(AccountImpl::new);
         DeadlockException e = assertThrows(DeadlockException.class,
             () -> Cogs.send(acc, "withdraw", a -> a.withdraw(1)).join());
         assertTrue(e.waitingProcesses().stream().anyMatch(s -> s.contains("withdraw")), e.getMessage());
+    }
+
+    interface Cell extends Active {
+        Proc<Integer> read();
+        Proc<Integer> countdown(int n);
+        Proc<Integer> guarded(int n);
+    }
+
+    static final class CellImpl extends ActiveObject implements Cell {
+        private int value = 7;
+        public Proc<Integer> read() { return Proc.done(value); }
+        // synchronous self-calls a thousand deep, each deferred: the recursion is data, not JVM stack
+        public Proc<Integer> countdown(int n) {
+            return n == 0 ? Proc.done(0) : Proc.defer(() -> Proc.sync(this, "countdown", c -> c.countdown(n - 1)).map(r -> r + 1));
+        }
+        // try/catch/finally in the Java spelling: the handler sees the raised exception, the finalizer runs once
+        public Proc<Integer> guarded(int n) {
+            int[] finalized = {0};
+            return Proc.<Integer>raise(new IllegalArgumentException("no " + n))
+                .recoverWith(e -> Proc.done(e.getMessage().length()))
+                .guarantee(() -> Proc.delay(() -> finalized[0]++))
+                .flatMap(len -> Proc.done(len * 100 + finalized[0]));
+        }
+    }
+
+    @Test
+    void javaSpellingsOfTheCombinators() {
+        Cell c = rt.spawn(CellImpl::new);
+        assertEquals(1000, Cogs.send(c, "countdown", x -> x.countdown(1000)).join());
+        assertEquals(401, Cogs.send(c, "guarded", x -> x.guarded(5)).join());
+        int[] n = {0};
+        List<Integer> all = rt.run(() -> {
+            List<Fut<Integer>> fs = new ArrayList<>();
+            for (int i = 0; i < 3; i++) fs.add(Cogs.send(c, "read", Cell::read));
+            // bodies and finalizers whose processes end with a value (dropped): no cast to Scala's unit
+            return Proc.repeat(4, i -> Proc.delay(() -> n[0] += i))
+                .andThen(Proc.foreach(List.of(10, 20), x -> Proc.delay(() -> n[0] += x)))
+                .andThen(Proc.loopWhile(() -> n[0] < 40, () -> Proc.delay(() -> ++n[0])))
+                .andThen(Proc.awaitResolved(fs.get(0)))
+                .andThen(Proc.await(Guard.and(Guard.future(fs.get(1)), Guard.of("counted", () -> n[0] == 40))))
+                .andThen(Proc.await(Guard.or(Guard.of(() -> false), Guard.future(fs.get(2)))))
+                .andThen(Proc.awaitAll(fs));
+        });
+        assertEquals(List.of(7, 7, 7), all);
+        assertEquals(40, n[0]); // 0+1+2+3, +10+20, then counted up to 40
+        assertEquals(9, (int) rt.run(() -> Proc.<Integer>raise(new IllegalStateException()).recover(e -> 9)));
+    }
+
+    @Test
+    void aProcessFromAnotherImplementationIsRejectedClearly() {
+        Proc<Integer> foreign = new Proc<>() {
+            public <B> Proc<B> flatMap(java.util.function.Function<? super Integer, ? extends Proc<B>> f) { return null; }
+            public <B> Proc<B> map(java.util.function.Function<? super Integer, ? extends B> f) { return null; }
+            public <B> Proc<B> andThen(Proc<B> next) { return null; }
+            public Proc<Integer> recoverWith(java.util.function.Function<? super Throwable, ? extends Proc<Integer>> h) { return null; }
+            public Proc<Integer> recover(java.util.function.Function<? super Throwable, ? extends Integer> h) { return null; }
+            public Proc<Integer> guarantee(java.util.function.Supplier<? extends Proc<?>> f) { return null; }
+        };
+        CallFailedException e = assertThrows(CallFailedException.class, () -> rt.run(() -> foreign));
+        assertInstanceOf(IllegalArgumentException.class, e.getCause());
+        assertTrue(e.getCause().getMessage().contains("only processes built with Proc's factories"), e.getCause().getMessage());
     }
 }

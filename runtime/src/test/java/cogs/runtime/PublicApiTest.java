@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The public API of {@code cogs.runtime} and {@code cogs.trace} as the JVM sees it (what Java
+ * The public API of {@code cogs.runtime}, {@code cogs.javadsl} and {@code cogs.trace} as the JVM sees it (what Java
  * code can call and what binary compatibility is about), compared with the checked-in list
  * {@code src/test/resources/public-api.txt}, so that every change to it is deliberate: a change
  * makes this test fail until the list is regenerated with
@@ -42,7 +42,8 @@ class PublicApiTest {
      */
     static final List<String> SCALA_PRIVATE = List.of(
             "cogs.runtime.Cog", "cogs.runtime.Cog$", "cogs.runtime.Process", "cogs.runtime.WakeToken",
-            "cogs.runtime.TraceHooks", "cogs.runtime.TraceHooks$", "cogs.runtime.ActiveObject$",
+            "cogs.runtime.TraceHooks", "cogs.runtime.TraceHooks$", "cogs.runtime.TraceSlot", "cogs.runtime.ActiveObject$",
+            "cogs.runtime.JavaSupport", "cogs.runtime.JavaSupport$", "cogs.runtime.Proc$Node",
             "cogs.runtime.CogRuntime$Worker", "cogs.runtime.CogRuntime$MainBlock", "cogs.runtime.CogRuntime$Halted",
             "cogs.runtime.DeadlockException$", "cogs.runtime.Fut$Failed", "cogs.runtime.Fut$Value",
             "cogs.runtime.Guard$And", "cogs.runtime.Guard$Cond", "cogs.runtime.Guard$Or",
@@ -58,7 +59,7 @@ class PublicApiTest {
     static List<String> surface() throws IOException, URISyntaxException, ClassNotFoundException {
         Path root = classesRoot();
         TreeSet<String> lines = new TreeSet<>();
-        for (String pkg : List.of("cogs/runtime", "cogs/trace")) {
+        for (String pkg : List.of("cogs/runtime", "cogs/trace", "cogs/javadsl")) {
             List<Path> files;
             try (Stream<Path> s = Files.list(root.resolve(pkg))) {
                 files = s.filter(p -> p.toString().endsWith(".class")).collect(Collectors.toList());

@@ -1,5 +1,11 @@
 package cogs.runtime;
 
+import cogs.javadsl.Active;
+import cogs.javadsl.ActiveObject;
+import cogs.javadsl.CogRuntime;
+import cogs.javadsl.Cogs;
+import cogs.javadsl.Fut;
+import cogs.javadsl.Proc;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -49,7 +55,7 @@ class StressInboxTest {
         }
 
         @Override public Proc<Integer> hit(int sender, int seq) {
-            return Proc.supply(() -> {
+            return Proc.delay(() -> {
                 if (seq <= last[sender]) counts[SENDERS]++; // duplicated or out of order
                 last[sender] = seq;
                 counts[sender]++;
@@ -60,7 +66,7 @@ class StressInboxTest {
         }
 
         @Override public Proc<long[]> snapshot() {
-            return Proc.supply(counts::clone);
+            return Proc.delay(counts::clone);
         }
     }
 
@@ -77,7 +83,7 @@ class StressInboxTest {
         final int perSender = 250_000;
         final int objects = 4;
         Sink[] sinks = new Sink[objects];
-        for (int i = 0; i < objects; i++) sinks[i] = rt.spawnWith(() -> new SinkImpl(null));
+        for (int i = 0; i < objects; i++) sinks[i] = rt.spawn(() -> new SinkImpl(null));
 
         runSenders(s -> {
             Fut<Integer> last = null;
@@ -112,11 +118,11 @@ class StressInboxTest {
         final int workers = 64;
         final int collectors = 4;
         Sink[] colls = new Sink[collectors];
-        for (int i = 0; i < collectors; i++) colls[i] = rt.spawnWith(() -> new SinkImpl(null));
+        for (int i = 0; i < collectors; i++) colls[i] = rt.spawn(() -> new SinkImpl(null));
         Sink[] ws = new Sink[workers];
         for (int i = 0; i < workers; i++) {
             Sink c = colls[i % collectors];
-            ws[i] = rt.spawnWith(() -> new SinkImpl(c));
+            ws[i] = rt.spawn(() -> new SinkImpl(c));
         }
         long[][] sent = new long[SENDERS][workers];
 

@@ -1,5 +1,11 @@
 package cogs.runtime;
 
+import cogs.javadsl.Active;
+import cogs.javadsl.ActiveObject;
+import cogs.javadsl.CogRuntime;
+import cogs.javadsl.Cogs;
+import cogs.javadsl.Fut;
+import cogs.javadsl.Proc;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -39,14 +45,14 @@ class StressJoinRaceTest {
     }
 
     public static final class EchoImpl extends ActiveObject implements Echo {
-        @Override public Proc<Integer> echo(int x) { return Proc.supply(() -> x); }
+        @Override public Proc<Integer> echo(int x) { return Proc.delay(() -> x); }
     }
 
     @Test
     void joinIsNotFooledWhileAnotherThreadSends() throws Exception {
         CogRuntime rt = CogRuntime.create();
         try {
-            Echo e = rt.spawnWith(EchoImpl::new);
+            Echo e = rt.spawn(EchoImpl::new);
             AtomicBoolean stop = new AtomicBoolean();
             AtomicLong spurious = new AtomicLong();
             AtomicReference<String> first = new AtomicReference<>();

@@ -13,7 +13,7 @@ object TracingTest {
     val events = new ConcurrentLinkedQueue[TraceEvent]()
     @volatile var closed = false
     def observes(cls: String): Boolean = classes.isEmpty || classes(cls)
-    def tracerFor(obj: ObjRef, creator: ObjRef): Tracer = this
+    def tracerFor(obj: ObjRef, creator: ObjRef, creatorTracer: Tracer): Tracer = this
     override def observesMethod(cls: String, method: String): Boolean = methods.isEmpty || methods(s"$cls.$method")
     def event(e: TraceEvent): Unit = events.add(e)
     override def close(): Unit = closed = true
@@ -31,7 +31,7 @@ object TracingTest {
 
   final class ServerImpl extends ActiveObject with Server {
     private var isOpen = false
-    def work(x: Int): Proc[Int] = Proc.delay { Trace.emit("worked", x); x * 2 }
+    def work(x: Int): Proc[Int] = Proc.delay { Cogs.emit("worked", x); x * 2 }
     def slow(x: Int): Proc[Int] = {
       val f = this.send("work")(_.work(x))
       Proc.await(f).map(_ + 1)
@@ -132,7 +132,7 @@ class TracingTest {
       rt.run {
         val s: Server = Cogs.spawn(new ServerImpl)
         Cogs.tellWithArgs(s, "work", List(4), (x: Server) => x.work(4))
-        Cogs.tellS(s, "slow", (x: Server) => x.slow(1))
+        Cogs.tell(s, "slow", (x: Server) => x.slow(1))
         s.send("open")(_.open()).await
       }
       val all = rec.all
@@ -175,6 +175,41 @@ class TracingTest {
     } finally rt.close()
   }
 
+  /** Each object gets its own tracer, and records what `tracerFor` was told about the creator. */
+  final class PerObject extends Tracing {
+    val asked = new ConcurrentLinkedQueue[(ObjRef, ObjRef, Tracer)]()
+    val tracers = new java.util.concurrent.ConcurrentHashMap[ObjRef, Tracer]()
+    def observes(cls: String): Boolean = cls != ObjRef.OutsideClass
+    def tracerFor(obj: ObjRef, creator: ObjRef, creatorTracer: Tracer): Tracer = {
+      asked.add((obj, creator, creatorTracer))
+      val t: Tracer = _ => ()
+      tracers.put(obj, t)
+      t
+    }
+  }
+
+  trait Maker extends Active { def make(): Proc[Unit] }
+  final class MakerImpl extends ActiveObject with Maker {
+    def make(): Proc[Unit] = Proc.delay { Cogs.spawn(new ServerImpl); () }
+  }
+
+  @Test def tracerForIsGivenTheCreatorAndTheTracerChosenForIt(): Unit = {
+    val t = new PerObject
+    val rt = CogRuntime.withTracing(t)
+    try {
+      val m: Maker = rt.spawn(new MakerImpl)
+      m.send("make")(_.make()).join()
+      val asked = t.asked.asScala.toList
+      assertEquals(List("MakerImpl", "ServerImpl"), asked.map(_._1.cls))
+      val (maker, c0, t0) = asked.head
+      assertNull(c0) // created outside every process, which is not traced here
+      assertNull(t0)
+      val (_, creator, creatorTracer) = asked(1)
+      assertSame(maker, creator)
+      assertSame(t.tracers.get(maker), creatorTracer)
+    } finally rt.close()
+  }
+
   @Test def callsFromOutsideAreAttributedToOutside(): Unit = {
     val rec = new Recorder
     val rt = CogRuntime.withTracing(rec)
@@ -182,7 +217,7 @@ class TracingTest {
       val s: Server = rt.spawn(new ServerImpl)
       assertEquals(8, s.send("work")(_.work(4)).join())
       rt.awaitQuiescence()
-      assertTrue(Trace.emitOutside(rt, "done"))
+      assertTrue(rt.emit("done"))
       val out = rec.all.filter(_.obj.cls == ObjRef.OutsideClass)
       assertEquals(List("Created", "CallSent", "User"), out.map(_.getClass.getSimpleName))
       assertSound(rec.all)
@@ -194,7 +229,7 @@ class TracingTest {
     try {
       val emitted = rt.run {
         val s: Server = Cogs.spawn(new ServerImpl)
-        s.send("work")(_.work(1)).await.map(_ => Trace.emit("x"))
+        s.send("work")(_.work(1)).await.map(_ => Cogs.emit("x"))
       }
       assertFalse(emitted)
     } finally rt.close()

@@ -57,7 +57,7 @@ final class IterationMonitor(file: Path) {
   val tracing: Tracing = new Tracing {
     def observes(cls: String): Boolean = (cls != ObjRef.OutsideClass) && (current ne null) && current.tracing.observes(cls)
     override def observesMethod(cls: String, method: String): Boolean = current.tracing.observesMethod(cls, method)
-    def tracerFor(obj: ObjRef, creator: ObjRef): Tracer = current.tracing.tracerFor(obj, creator)
+    def tracerFor(obj: ObjRef, creator: ObjRef, creatorTracer: Tracer): Tracer = current.tracing.tracerFor(obj, creator, creatorTracer)
   }
 
   /** Before an iteration's clock starts: its pipeline (and the pipeline's own runtime). */

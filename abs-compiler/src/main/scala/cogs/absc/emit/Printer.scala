@@ -195,8 +195,8 @@ private[emit] final class Printer {
       indented { procBody(rest) }
       line("}")
     case P.Void(first) => procOperand(first); w(".void")
-    // A claim is ascribed to Guard: `Proc.await(f)` on a bare future would wait for its value and rethrow its failure.
-    case P.Await(g @ G.Claim(_)) => w("Proc.await("); guardOperand(g); w(")")
+    // `await f?` only waits: `Proc.await(f)` would also read the value and raise its failure.
+    case P.Await(G.Claim(f)) => w("Proc.awaitResolved("); exp(f); w(")")
     case P.Await(g) => w("Proc.await("); guard(g); w(")")
     case P.AwaitValue(f) => w("Proc.await("); exp(f); w(")")
     case P.Suspend => w("Proc.suspend")
@@ -247,7 +247,7 @@ private[emit] final class Printer {
   }
 
   private def guardOperand(g: G): Unit = g match {
-    case G.Claim(f) => w("("); exp(f); w(": Guard)")
+    case G.Claim(f) => w("Guard.future("); exp(f); w(")")
     case _: G.Cond => guard(g)
     case _: G.And => w("("); guard(g); w(")")
   }

@@ -30,7 +30,7 @@ class NamesPropertyTest {
     "absToString", "nullCheck", "matchFail", "absAssert", "lt", "le", "gt", "ge", "fdiv", "fmod", "setFromList",
     "cogs", "scala", "java", "absmodel", "lib", "locally", "identity", "implicitly", "require",
     "wait", "notify", "notifyAll", "getClass", "clone", "hashCode", "equals", "finalize", "eq", "ne",
-    "synchronized", "cog", "runtime", "send", "tell", "sync", "traceName", "traceRef", "main", "copy",
+    "synchronized", "cog", "runtime", "send", "tell", "sync", "traceName", "traceSlot", "traceRef", "main", "copy",
     "map", "set", "list", "head", "tail", "length", "size", "fst", "snd", "contains", "lookup", "toString",
     "x_", "send_", "a__", "map_", "v_", "e", "x", "c", "other", "dead", "recover", "arg0", "i").distinct
   private val upper = Vector(

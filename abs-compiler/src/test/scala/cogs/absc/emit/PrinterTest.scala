@@ -30,7 +30,7 @@ class PrinterTest {
     assertEquals(
       """Proc.await(f).flatMap { (v: AbsInt) =>
         |  x = v
-        |  Proc.await((g: Guard)).flatMap { _ =>
+        |  Proc.awaitResolved(g).flatMap { _ =>
         |    Proc.done(x)
         |  }
         |}""".stripMargin, proc(p))

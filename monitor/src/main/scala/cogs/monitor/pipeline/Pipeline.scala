@@ -93,11 +93,11 @@ final class Pipeline private (val settings: PipelineSettings) {
     def observes(cls: String): Boolean = settings.observe.observes(cls)
     override def observesMethod(cls: String, method: String): Boolean = settings.observe.observesMethod(cls, method)
 
-    def tracerFor(obj: ObjRef, creator: ObjRef): Tracer =
+    def tracerFor(obj: ObjRef, creator: ObjRef, creatorTracer: Tracer): Tracer =
       if (settings.mode != Mode.Decentralised) main
       else if (settings.ownTracer(obj.cls)) newSink(obj.toString, settings.decentralisedCapacity)
       else if (creator eq null) main
-      else creator.sink match {
+      else creatorTracer match {
         case t: SinkTracer if t.owner eq Pipeline.this => t
         case _                                          => main
       }

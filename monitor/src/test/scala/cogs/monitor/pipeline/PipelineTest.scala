@@ -1,6 +1,6 @@
 package cogs.monitor.pipeline
 
-import cogs.trace.{ObjRef, TraceEvent}
+import cogs.trace.{ObjRef, TraceEvent, Tracer}
 import com.typesafe.config.ConfigFactory
 import java.nio.file.{Files, Path}
 import org.junit.jupiter.api.Assertions._
@@ -22,8 +22,8 @@ class PipelineTest {
     val o = new Objects
     val client = o.obj("Client")
     val server = o.obj("Server")
-    val tc = p.tracing.tracerFor(client, null)
-    val ts = p.tracing.tracerFor(server, null)
+    val tc = p.tracing.tracerFor(client, null, null)
+    val ts = p.tracing.tracerFor(server, null, null)
     val calls = (1 to 3).map(i => o.call(client, server, "request", i))
     calls.foreach(tc.event)
     calls.take(2).foreach { c =>
@@ -117,9 +117,12 @@ class PipelineTest {
         |  monitors = [{ property = "call-answered" }]
         |}""".stripMargin)
     val o = new Objects
+    // what the runtime does at creation: the tracer chosen for each object is kept and handed
+    // to tracerFor when the object creates another
+    val sink = scala.collection.mutable.Map.empty[ObjRef, Tracer]
     def traced(cls: String, creator: ObjRef): ObjRef = {
       val x = o.obj(cls)
-      x.sink = p.tracing.tracerFor(x, creator) // what the runtime does at creation
+      sink(x) = p.tracing.tracerFor(x, creator, if (creator eq null) null else sink(creator))
       x
     }
     val main = traced("Main", null)
@@ -128,12 +131,12 @@ class PipelineTest {
     val helper = traced("Helper", w1) // inherits w1's tracer
     val other = traced("Helper", main) // inherits main's: the root tracer
     assertEquals(List("root", "Worker#2", "Worker#3"), p.sinkNames)
-    assertSame(w1.sink, helper.sink)
-    assertSame(main.sink, other.sink)
-    assertNotSame(w1.sink, w2.sink)
+    assertSame(sink(w1), sink(helper))
+    assertSame(sink(main), sink(other))
+    assertNotSame(sink(w1), sink(w2))
     // each chain sees exactly its objects' events, each object's complete and in order
-    List(main, w1, w2, helper, other).foreach(x => (1 to 3).foreach(_ => x.sink.event(o.user(x, "tick"))))
-    main.sink.event(o.call(main, w1, "request"))
+    List(main, w1, w2, helper, other).foreach(x => (1 to 3).foreach(_ => sink(x).event(o.user(x, "tick"))))
+    sink(main).event(o.call(main, w1, "request"))
     val counts = p.status().map { case (n, st) => n -> st.head.events }.toMap
     assertEquals(Map("root" -> 7L, "Worker#2" -> 6L, "Worker#3" -> 3L), counts)
     val r = p.finish()
@@ -151,7 +154,7 @@ class PipelineTest {
       """cogs.monitor { output.summary = false, buffer { capacity = 2, overload = drop, batch = 1 }, monitors = [{ property = slow }] }"""), reg)
     val o = new Objects
     val a = o.obj("A")
-    val t = p.tracing.tracerFor(a, null)
+    val t = p.tracing.tracerFor(a, null, null)
     (1 to 200).foreach { i =>
       t.event(o.user(a, "tick"))
       if (i % 20 == 0) Thread.sleep(10) // room again: later events get through, after a gap
@@ -178,7 +181,7 @@ class PipelineTest {
         |}""".stripMargin)
     val o = new Objects
     val objs = (1 to 6).map(_ => o.obj("A"))
-    val ts = objs.map(x => p.tracing.tracerFor(x, null))
+    val ts = objs.map(x => p.tracing.tracerFor(x, null, null))
     (1 to 50).foreach(_ => objs.zip(ts).foreach { case (x, t) => t.event(o.user(x, "tick")) })
     val r = p.finish()
     val roles = r.statistics.roles.map(s => s.role -> s).toMap

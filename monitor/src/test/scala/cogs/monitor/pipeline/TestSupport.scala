@@ -53,7 +53,7 @@ object TestSupport {
     (for (i <- 0 until n; k <- 0 until keys) yield { seq += 1; Ev("e", seq, s"k$k") }).toVector
   }
 
-  /** Trace events built by hand (the runtime is not needed; ObjRef/FutRef constructors are private[cogs]). */
+  /** Trace events built by hand (the runtime is not needed: ObjRef and FutRef can be made by any consumer of the SPI). */
   final class Objects {
     private[this] var nextObj = 0L
     private[this] var nextFut = 0L
