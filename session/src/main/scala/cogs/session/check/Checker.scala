@@ -45,11 +45,13 @@ object Checker {
       // recs: the labels of the enclosing recs, innermost first, each with whether a `par`
       // lies between it and here (a `continue` may not leave a `par` branch).
       def block(items: List[Interaction], recs: List[(String, Boolean)]): Unit = {
-        items.zipWithIndex.foreach { case (it, i) =>
-          if (i > 0) items(i - 1) match {
+        var prev: Interaction = null
+        items.foreach { it =>
+          prev match {
             case c: Continue => err(it.pos, s"unreachable: nothing may follow 'continue ${c.label.text}' in its block")
             case _ =>
           }
+          prev = it
           it match {
             case msg: Message =>
               role(msg.from, "")

@@ -63,7 +63,7 @@ final class Fsm private[fsm] (val protocol: String, val role: String, val states
  *     monitor stays one state and one table look-up per message. The price is size: the product
  *     of branches with n1 and n2 states has up to n1 * n2 states (built once, before any session).
  *  3. Subset construction (deterministic; with the determinacy rules of projection the subsets
- *     hold one state with a transition on each action), then Moore's partition refinement to
+ *     hold one state with a transition on each action), then Hopcroft's partition refinement to
  *     the minimal machine, numbered canonically.
  */
 object Fsm {
@@ -146,31 +146,86 @@ object Fsm {
     (trans.toVector, sets.indices.filter(j => sets(j).contains(fin)).toSet)
   }
 
-  /** Moore's refinement to the minimal machine, then canonical breadth-first numbering. */
+  /**
+   * Hopcroft's partition refinement to the minimal machine, then canonical breadth-first
+   * numbering. The machine is partial (no sink state: a sink would need states x actions
+   * transitions), which Hopcroft's algorithm handles when the initial partition already separates
+   * states by finality and by the set of actions they have transitions on: every block is then
+   * uniform in its defined actions, so the implicit sink never splits anything, and refining by
+   * the real transitions' predecessors alone is enough. O(m log n) for m transitions; Moore's
+   * simpler refinement needs n rounds on a chain of n states, which at 10,000 states is too slow.
+   */
   private def minimal(protocol: String, role: String, dfa: (Vector[Vector[(Action, Int)]], Set[Int])): Fsm = {
     val (trans, finals) = dfa
     val n = trans.size
-    var block = Array.tabulate(n)(s => if (finals(s)) 1 else 0)
-    var count = -1
-    var done = false
-    while (!done) {
-      val sig = mutable.HashMap.empty[(Int, Set[(Action, Int)]), Int]
-      val next = Array.tabulate(n)(s => sig.getOrElseUpdate((block(s), trans(s).map { case (a, t) => (a, block(t)) }.toSet), sig.size))
-      done = sig.size == count
-      count = sig.size
-      block = next
+    val actionId = mutable.HashMap.empty[Action, Int]
+    val out: Array[Array[(Int, Int)]] = trans.map(_.map { case (a, t) => (actionId.getOrElseUpdate(a, actionId.size), t) }.toArray).toArray
+    // Predecessors by action: pred(t) = (action, source) pairs.
+    val pred = Array.fill(n)(mutable.ArrayBuffer.empty[(Int, Int)])
+    for (s <- 0 until n; (c, t) <- out(s)) pred(t) += ((c, s))
+
+    // Blocks are ranges of `elems`; a block's marked members are moved to the front of its range.
+    val elems = new Array[Int](n)
+    val pos = new Array[Int](n)
+    val blk = new Array[Int](n)
+    val first, end, mid = mutable.ArrayBuffer.empty[Int]
+    val initial = (0 until n).groupBy(s => (finals(s), out(s).map(_._1).sorted.toList)).values.toList.sortBy(_.head)
+    var k = 0
+    initial.foreach { members =>
+      val b = first.size
+      first += k; mid += k
+      members.foreach { s => elems(k) = s; pos(s) = k; blk(s) = b; k += 1 }
+      end += k
     }
+    val work = mutable.Queue.from(first.indices)
+    val inWork = mutable.BitSet.fromSpecific(first.indices)
+
+    while (work.nonEmpty) {
+      val a = work.dequeue()
+      inWork -= a
+      val splitter = (first(a) until end(a)).map(elems(_))
+      val bySymbol = mutable.HashMap.empty[Int, mutable.ArrayBuffer[Int]]
+      splitter.foreach(t => pred(t).foreach { case (c, s) => bySymbol.getOrElseUpdate(c, mutable.ArrayBuffer.empty) += s })
+      bySymbol.valuesIterator.foreach { xs =>
+        val touched = mutable.ArrayBuffer.empty[Int]
+        xs.foreach { s =>
+          val b = blk(s)
+          if (mid(b) == first(b)) touched += b
+          val i = pos(s)
+          val j = mid(b)
+          val other = elems(j)
+          elems(j) = s; pos(s) = j
+          elems(i) = other; pos(other) = i
+          mid(b) = j + 1
+        }
+        touched.foreach { b =>
+          if (mid(b) == end(b)) mid(b) = first(b) // every member marked: no split
+          else {
+            val nb = first.size
+            first += first(b); end += mid(b); mid += first(b)
+            (first(nb) until end(nb)).foreach(i => blk(elems(i)) = nb)
+            first(b) = end(nb); mid(b) = first(b)
+            if (inWork(b)) { work += nb; inWork += nb }
+            else {
+              val smaller = if (end(nb) - first(nb) <= end(b) - first(b)) nb else b
+              work += smaller; inWork += smaller
+            }
+          }
+        }
+      }
+    }
+
     // Canonical numbering of the blocks from the initial state's.
     val rep = mutable.HashMap.empty[Int, Int] // block -> a state in it
-    (0 until n).foreach(s => rep.getOrElseUpdate(block(s), s))
+    (0 until n).foreach(s => rep.getOrElseUpdate(blk(s), s))
     val number = mutable.LinkedHashMap.empty[Int, Int]
-    val queue = mutable.Queue(block(0))
-    number(block(0)) = 0
+    val queue = mutable.Queue(blk(0))
+    number(blk(0)) = 0
     val ts = mutable.ArrayBuffer.empty[Transition]
     while (queue.nonEmpty) {
       val b = queue.dequeue()
       trans(rep(b)).sortBy(_._1.text).foreach { case (a, t) =>
-        val tb = block(t)
+        val tb = blk(t)
         if (!number.contains(tb)) { number(tb) = number.size; queue += tb }
         ts += Transition(number(b), a, number(tb))
       }
