@@ -160,6 +160,11 @@ class RejectionTest {
       "test.scr:5:41: error: branches 1 and 2 of the choice at A both begin with 'a to B'; the labels must be distinct",
       "test.scr:5:41: error: branches 1 and 2 of the choice at X both begin with 'a to Y'; the labels must be distinct")
 
+  @Test def aRoleThatSkipsIterationsMustStillLearnTheExit(): Unit =
+    assertErrors("global protocol P(role A, role B, role C) {\n  rec X { choice at A { m() from A to B; continue X; }\n  or { stop() from A to B; n() from C to B; } }\n}",
+      "test.scr:6:28: error: role C sends n to B in branch 2 of the choice at A (line 5) before it can know which branch was chosen " +
+        "(it must first receive a message in that branch)")
+
   // ------------------------------------------------------------------ par
 
   @Test def parBranchesMustNotShareAMessage(): Unit =

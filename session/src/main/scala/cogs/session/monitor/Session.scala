@@ -66,6 +66,57 @@ final class Session private[monitor] (val sessionType: SessionType, val id: Stri
   def send[T <: Active, A](from: String, to: String, label: String, args: Any*)(call: T => Proc[A]): Fut[A] =
     dispatch(sessionType.message(from, to, label), args, call, oneWay = false)
 
+  /**
+   * A call whose reply is a protocol message too: `msg` is the request, and the resolution of the
+   * call's future with the method's return value is message `reply` (which goes back from the
+   * receiver to the sender), so request/response code needs no extra message:
+   * `s.request(req, res, 42)((srv: Server) => srv.compute(42))` for `Req(Int) from C to S;
+   * Res(Int) from S to C;`. When the callee's process finishes, its value is checked against
+   * `reply`'s payload and the reply against both machines (the callee's as sender, the caller's
+   * as receiver) before the future resolves; a refused reply fails the future with a
+   * [[ProtocolViolation]] (under every policy but log). The caller's machine moves when the
+   * future resolves, not when the caller reads it. A call that fails sends no reply: its future
+   * fails with the call's exception and neither machine moves.
+   */
+  def request[T <: Active, A](msg: MessageRef, reply: MessageRef, args: Any*)(call: T => Proc[A]): Fut[A] = {
+    if ((reply.sessionType ne sessionType) || reply.fromRole != msg.toRole || reply.toRole != msg.fromRole)
+      throw new IllegalArgumentException(s"the reply to $msg must be a message of ${sessionType.name} from ${msg.to} to ${msg.from}, not $reply")
+    dispatch[T, A](msg, args, (t: T) => call(t).flatMap(v => answer(reply, v)), oneWay = false)
+  }
+
+  /** The reply `reply` carrying `value`, at the end of the callee's process: checked, then the future resolves. */
+  private def answer[A](reply: MessageRef, value: A): Proc[A] = {
+    val v =
+      if (endedBy ne null) ended(reply.fromRole, reply, asSender = true)
+      else {
+        val bad = replyPayloadProblem(reply, value)
+        if (bad ne null) violation(reply.fromRole, states.get(reply.fromRole), reply, asSender = true, bad)
+        else {
+          val r = step(reply.fromRole, reply.id)
+          if (r < 0) violation(reply.fromRole, ~r, reply, asSender = true, "the reply")
+          else {
+            val r2 = step(reply.toRole, reply.id)
+            if (r2 < 0) violation(reply.toRole, ~r2, reply, asSender = false, "the reply") else null
+          }
+        }
+      }
+    if ((v eq null) || (sessionType.policy == Policy.LogAndContinue && !v.afterEnd)) Proc.done(value) else Proc.raise(v)
+  }
+
+  /** A reply's payload is the return value: nothing to check for an empty payload, the value for one type, a tuple for several. */
+  private def replyPayloadProblem(reply: MessageRef, value: Any): String = {
+    val cs = reply.classes
+    if ((cs eq null) || cs.isEmpty) null
+    else if (cs.length == 1) {
+      val p = payloadProblem(reply, List(value))
+      if (p eq null) null else p.replace("argument 1 is", "the reply is")
+    }
+    else value match {
+      case p: Product if p.productArity == cs.length => payloadProblem(reply, p.productIterator.toList)
+      case _ => s"the reply should be a tuple of ${cs.length} values, not ${if (value == null) "null" else value.getClass.getName}"
+    }
+  }
+
   /** A one-way call as protocol message `msg` (no future; see `Cogs.tell`). */
   def tell[T <: Active](msg: MessageRef, args: Any*)(call: T => Proc[Any]): Unit = { dispatch(msg, args, call, oneWay = true); () }
 

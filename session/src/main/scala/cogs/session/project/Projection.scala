@@ -65,7 +65,20 @@ object Projection {
   private final class Projector(r: String, out: mutable.ListBuffer[Diagnostic]) {
     private def err(p: Pos, m: String): Unit = out += Diagnostic(p, m)
 
-    def items(xs: List[Interaction]): List[Local] = xs.flatMap {
+    /**
+     * `loopHead`: the label of the innermost rec whose body, for this role, has produced nothing
+     * yet at this point; a `continue` of it then means "this very point again" for the role.
+     */
+    def items(xs: List[Interaction], loopHead: Option[String] = None): List[Local] = {
+      var head = loopHead
+      xs.flatMap { it =>
+        val l = item(it, head)
+        if (l.nonEmpty) head = None
+        l
+      }
+    }
+
+    private def item(it: Interaction, loopHead: Option[String]): List[Local] = it match {
       case m: Message =>
         m.to.flatMap { t =>
           val pl = m.payload.map(_.tpe.text)
@@ -73,9 +86,9 @@ object Projection {
           else if (t.text == r) List(Recv(m.label.text, pl, m.from.text)(m.pos))
           else Nil
         }
-      case c: Choice => choice(c)
+      case c: Choice => choice(c, loopHead)
       case rec: Rec =>
-        val body = items(rec.body.items)
+        val body = items(rec.body.items, Some(rec.label.text))
         // A role with nothing to do in the loop does not loop (Scribble prunes it the same way).
         if (hasAction(body)) List(LRec(rec.label.text, body)(rec.pos)) else Nil
       case c: Continue => List(LContinue(c.label.text)(c.pos))
@@ -101,11 +114,12 @@ object Projection {
       case _: Do => Nil // inlined before projection
     }
 
-    private def choice(c: Choice): List[Local] = {
-      val bs = c.branches.map(b => items(b.items))
+    private def choice(c: Choice, loopHead: Option[String]): List[Local] = {
+      val all = c.branches.map(b => items(b.items))
       val at = c.at.text
       def where(i: Int) = s"branch ${i + 1} of the choice at $at (line ${c.pos.line})"
       if (r == at) {
+        val bs = all
         val firstSends = mutable.HashMap.empty[String, Int]
         bs.zipWithIndex.foreach { case (b, i) =>
           if (!hasAction(b)) err(c.branches(i).pos, s"role $at chooses at this choice but takes no part in branch ${i + 1}")
@@ -124,16 +138,24 @@ object Projection {
           }
         }
         List(LChoice(at, bs)(c.pos))
-      } else if (bs.distinct.size == 1) bs.head // the role does the same whichever branch is taken
+      } else if (all.distinct.size == 1) all.head // the role does the same whichever branch is taken
       else {
+        // A branch in which this role does nothing and that goes back to the loop's head, where
+        // the role is waiting for this choice anyway, is invisible to it: the role just keeps
+        // waiting (a logger that hears of some iterations only). The other branches must tell it.
+        val idle: List[Local] => Boolean = b => loopHead.exists(x => b == List(LContinue(x)(c.pos)))
+        val keep = c.branches.indices.filterNot(i => idle(all(i))).toList
+        val bs = keep.map(all)
+        val branchPos = keep.map(c.branches(_).pos)
+        def where(k: Int) = s"branch ${keep(k) + 1} of the choice at $at (line ${c.pos.line})"
         val learnt = bs.indexWhere(hasAction)
         var ok = true
         bs.zipWithIndex.foreach { case (b, i) =>
           val f = firsts(b)
           if (f.isEmpty) {
             ok = false
-            err(c.branches(i).pos, s"role $r would wait forever: it takes part in branch ${learnt + 1} of the choice at $at " +
-              s"but receives nothing in branch ${i + 1} that tells it this branch was taken")
+            err(branchPos(i), s"role $r would wait forever: it takes part in branch ${keep(learnt) + 1} of the choice at $at " +
+              s"but receives nothing in branch ${keep(i) + 1} that tells it this branch was taken")
           } else f.collect { case s: Send => s }.foreach { s =>
             ok = false
             err(s.pos, s"role $r sends ${s.label} to ${s.to} in ${where(i)} before it can know which branch was chosen " +
@@ -142,9 +164,9 @@ object Projection {
         }
         if (ok) {
           val senders = bs.map(b => firsts(b).collect { case x: Recv => x.from }.distinct)
-          val all = senders.flatten.distinct
-          if (all.size > 1) {
-            err(c.pos, s"role $r learns the choice at $at from different roles (${all.mkString(", ")}); " +
+          val from = senders.flatten.distinct
+          if (from.size > 1) {
+            err(c.pos, s"role $r learns the choice at $at from different roles (${from.mkString(", ")}); " +
               "it must learn it from the same role in every branch")
           } else {
             val firstRecv = mutable.HashMap.empty[String, Int]
@@ -152,7 +174,7 @@ object Projection {
               firsts(b).map(x => show(x) -> x).distinctBy(_._1).foreach { case (k, x) =>
                 firstRecv.get(k) match {
                   case Some(j) if j != i =>
-                    err(x.pos, s"role $r cannot tell branch ${j + 1} from branch ${i + 1} of the choice at $at: " +
+                    err(x.pos, s"role $r cannot tell branch ${keep(j) + 1} from branch ${keep(i) + 1} of the choice at $at: " +
                       s"both begin, for $r, with '$k'")
                   case _ => firstRecv(k) = i
                 }
