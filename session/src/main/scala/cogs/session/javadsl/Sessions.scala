@@ -42,6 +42,10 @@ object Sessions {
   @varargs def send[T <: Active, A](s: Session, msg: MessageRef, call: JFunction[T, Proc[A]], args: AnyRef*): Fut[A] =
     s.send[T, A](msg, args: _*)(t => call.apply(t))
 
+  /** A call whose future's resolution is the protocol message `reply` (see `Session.request`). */
+  @varargs def request[T <: Active, A](s: Session, msg: MessageRef, reply: MessageRef, call: JFunction[T, Proc[A]], args: AnyRef*): Fut[A] =
+    s.request[T, A](msg, reply, args: _*)(t => call.apply(t))
+
   /** One-way form of [[send]]. */
   @varargs def tell[T <: Active](s: Session, msg: MessageRef, call: JFunction[T, _ <: Proc[_]], args: AnyRef*): Unit =
     s.tell[T](msg, args: _*)(t => call.apply(t).asInstanceOf[Proc[Any]])

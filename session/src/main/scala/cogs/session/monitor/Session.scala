@@ -205,6 +205,10 @@ final class Session private[monitor] (val sessionType: SessionType, val id: Stri
     val v = new ProtocolViolation(id, sessionType.name, sessionType.roles(role), state, sessionType.expected(role, state),
       sessionType.actionText(msg, asSender), if (asSender) "sent" else "received", reason, afterEnd = false)
     violations$.add(v)
+    // Into the runtime's trace, as an event of the object whose process saw it (the sender's when
+    // sending, the receiver's when receiving), so the monitor pipeline sees violations with the
+    // calls around them. Nothing happens when that object is not traced.
+    cogs.trace.Trace.emit(Session.ViolationEvent, id, sessionType.name, v.role, v.state, v.received, v.side, v.expected)
     sessionType.policy match {
       case Policy.LogAndContinue => Session.Log.log(System.Logger.Level.WARNING, s"cogs-session: ${v.getMessage} (policy log: the call goes on)")
       case Policy.EndSession     => if (endedBy == null) endedBy = s"violation: ${v.getMessage}"
@@ -243,6 +247,12 @@ final class Session private[monitor] (val sessionType: SessionType, val id: Stri
   override def toString: String = s"Session($id of ${sessionType.name})"
 }
 
-private object Session {
-  val Log: System.Logger = System.getLogger("cogs.session")
+object Session {
+  private[monitor] val Log: System.Logger = System.getLogger("cogs.session")
+
+  /**
+   * The name of the user trace event (`cogs.trace.TraceEvent.User`) a violation emits; its payload:
+   * session, protocol, role, state, received action, side ("sent"/"received"), expected actions.
+   */
+  final val ViolationEvent = "session-violation"
 }

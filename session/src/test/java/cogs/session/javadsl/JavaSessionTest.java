@@ -75,6 +75,12 @@ class JavaSessionTest {
       assertEquals("second", v.session());
       assertEquals("B", v.role());
       assertEquals(java.util.List.of("A?bye()", "A?ping(Int)"), v.expectedList());
+
+      // Request and reply: the future's value is the pong.
+      Session s3 = Sessions.start(st, "third", Map.of("A", a, "B", b));
+      Fut<Integer> g = Sessions.request(s3, st.message("A", "B", "ping"), pong, (Player p) -> Proc.done(41 + 1), 7);
+      assertEquals(42, g.join());
+      assertTrue(s3.violations().isEmpty());
     } finally {
       rt.close();
     }

@@ -126,7 +126,8 @@ class SessionTest {
     val v2 = violationOf(w.send("B", "S", "login"))
     assertTrue(v2.getMessage.contains("(0 argument(s) for a payload of 1)"), v2.getMessage)
     assertEquals(Nil, w.seller.received)
-    w.send("B", "S", "login", "alice").join()
+    // Named by sender, receiver and label instead of a MessageRef:
+    w.session.send[Peer, Unit]("B", "S", "login", "alice")(_.on("login", "alice")).join()
     assertEquals(List("login(alice)"), w.seller.received)
   }
 
@@ -197,6 +198,24 @@ class SessionTest {
     val e2 = assertThrows(classOf[IllegalArgumentException], () => st.start(Map("B" -> p, "S" -> p, "A" -> p, "X" -> p)))
     assertTrue(e2.getMessage.contains("has no role(s) X"), e2.getMessage)
     assertThrows(classOf[NoSuchElementException], () => st.message("B", "S", "nope"))
+  }
+
+  @Test def violationsGoIntoTheRuntimesTrace(): Unit = {
+    val events = new ConcurrentLinkedQueue[cogs.trace.TraceEvent]
+    val tracing = new cogs.trace.Tracing {
+      def observes(cls: String): Boolean = true
+      def tracerFor(obj: cogs.trace.ObjRef, creator: cogs.trace.ObjRef): cogs.trace.Tracer = (e: cogs.trace.TraceEvent) => { events.add(e); () }
+    }
+    val trt = CogRuntime.withTracing(tracing)
+    try {
+      val st = sessionType(Policy.Reject, "global protocol Two(role A, role B, role C) { a() from A to B; b() from C to B; }", "Two")
+      val p = trt.spawn(new Peer("p"))
+      val s = st.start("two", Map("A" -> p, "B" -> p, "C" -> p))
+      s.send[Peer, Unit](st.message("C", "B", "b"))(_.on("b"))
+      trt.awaitQuiescence()
+      val users = events.asScala.toList.collect { case u: cogs.trace.TraceEvent.User => (u.obj.cls, u.name, u.payload.toList) }
+      assertEquals(List(("Peer", Session.ViolationEvent, List("two", "Two", "B", 0, "C?b()", "received", List("A?a()")))), users)
+    } finally trt.close()
   }
 
   // ------------------------------------------------------------------ several roles, several sessions
