@@ -3,7 +3,7 @@ package cogs.session
 import cogs.session.ast.Pos
 
 /**
- * An error in a protocol file, at a position. Rendered as compilers render theirs (the first
+ * An error (or, with `warning`, a hazard that does not make the file unusable) in a protocol file, at a position. Rendered as compilers render theirs (the first
  * line is what editors and CI logs recognise), then the source line and a caret:
  * {{{
  * shop.scr:7:22: error: role 'C' is not declared in protocol Purchase
@@ -11,8 +11,8 @@ import cogs.session.ast.Pos
  *                      ^
  * }}}
  */
-final case class Diagnostic(pos: Pos, message: String) {
-  def header: String = s"${pos.file}:${pos.line}:${pos.col}: error: $message"
+final case class Diagnostic(pos: Pos, message: String, warning: Boolean = false) {
+  def header: String = s"${pos.file}:${pos.line}:${pos.col}: ${if (warning) "warning" else "error"}: $message"
 
   /** The header, the source line and a caret under the column (only the header if the line is not in `text`). */
   def render(text: String): String = Diagnostic.sourceLine(text, pos.line) match {

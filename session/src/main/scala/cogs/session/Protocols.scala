@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets
 import java.nio.file.{Files, Path}
 
 import cogs.session.ast.{Module, TypeDecl}
-import cogs.session.check.{Checker, Expand}
+import cogs.session.check.{Checker, Expand, Races}
 import cogs.session.fsm.Fsm
 import cogs.session.parse.Parser
 import cogs.session.project.{LocalProtocol, Projection}
@@ -19,7 +19,9 @@ final class ProjectedProtocol private[session] (
     val roles: List[String],
     val locals: Map[String, LocalProtocol],
     val fsms: Map[String, Fsm],
-    val types: Map[String, TypeDecl]) {
+    val types: Map[String, TypeDecl],
+    /** Hazards that do not make the protocol unusable: mailbox races (see cogs.session.check.Races). */
+    val warnings: List[Diagnostic]) {
 
   def local(role: String): LocalProtocol = locals.getOrElse(role, throw unknownRole(role))
   def fsm(role: String): Fsm = fsms.getOrElse(role, throw unknownRole(role))
@@ -33,6 +35,9 @@ final class ProjectedProtocol private[session] (
 /** A protocol file that parsed and passed every well-formedness rule. */
 final class ProtocolModule private (val ast: Module, val protocols: List[ProjectedProtocol]) {
   def name: String = ast.name
+
+  /** The warnings of every protocol, each once, in the order of the file. */
+  def warnings: List[Diagnostic] = Diagnostic.sorted(protocols.flatMap(_.warnings))
 
   def protocol(name: String): ProjectedProtocol = protocols.find(_.name == name).getOrElse(
     throw new NoSuchElementException(s"module ${ast.name} has no protocol '$name' (it has: ${protocols.map(_.name).mkString(", ")})"))
@@ -57,7 +62,7 @@ object ProtocolModule {
             else {
               val locals = projected.map(l => l._1.role -> l._1).toMap
               Right(new ProjectedProtocol(m.name, p.name.text, p.roleNames, locals,
-                locals.map { case (r, l) => r -> Fsm.fromLocal(l) }, m.types.map(t => t.alias.text -> t).toMap))
+                locals.map { case (r, l) => r -> Fsm.fromLocal(l) }, m.types.map(t => t.alias.text -> t).toMap, Races.check(body)))
             }
           }
         }

@@ -35,12 +35,14 @@ object Main {
     cl.execute(args: _*)
   }
 
-  /** The module in `file`, or None after printing its errors (or why it cannot be read). */
-  private[cli] def load(file: Path, err: PrintStream): Option[ProtocolModule] =
+  /** The module in `file` (its warnings printed if `warnings`), or None after printing its errors (or why it cannot be read). */
+  private[cli] def load(file: Path, err: PrintStream, warnings: Boolean): Option[ProtocolModule] =
     try {
       val text = new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.UTF_8)
       ProtocolModule.check(file.toString, text) match {
-        case Right(m) => Some(m)
+        case Right(m) =>
+          if (warnings) m.warnings.foreach(w => err.println(w.render(text)))
+          Some(m)
         case Left(ds) =>
           ds.foreach(d => err.println(d.render(text)))
           err.println(s"${ds.size} error${if (ds.size == 1) "" else "s"}")
@@ -59,7 +61,7 @@ private[cli] final class Top extends Callable[Integer] {
   def call(): Integer = { new CommandLine(this).usage(System.err); 2 }
 }
 
-@Command(name = "check", mixinStandardHelpOptions = true, description = Array("Check that protocol files are well formed."))
+@Command(name = "check", mixinStandardHelpOptions = true, description = Array("Check that protocol files are well formed; warn of mailbox races."))
 private[cli] final class Check(out: PrintStream, err: PrintStream) extends Callable[Integer] {
   @Parameters(paramLabel = "FILE", arity = "1..*", description = Array("protocol files (.scr)"))
   var files: java.util.List[Path] = _
@@ -67,7 +69,7 @@ private[cli] final class Check(out: PrintStream, err: PrintStream) extends Calla
   def call(): Integer = {
     var ok = true
     files.forEach { f =>
-      Main.load(f, err) match {
+      Main.load(f, err, warnings = true) match {
         case Some(m) => out.println(s"$f: ok (module ${m.name}: ${m.protocols.map(p => s"${p.name}(${p.roles.mkString(", ")})").mkString(", ")})")
         case None    => ok = false
       }
@@ -96,7 +98,7 @@ private[cli] final class Project(out: PrintStream, err: PrintStream) extends Cal
       err.println(s"session: unknown format '$format' (the formats: local, fsm, dot)")
       return 2
     }
-    Main.load(file, err) match {
+    Main.load(file, err, warnings = false) match {
       case None => 1
       case Some(m) =>
         val ps: List[ProjectedProtocol] =

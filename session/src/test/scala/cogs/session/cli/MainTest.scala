@@ -17,8 +17,13 @@ class MainTest {
     (status, out.toString, err.toString)
   }
 
-  @Test def checkAcceptsTheExample(): Unit =
-    assertEquals((0, s"$example: ok (module warehouse: Purchase(B, S, A), StoreLoad(D, S))\n", ""), run("check", example.toString))
+  @Test def checkAcceptsTheExampleAndWarnsOfItsMailboxRaces(): Unit = {
+    val (status, out, err) = run("check", example.toString)
+    assertEquals((0, s"$example: ok (module warehouse: Purchase(B, S, A), StoreLoad(D, S))\n"), (status, out))
+    assertEquals(List("request", "buy", "quit").map(l => s"role S may receive $l from B before authenticate from A (line 13)"),
+      "role S may receive \\w+ from B before authenticate from A \\(line 13\\)".r.findAllIn(err).toList, err)
+    assertTrue(err.startsWith(s"$example:15:5: warning: role S may receive request from B"), err)
+  }
 
   @Test def projectPrintsOneRolesMachine(): Unit =
     assertEquals((0,
