@@ -12,7 +12,7 @@ import cogs.session.ast._
  * one signature per message) are in [[Expand]]; choice determinacy and mergeability are checked
  * on each role's projection (cogs.session.project.Projection).
  */
-object Checker {
+private[session] object Checker {
 
   def check(m: Module): List[Diagnostic] = {
     val out = mutable.ListBuffer.empty[Diagnostic]

@@ -16,7 +16,7 @@ import cogs.session.ast._
  * (`Q.X`), so they cannot capture a `continue` of the protocol that inlines it. Positions stay
  * those of the written text, so errors point at the sub-protocol's own lines.
  */
-object Expand {
+private[session] object Expand {
 
   /** Run only on a module that [[Checker]] accepted. */
   def expand(m: Module, root: GlobalProtocol): (List[Interaction], List[Diagnostic]) = {

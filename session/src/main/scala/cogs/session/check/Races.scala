@@ -24,7 +24,7 @@ import cogs.session.ast._
  * unordered by the protocol itself, and their machine accepts either order. It gives up (no
  * warnings) on protocols with more paths than [[Budget]] message visits.
  */
-object Races {
+private[session] object Races {
   final val Budget = 200000
 
   def check(body: List[Interaction]): List[Diagnostic] = {

@@ -16,7 +16,7 @@ import cogs.session.ast._
 import cogs.session.parse.ScribbleParser._
 
 /** Reads protocol files (the Scribble subset of session/README.md) into [[cogs.session.ast.Module]]. */
-object Parser {
+private[session] object Parser {
 
   /** Parse `text` (named `file` in messages): the module, or its syntax errors. */
   def parse(file: String, text: String): Either[List[Diagnostic], Module] = {

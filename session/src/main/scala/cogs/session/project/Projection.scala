@@ -22,7 +22,7 @@ import cogs.session.ast._
  * This is the strict reading of Scribble's rules (no merging of receives that share a label);
  * it rejects a few protocols that full merging would accept, never the other way round.
  */
-object Projection {
+private[session] object Projection {
 
   def project(protocol: String, roles: List[String], body: List[Interaction], role: String): (LocalProtocol, List[Diagnostic]) = {
     val out = mutable.ListBuffer.empty[Diagnostic]
