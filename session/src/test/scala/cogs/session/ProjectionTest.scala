@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test
 import Expected._
 
 /**
- * Projections of 20 protocols checked against machines derived by hand (see Expected for how
+ * Projections of 21 protocols (50 machines) checked against machines derived by hand (see Expected for how
  * they are compared). Each expected machine was written from the protocol's meaning, not from
  * this code's output.
  */
