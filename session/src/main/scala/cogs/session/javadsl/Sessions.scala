@@ -1,0 +1,52 @@
+package cogs.session.javadsl
+
+import java.nio.file.Path
+import java.util.function.{Function => JFunction}
+
+import scala.annotation.varargs
+import scala.jdk.CollectionConverters._
+
+import cogs.runtime.{Active, Fut, Proc}
+import cogs.session.{ProjectedProtocol, ProtocolModule}
+import cogs.session.monitor.{MessageRef, Policy, Session, SessionType}
+
+/**
+ * The Java API of sessions, as static methods:
+ * {{{
+ * ProtocolModule m = Sessions.load(Path.of("shop.scr"));
+ * SessionType st = Sessions.sessionType(m.protocol("PingPong"), "reject");
+ * Session s = Sessions.start(st, Map.of("A", a, "B", b));
+ * MessageRef ping = st.message("A", "B", "ping");
+ * Fut<Void> f = Sessions.send(s, ping, (Player p) -> p.ping(s, 3), 3);
+ * }}}
+ * Everything else (ProtocolModule, SessionType.message, Session.end, reports) is used as is.
+ */
+object Sessions {
+
+  /** Read and check a protocol file; throws ProtocolException (its message: the rendered errors). */
+  def load(path: Path): ProtocolModule = ProtocolModule.load(path)
+
+  /** Check protocol text named `file` in messages; throws ProtocolException. */
+  def parse(file: String, text: String): ProtocolModule = ProtocolModule.parse(file, text)
+
+  /** A protocol ready for sessions; `policy` is `reject`, `log`, `drop` or `end-session`. */
+  def sessionType(protocol: ProjectedProtocol, policy: String): SessionType = new SessionType(protocol, Policy.parse(policy))
+
+  /** A session with each role played by an active object. */
+  def start(st: SessionType, bindings: java.util.Map[String, _ <: Active]): Session = st.start(bindings.asScala.toMap)
+
+  /** [[start]] with a session name of the caller's choice. */
+  def start(st: SessionType, id: String, bindings: java.util.Map[String, _ <: Active]): Session = st.start(id, bindings.asScala.toMap)
+
+  /** Send protocol message `msg` with payload `args` as the call `call` of the receiving role's object. */
+  @varargs def send[T <: Active, A](s: Session, msg: MessageRef, call: JFunction[T, Proc[A]], args: AnyRef*): Fut[A] =
+    s.send[T, A](msg, args: _*)(t => call.apply(t))
+
+  /** A call whose future's resolution is the protocol message `reply` (see `Session.request`). */
+  @varargs def request[T <: Active, A](s: Session, msg: MessageRef, reply: MessageRef, call: JFunction[T, Proc[A]], args: AnyRef*): Fut[A] =
+    s.request[T, A](msg, reply, args: _*)(t => call.apply(t))
+
+  /** One-way form of [[send]]. */
+  @varargs def tell[T <: Active](s: Session, msg: MessageRef, call: JFunction[T, _ <: Proc[_]], args: AnyRef*): Unit =
+    s.tell[T](msg, args: _*)(t => call.apply(t).asInstanceOf[Proc[Any]])
+}

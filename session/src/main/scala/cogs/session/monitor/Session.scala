@@ -1,0 +1,258 @@
+package cogs.session.monitor
+
+import java.util.concurrent.ConcurrentLinkedQueue
+import java.util.concurrent.atomic.AtomicIntegerArray
+
+import scala.jdk.CollectionConverters._
+
+import cogs.runtime.{Active, Cogs, Fut, Proc}
+
+/**
+ * One run of a protocol: roles bound to active objects, one machine state per role, and the
+ * violations seen. Messages of the protocol are calls sent through the session ([[send]],
+ * [[tell]]); the session travels with each call (it is in the call's closure), so an object that
+ * plays roles in several sessions has each call checked against the right session's machine.
+ *
+ * Each message is checked twice, each time with one table look-up: against the sender's machine
+ * when it is sent (before the call is queued), and against the receiver's machine when the
+ * callee's process starts, before the method's body runs. Calls of one sender start in the order
+ * they were sent, and a send is queued before `send` returns, so the receiver's machine sees the
+ * order its object receives in.
+ *
+ * Concurrency: a role's state is one slot of an AtomicIntegerArray, advanced by compare-and-set
+ * from the state it was read in. A role's messages normally come from one COG at a time (its
+ * object's), but nothing forces that (code outside every process may send as a role), so the
+ * update is a CAS loop rather than a plain write: two concurrent steps of one role are ordered by
+ * their CASes and each is checked against the state the other left, never against a stale one
+ * (StressRoleStateTest would catch a lost or doubled step). No thread waits on this state, so
+ * there is no wake-up to lose.
+ */
+final class Session private[monitor] (val sessionType: SessionType, val id: String, bound: Array[Active]) {
+  private[this] val states = new AtomicIntegerArray(bound.length)
+  private[this] val violations$ = new ConcurrentLinkedQueue[ProtocolViolation]
+  // Set once by end() or a violation under EndSession. A send that read null just before it was
+  // set goes through: ending is not a barrier for messages already past their check.
+  @volatile private[this] var endedBy: String = _
+
+  def protocolName: String = sessionType.name
+
+  /** The object that plays `role`. */
+  def role(role: String): Active = bound(roleIndex(role))
+
+  private def roleIndex(r: String): Int = {
+    val i = sessionType.roles.indexOf(r)
+    if (i < 0) throw new NoSuchElementException(s"protocol ${sessionType.name} has no role '$r'")
+    i
+  }
+
+  /** The current state of `role`'s machine. */
+  def stateOf(role: String): Int = states.get(roleIndex(role))
+
+  /** Violations seen so far, oldest first. */
+  def violations: List[ProtocolViolation] = violations$.asScala.toList
+
+  def isEnded: Boolean = endedBy != null
+
+  // ------------------------------------------------------------------ sending
+
+  /**
+   * Send protocol message `msg` with payload `args` as an asynchronous call `call` of the
+   * receiving role's object: `s.send(quote, 42)((b: Buyer) => b.quote(s, 42))`. Returns the call's
+   * future, which fails with a [[ProtocolViolation]] if the message is rejected.
+   */
+  def send[T <: Active, A](msg: MessageRef, args: Any*)(call: T => Proc[A]): Fut[A] = dispatch(msg, args, call, oneWay = false)
+
+  /** [[send]] naming the message by sender, receiver and label (a hash look-up more per call). */
+  def send[T <: Active, A](from: String, to: String, label: String, args: Any*)(call: T => Proc[A]): Fut[A] =
+    dispatch(sessionType.message(from, to, label), args, call, oneWay = false)
+
+  /**
+   * A call whose reply is a protocol message too: `msg` is the request, and the resolution of the
+   * call's future with the method's return value is message `reply` (which goes back from the
+   * receiver to the sender), so request/response code needs no extra message:
+   * `s.request(req, res, 42)((srv: Server) => srv.compute(42))` for `Req(Int) from C to S;
+   * Res(Int) from S to C;`. When the callee's process finishes, its value is checked against
+   * `reply`'s payload and the reply against both machines (the callee's as sender, the caller's
+   * as receiver) before the future resolves; a refused reply fails the future with a
+   * [[ProtocolViolation]] (under every policy but log). The caller's machine moves when the
+   * future resolves, not when the caller reads it. A call that fails sends no reply: its future
+   * fails with the call's exception and neither machine moves.
+   */
+  def request[T <: Active, A](msg: MessageRef, reply: MessageRef, args: Any*)(call: T => Proc[A]): Fut[A] = {
+    if ((reply.sessionType ne sessionType) || reply.fromRole != msg.toRole || reply.toRole != msg.fromRole)
+      throw new IllegalArgumentException(s"the reply to $msg must be a message of ${sessionType.name} from ${msg.to} to ${msg.from}, not $reply")
+    dispatch[T, A](msg, args, (t: T) => call(t).flatMap(v => answer(reply, v)), oneWay = false)
+  }
+
+  /** The reply `reply` carrying `value`, at the end of the callee's process: checked, then the future resolves. */
+  private def answer[A](reply: MessageRef, value: A): Proc[A] = {
+    val v =
+      if (endedBy ne null) ended(reply.fromRole, reply, asSender = true)
+      else {
+        val bad = replyPayloadProblem(reply, value)
+        if (bad ne null) violation(reply.fromRole, states.get(reply.fromRole), reply, asSender = true, bad)
+        else {
+          val r = step(reply.fromRole, reply.id)
+          if (r < 0) violation(reply.fromRole, ~r, reply, asSender = true, "the reply")
+          else {
+            val r2 = step(reply.toRole, reply.id)
+            if (r2 < 0) violation(reply.toRole, ~r2, reply, asSender = false, "the reply") else null
+          }
+        }
+      }
+    if ((v eq null) || (sessionType.policy == Policy.LogAndContinue && !v.afterEnd)) Proc.done(value) else Proc.raise(v)
+  }
+
+  /** A reply's payload is the return value: nothing to check for an empty payload, the value for one type, a tuple for several. */
+  private def replyPayloadProblem(reply: MessageRef, value: Any): String = {
+    val cs = reply.classes
+    if ((cs eq null) || cs.isEmpty) null
+    else if (cs.length == 1) {
+      val p = payloadProblem(reply, List(value))
+      if (p eq null) null else p.replace("argument 1 is", "the reply is")
+    }
+    else value match {
+      case p: Product if p.productArity == cs.length => payloadProblem(reply, p.productIterator.toList)
+      case _ => s"the reply should be a tuple of ${cs.length} values, not ${if (value == null) "null" else value.getClass.getName}"
+    }
+  }
+
+  /** A one-way call as protocol message `msg` (no future; see `Cogs.tell`). */
+  def tell[T <: Active](msg: MessageRef, args: Any*)(call: T => Proc[Any]): Unit = { dispatch(msg, args, call, oneWay = true); () }
+
+  private def dispatch[T <: Active, A](msg: MessageRef, args: Seq[Any], call: T => Proc[A], oneWay: Boolean): Fut[A] = {
+    if (msg.sessionType ne sessionType)
+      throw new IllegalArgumentException(s"$msg is a message of ${msg.sessionType}, not of this session's ${sessionType.name}")
+    val target = bound(msg.toRole).asInstanceOf[T]
+    val policy = sessionType.policy
+
+    val refused: ProtocolViolation =
+      if (endedBy ne null) ended(msg.fromRole, msg, asSender = true)
+      else {
+        val bad = payloadProblem(msg, args)
+        if (bad ne null) violation(msg.fromRole, states.get(msg.fromRole), msg, asSender = true, bad)
+        else {
+          val r = step(msg.fromRole, msg.id)
+          if (r >= 0) null else violation(msg.fromRole, ~r, msg, asSender = true, "")
+        }
+      }
+
+    if ((refused eq null) || (policy == Policy.LogAndContinue && !refused.afterEnd)) {
+      val checked: T => Proc[A] = t => receive(t, msg, call, oneWay)
+      if (oneWay) { Cogs.tellWithArgs[T](target, msg.label, args, checked.asInstanceOf[T => Proc[Any]]); null }
+      else Cogs.sendWithArgs(target, msg.label, args, checked)
+    } else if (oneWay && policy == Policy.Drop && !refused.afterEnd) null // dropped: only the recorded violation is left
+    else {
+      // Not delivered. A future must still resolve, so it fails, from a process at the callee
+      // that never runs the method (behind the calls queued there before, like any call).
+      val fail: T => Proc[A] = _ => Proc.raise(refused)
+      if (oneWay) { Cogs.tellS[T](target, msg.label, fail.asInstanceOf[T => Proc[Any]]); null }
+      else Cogs.sendS(target, msg.label, fail)
+    }
+  }
+
+  /** The receiver's check, at the start of the callee's process (on its COG), before the method body. */
+  private def receive[T <: Active, A](t: T, msg: MessageRef, call: T => Proc[A], oneWay: Boolean): Proc[A] = {
+    val v =
+      if (endedBy ne null) ended(msg.toRole, msg, asSender = false)
+      else {
+        val r = step(msg.toRole, msg.id)
+        if (r >= 0) null else violation(msg.toRole, ~r, msg, asSender = false, "")
+      }
+    if (v eq null) call(t)
+    else if (v.afterEnd) Proc.raise(v)
+    else sessionType.policy match {
+      case Policy.LogAndContinue => call(t)
+      case Policy.Drop if oneWay => Proc.unit.asInstanceOf[Proc[A]]
+      case _                     => Proc.raise(v)
+    }
+  }
+
+  /**
+   * Advance `role`'s machine by message `msg`: the new state, or the complement (`~s`, negative)
+   * of the state `s` in which the machine had no such transition. See the class comment for why a CAS.
+   */
+  private[monitor] def step(role: Int, msg: Int): Int = {
+    val table = sessionType.tables(role)
+    while (true) {
+      val s = states.get(role)
+      val n = table.step(s, msg)
+      if (n < 0) return ~s
+      if (states.compareAndSet(role, s, n)) return n
+    }
+    throw new AssertionError("unreachable")
+  }
+
+  private def payloadProblem(msg: MessageRef, args: Seq[Any]): String = {
+    val cs = msg.classes
+    if (cs eq null) return null
+    if (args.length != cs.length) return s"${args.length} argument(s) for a payload of ${cs.length}"
+    var i = 0
+    while (i < cs.length) {
+      val a = args(i)
+      if (a == null || !cs(i).isInstance(a)) {
+        val what = if (a == null) "null" else s"a ${a.getClass.getName}"
+        return s"argument ${i + 1} is $what, not a ${msg.payload(i)} (${cs(i).getName})"
+      }
+      i += 1
+    }
+    null
+  }
+
+  // ------------------------------------------------------------------ violations
+
+  private def violation(role: Int, state: Int, msg: MessageRef, asSender: Boolean, reason: String): ProtocolViolation = {
+    val v = new ProtocolViolation(id, sessionType.name, sessionType.roles(role), state, sessionType.expected(role, state),
+      sessionType.actionText(msg, asSender), if (asSender) "sent" else "received", reason, afterEnd = false)
+    violations$.add(v)
+    // Into the runtime's trace, as an event of the object whose process saw it (the sender's when
+    // sending, the receiver's when receiving), so the monitor pipeline sees violations with the
+    // calls around them. Nothing happens when that object is not traced.
+    cogs.trace.Trace.emit(Session.ViolationEvent, id, sessionType.name, v.role, v.state, v.received, v.side, v.expected)
+    sessionType.policy match {
+      case Policy.LogAndContinue => Session.Log.log(System.Logger.Level.WARNING, s"cogs-session: ${v.getMessage} (policy log: the call goes on)")
+      case Policy.EndSession     => if (endedBy == null) endedBy = s"violation: ${v.getMessage}"
+      case _                     =>
+    }
+    v
+  }
+
+  private def ended(role: Int, msg: MessageRef, asSender: Boolean): ProtocolViolation = {
+    val s = states.get(role)
+    new ProtocolViolation(id, sessionType.name, sessionType.roles(role), s, sessionType.expected(role, s),
+      sessionType.actionText(msg, asSender), if (asSender) "sent" else "received", s"the session ended: $endedBy", afterEnd = true)
+  }
+
+  // ------------------------------------------------------------------ end
+
+  /**
+   * End the session: later messages are rejected, and the report says which roles are not in a
+   * final state and where they stopped. Call it when the protocol should be over (e.g. after
+   * the last future resolved); messages still in flight are not waited for.
+   */
+  def end(): SessionReport = {
+    if (endedBy == null) endedBy = "end() was called"
+    report
+  }
+
+  /** Each role's state now, and the violations so far (does not end the session). */
+  def report: SessionReport = {
+    val roles = sessionType.roles.indices.toList.map { i =>
+      val s = states.get(i)
+      RoleStatus(sessionType.roles(i), String.valueOf(bound(i)), s, sessionType.tables(i).finals(s), sessionType.expected(i, s))
+    }
+    SessionReport(id, sessionType.name, roles, violations)
+  }
+
+  override def toString: String = s"Session($id of ${sessionType.name})"
+}
+
+object Session {
+  private[monitor] val Log: System.Logger = System.getLogger("cogs.session")
+
+  /**
+   * The name of the user trace event (`cogs.trace.TraceEvent.User`) a violation emits; its payload:
+   * session, protocol, role, state, received action, side ("sent"/"received"), expected actions.
+   */
+  final val ViolationEvent = "session-violation"
+}

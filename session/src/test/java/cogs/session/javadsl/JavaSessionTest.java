@@ -1,0 +1,88 @@
+package cogs.session.javadsl;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+import cogs.runtime.ActiveObject;
+import cogs.runtime.CallFailedException;
+import cogs.runtime.CogRuntime;
+import cogs.runtime.Fut;
+import cogs.runtime.Proc;
+import cogs.session.ProtocolModule;
+import cogs.session.monitor.MessageRef;
+import cogs.session.monitor.ProtocolViolation;
+import cogs.session.monitor.Session;
+import cogs.session.monitor.SessionReport;
+import cogs.session.monitor.SessionType;
+
+/** The Java API: a ping-pong session from Java, a correct run and a rejected message. */
+class JavaSessionTest {
+  static final String PROTOCOL = String.join("\n",
+      "module pp;",
+      "type <java> \"java.lang.Integer\" from \"rt.jar\" as Int;",
+      "global protocol PingPong(role A, role B) {",
+      "  rec L { choice at A { ping(Int) from A to B; pong(Int) from B to A; continue L; } or { bye() from A to B; } }",
+      "}");
+
+  static final class Player extends ActiveObject {
+    final AtomicInteger pongs = new AtomicInteger();
+    Session session;
+    SessionType st;
+
+    Proc<Void> ping(int n) {
+      return Proc.supply(() -> {
+        Sessions.tell(session, st.message("B", "A", "pong"), (Player a) -> a.pong(n), n);
+        return null;
+      });
+    }
+
+    Proc<Void> pong(int n) {
+      return Proc.supply(() -> {
+        pongs.incrementAndGet();
+        if (n > 0) Sessions.tell(session, st.message("A", "B", "ping"), (Player b) -> b.ping(n - 1), n - 1);
+        else Sessions.tell(session, st.message("A", "B", "bye"), (Player b) -> Proc.done(null));
+        return null;
+      });
+    }
+  }
+
+  @Test
+  void pingPongFromJava() {
+    ProtocolModule m = Sessions.parse("pp.scr", PROTOCOL);
+    SessionType st = Sessions.sessionType(m.protocol("PingPong"), "reject");
+    CogRuntime rt = CogRuntime.create();
+    try {
+      Player a = rt.spawnWith(Player::new);
+      Player b = rt.spawnWith(Player::new);
+      Session s = Sessions.start(st, Map.of("A", a, "B", b));
+      a.session = s; b.session = s; a.st = st; b.st = st;
+      Sessions.tell(s, st.message("A", "B", "ping"), (Player p) -> p.ping(5), 5);
+      rt.awaitQuiescence();
+      assertEquals(6, a.pongs.get());
+      SessionReport r = s.end();
+      assertTrue(r.complete(), r.render());
+
+      // A second session: B answers before being asked.
+      Session s2 = Sessions.start(st, "second", Map.of("A", a, "B", b));
+      MessageRef pong = st.message("B", "A", "pong");
+      Fut<Void> f = Sessions.send(s2, pong, (Player p) -> Proc.done(null), 1);
+      CallFailedException e = assertThrows(CallFailedException.class, f::join);
+      ProtocolViolation v = (ProtocolViolation) e.getCause();
+      assertEquals("second", v.session());
+      assertEquals("B", v.role());
+      assertEquals(java.util.List.of("A?bye()", "A?ping(Int)"), v.expectedList());
+
+      // Request and reply: the future's value is the pong.
+      Session s3 = Sessions.start(st, "third", Map.of("A", a, "B", b));
+      Fut<Integer> g = Sessions.request(s3, st.message("A", "B", "ping"), pong, (Player p) -> Proc.done(41 + 1), 7);
+      assertEquals(42, g.join());
+      assertTrue(s3.violations().isEmpty());
+    } finally {
+      rt.close();
+    }
+  }
+}
