@@ -6,7 +6,8 @@ import java.util.function.{Function => JFunction}
 import scala.annotation.varargs
 import scala.jdk.CollectionConverters._
 
-import cogs.runtime.{Active, Fut, Proc}
+import cogs.javadsl
+import cogs.runtime.{Active, Proc}
 import cogs.session.{ProjectedProtocol, ProtocolModule}
 import cogs.session.monitor.{MessageRef, Policy, Session, SessionType}
 
@@ -19,9 +20,17 @@ import cogs.session.monitor.{MessageRef, Policy, Session, SessionType}
  * MessageRef ping = st.message("A", "B", "ping");
  * Fut<Void> f = Sessions.send(s, ping, (Player p) -> p.ping(s, 3), 3);
  * }}}
- * Everything else (ProtocolModule, SessionType.message, Session.end, reports) is used as is.
+ * Processes and futures are those of `cogs.javadsl`. Everything else (ProtocolModule,
+ * SessionType.message, Session.end, reports) is used as is.
  */
 object Sessions {
+
+  // The runtime's processes implement `cogs.javadsl.Proc`: a Java process is one of them.
+  private def proc[A](p: javadsl.Proc[A]): Proc[A] = p match {
+    case q: Proc[A @unchecked] => q
+    case null => throw new NullPointerException("a process is null (a method returned null instead of a Proc)")
+    case other => throw new IllegalArgumentException(s"${other.getClass.getName} is not a process built with Proc's factories")
+  }
 
   /** Read and check a protocol file; throws ProtocolException (its message: the rendered errors). */
   def load(path: Path): ProtocolModule = ProtocolModule.load(path)
@@ -39,14 +48,14 @@ object Sessions {
   def start(st: SessionType, id: String, bindings: java.util.Map[String, _ <: Active]): Session = st.start(id, bindings.asScala.toMap)
 
   /** Send protocol message `msg` with payload `args` as the call `call` of the receiving role's object. */
-  @varargs def send[T <: Active, A](s: Session, msg: MessageRef, call: JFunction[T, Proc[A]], args: AnyRef*): Fut[A] =
-    s.send[T, A](msg, args: _*)(t => call.apply(t))
+  @varargs def send[T <: Active, A](s: Session, msg: MessageRef, call: JFunction[T, javadsl.Proc[A]], args: AnyRef*): javadsl.Fut[A] =
+    s.send[T, A](msg, args: _*)(t => proc(call.apply(t)))
 
   /** A call whose future's resolution is the protocol message `reply` (see `Session.request`). */
-  @varargs def request[T <: Active, A](s: Session, msg: MessageRef, reply: MessageRef, call: JFunction[T, Proc[A]], args: AnyRef*): Fut[A] =
-    s.request[T, A](msg, reply, args: _*)(t => call.apply(t))
+  @varargs def request[T <: Active, A](s: Session, msg: MessageRef, reply: MessageRef, call: JFunction[T, javadsl.Proc[A]], args: AnyRef*): javadsl.Fut[A] =
+    s.request[T, A](msg, reply, args: _*)(t => proc(call.apply(t)))
 
   /** One-way form of [[send]]. */
-  @varargs def tell[T <: Active](s: Session, msg: MessageRef, call: JFunction[T, _ <: Proc[_]], args: AnyRef*): Unit =
-    s.tell[T](msg, args: _*)(t => call.apply(t).asInstanceOf[Proc[Any]])
+  @varargs def tell[T <: Active](s: Session, msg: MessageRef, call: JFunction[T, _ <: javadsl.Proc[_]], args: AnyRef*): Unit =
+    s.tell[T](msg, args: _*)(t => proc(call.apply(t).asInstanceOf[javadsl.Proc[Any]]))
 }

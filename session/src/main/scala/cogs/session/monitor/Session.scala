@@ -146,8 +146,8 @@ final class Session private[monitor] (val sessionType: SessionType, val id: Stri
       // Not delivered. A future must still resolve, so it fails, from a process at the callee
       // that never runs the method (behind the calls queued there before, like any call).
       val fail: T => Proc[A] = _ => Proc.raise(refused)
-      if (oneWay) { Cogs.tellS[T](target, msg.label, fail.asInstanceOf[T => Proc[Any]]); null }
-      else Cogs.sendS(target, msg.label, fail)
+      if (oneWay) { Cogs.tell[T](target, msg.label, fail.asInstanceOf[T => Proc[Any]]); null }
+      else Cogs.send(target, msg.label, fail)
     }
   }
 
@@ -208,7 +208,7 @@ final class Session private[monitor] (val sessionType: SessionType, val id: Stri
     // Into the runtime's trace, as an event of the object whose process saw it (the sender's when
     // sending, the receiver's when receiving), so the monitor pipeline sees violations with the
     // calls around them. Nothing happens when that object is not traced.
-    cogs.trace.Trace.emit(Session.ViolationEvent, id, sessionType.name, v.role, v.state, v.received, v.side, v.expected)
+    Cogs.emit(Session.ViolationEvent, id, sessionType.name, v.role, v.state, v.received, v.side, v.expected)
     sessionType.policy match {
       case Policy.LogAndContinue => Session.Log.log(System.Logger.Level.WARNING, s"cogs-session: ${v.getMessage} (policy log: the call goes on)")
       case Policy.EndSession     => if (endedBy == null) endedBy = s"violation: ${v.getMessage}"

@@ -7,11 +7,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
-import cogs.runtime.ActiveObject;
+import cogs.javadsl.ActiveObject;
+import cogs.javadsl.CogRuntime;
+import cogs.javadsl.Fut;
+import cogs.javadsl.Proc;
 import cogs.runtime.CallFailedException;
-import cogs.runtime.CogRuntime;
-import cogs.runtime.Fut;
-import cogs.runtime.Proc;
 import cogs.session.ProtocolModule;
 import cogs.session.monitor.MessageRef;
 import cogs.session.monitor.ProtocolViolation;
@@ -34,14 +34,14 @@ class JavaSessionTest {
     SessionType st;
 
     Proc<Void> ping(int n) {
-      return Proc.supply(() -> {
+      return Proc.delay(() -> {
         Sessions.tell(session, st.message("B", "A", "pong"), (Player a) -> a.pong(n), n);
         return null;
       });
     }
 
     Proc<Void> pong(int n) {
-      return Proc.supply(() -> {
+      return Proc.delay(() -> {
         pongs.incrementAndGet();
         if (n > 0) Sessions.tell(session, st.message("A", "B", "ping"), (Player b) -> b.ping(n - 1), n - 1);
         else Sessions.tell(session, st.message("A", "B", "bye"), (Player b) -> Proc.done(null));
@@ -56,8 +56,8 @@ class JavaSessionTest {
     SessionType st = Sessions.sessionType(m.protocol("PingPong"), "reject");
     CogRuntime rt = CogRuntime.create();
     try {
-      Player a = rt.spawnWith(Player::new);
-      Player b = rt.spawnWith(Player::new);
+      Player a = rt.spawn(Player::new);
+      Player b = rt.spawn(Player::new);
       Session s = Sessions.start(st, Map.of("A", a, "B", b));
       a.session = s; b.session = s; a.st = st; b.st = st;
       Sessions.tell(s, st.message("A", "B", "ping"), (Player p) -> p.ping(5), 5);

@@ -204,7 +204,7 @@ class SessionTest {
     val events = new ConcurrentLinkedQueue[cogs.trace.TraceEvent]
     val tracing = new cogs.trace.Tracing {
       def observes(cls: String): Boolean = true
-      def tracerFor(obj: cogs.trace.ObjRef, creator: cogs.trace.ObjRef): cogs.trace.Tracer = (e: cogs.trace.TraceEvent) => { events.add(e); () }
+      def tracerFor(obj: cogs.trace.ObjRef, creator: cogs.trace.ObjRef, creatorTracer: cogs.trace.Tracer): cogs.trace.Tracer = (e: cogs.trace.TraceEvent) => { events.add(e); () }
     }
     val trt = CogRuntime.withTracing(tracing)
     try {
