@@ -90,12 +90,12 @@ object SchedulerReadsFields {
     nullCheck(w, "call target at schedulers/scheduler_reads_fields.abs:31:15").tell("pong")(Worker.pong())
     nullCheck(w, "call target at schedulers/scheduler_reads_fields.abs:31:25").tell("ping")(Worker.ping())
     nullCheck(w, "call target at schedulers/scheduler_reads_fields.abs:31:35").tell("pong")(Worker.pong())
-    Proc.await((nullCheck(w, "call target at schedulers/scheduler_reads_fields.abs:32:11").send("open")(Worker.open_()): Guard)).flatMap { _ =>
+    Proc.awaitResolved(nullCheck(w, "call target at schedulers/scheduler_reads_fields.abs:32:11").send("open")(Worker.open_())).flatMap { _ =>
       Proc.await(nullCheck(w, "call target at schedulers/scheduler_reads_fields.abs:33:32").send("done")(Worker.done(AbsInt(4)))).flatMap { (first: List[String]) =>
         val v: Worker = Cogs.spawnScheduled((o$3: W) => AbsProcess.policy((queue$4) => AbsProcess.defaultscheduler(queue$4)))(new W("pong"))
         nullCheck(v, "call target at schedulers/scheduler_reads_fields.abs:37:5").tell("ping")(Worker.ping())
         nullCheck(v, "call target at schedulers/scheduler_reads_fields.abs:37:15").tell("pong")(Worker.pong())
-        Proc.await((nullCheck(v, "call target at schedulers/scheduler_reads_fields.abs:38:11").send("open")(Worker.open_()): Guard)).flatMap { _ =>
+        Proc.awaitResolved(nullCheck(v, "call target at schedulers/scheduler_reads_fields.abs:38:11").send("open")(Worker.open_())).flatMap { _ =>
           Proc.await(nullCheck(v, "call target at schedulers/scheduler_reads_fields.abs:39:33").send("done")(Worker.done(AbsInt(2)))).flatMap { (second: List[String]) =>
             val testresult: Boolean = first == list("pong", "pong", "ping", "ping") && length(second) == AbsInt(2) && contains(setFromList(second), "ping") && contains(setFromList(second), "pong")
             Proc.done(testresult)
