@@ -11,7 +11,10 @@ import scala.collection.mutable
  *    cut into pieces, each evaluated by a helper method. The helper is a Scala function literal
  *    called at once, `(() => e)()`: scalac compiles its body to a method of its own and passes
  *    it the locals it uses, so the piece needs no knowledge of types or free variables here,
- *    and evaluation order and semantics are those of `e` (a captured `var` becomes a shared cell);
+ *    and evaluation order and semantics are those of `e` (a captured `var` becomes a shared cell).
+ *    A piece is typed without the expected type of its context; that is harmless for the types
+ *    of generated values, which are covariant (`List`, `AbsSet`, `AbsMap`, data types), except
+ *    `Fut`, whose values never come from an expression big enough to be moved out;
  *  - a string constant is at most 65,535 bytes of (modified) UTF-8: a longer string literal or
  *    template text, or the digits of a huge integer literal, becomes a `lazy val` of the module,
  *    built at run time from chunks.
