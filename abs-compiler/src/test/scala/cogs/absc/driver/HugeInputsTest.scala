@@ -9,9 +9,10 @@ import org.junit.jupiter.api.Test
  * compile and run with the right result (issue 16, point 1): the generated code splits what is
  * too big (see `cogs.absc.lower.Limits`). Each model is generated here and run through `absc run`.
  *
- * The four expressions 10,000 terms long or deep run only with `-Dabsc.deepTests=true`: they
- * pass, but scalac's typer is slow on such trees (20-200 s each on the shared 2-core machine,
- * typing overloaded `AbsInt(..)` and `+` and nested blocks), too slow for every `mvn verify`.
+ * The four expressions 10,000 terms long or deep run only with `-Dabsc.deepTests=true`: scalac's
+ * typer is slow on such trees (40 s to over 200 s each on the shared 2-core machine, typing
+ * overloaded `AbsInt(..)` and `+` and nested blocks), too slow for every `mvn verify`; see the
+ * README for which of them were seen to pass.
  */
 class HugeInputsTest {
   private val N = 10000
