@@ -70,7 +70,7 @@ object Test {
     def combine(s: Slow): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
       Proc.defer {
-        val f: Fut[AbsInt] = nullCheck(s, "call target at await/and_guard.abs:13:20").send("compute")(Slow.compute())
+        val f: Fut[AbsInt] = nullCheck(s, "call of 'compute' on null at await/and_guard.abs:13:20").send("compute")(Slow.compute())
         Proc.await(Guard.future(f) & Guard.cond("and_guard.abs:14:16")(this.allowed)).flatMap { _ =>
           f.get.flatMap { (v: AbsInt) =>
             Proc.done(v + AbsInt(1))
@@ -90,8 +90,8 @@ object Test {
   def main(): Proc[Boolean] = {
     val s: Slow = Cogs.spawn(new SlowImpl())
     val c: Combiner = Cogs.spawn(new CombinerImpl())
-    val r: Fut[AbsInt] = nullCheck(c, "call target at await/and_guard.abs:23:18").send("combine")(Combiner.combine(s))
-    nullCheck(c, "call target at await/and_guard.abs:24:5").tell("allow")(Combiner.allow())
+    val r: Fut[AbsInt] = nullCheck(c, "call of 'combine' on null at await/and_guard.abs:23:18").send("combine")(Combiner.combine(s))
+    nullCheck(c, "call of 'allow' on null at await/and_guard.abs:24:5").tell("allow")(Combiner.allow())
     r.get.flatMap { (v: AbsInt) =>
       val testresult: Boolean = v == AbsInt(11)
       Proc.done(testresult)

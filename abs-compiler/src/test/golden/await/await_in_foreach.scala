@@ -44,7 +44,7 @@ object Test {
     var weighted: AbsInt = AbsInt(0)
     Proc.foreach(list("a", "bb", "ccc").zipWithIndex) { case (w, i$i) =>
       val i = AbsInt(i$i)
-      val f: Fut[AbsInt] = nullCheck(l, "call target at await/await_in_foreach.abs:12:20").send("len")(Len.len(w))
+      val f: Fut[AbsInt] = nullCheck(l, "call of 'len' on null at await/await_in_foreach.abs:12:20").send("len")(Len.len(w))
       Proc.awaitResolved(f).flatMap { _ =>
         f.get.flatMap { (n: AbsInt) =>
           weighted = weighted + n * (i + AbsInt(1))

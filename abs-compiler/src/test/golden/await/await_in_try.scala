@@ -46,7 +46,7 @@ object Test {
     var caught: AbsInt = AbsInt(0)
     var fin: AbsInt = AbsInt(0)
     Proc.defer {
-      Proc.await(nullCheck(n, "call target at await/await_in_try.abs:15:21").send("get10")(Num.get10())).flatMap { (v: AbsInt) =>
+      Proc.await(nullCheck(n, "call of 'get10' on null at await/await_in_try.abs:15:21").send("get10")(Num.get10())).flatMap { (v: AbsInt) =>
         Proc.suspend.flatMap { _ =>
           if (v > AbsInt(5)) {
             throw TooBig(v)

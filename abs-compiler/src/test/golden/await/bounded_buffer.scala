@@ -42,8 +42,8 @@ object Test {
       if (dead$ != null) throw ObjectDeadException
       Proc.defer {
         Proc.await(Guard.cond("bounded_buffer.abs:13:11")(this.items != Nil)).flatMap { _ =>
-          val v: AbsInt = head(this.items)
-          this.items = tail(this.items)
+          val v: AbsInt = head(this.items, "await/bounded_buffer.abs:14:13")
+          this.items = tail(this.items, "await/bounded_buffer.abs:15:13")
           Proc.done(v)
         }
       }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
@@ -79,7 +79,7 @@ object Test {
       Proc.defer {
         var i: AbsInt = from__
         Proc.loopWhile(i <= to__) {
-          Proc.awaitResolved(nullCheck(this.b, "call target at await/bounded_buffer.abs:24:32").send("put")(Buffer.put_(i))).flatMap { _ =>
+          Proc.awaitResolved(nullCheck(this.b, "call of 'put' on null at await/bounded_buffer.abs:24:32").send("put")(Buffer.put_(i))).flatMap { _ =>
             i = i + AbsInt(1)
             Proc.unit
           }
@@ -117,7 +117,7 @@ object Test {
         var sum: AbsInt = AbsInt(0)
         var i: AbsInt = AbsInt(0)
         Proc.loopWhile(i < n) {
-          Proc.await(nullCheck(this.b, "call target at await/bounded_buffer.abs:33:37").send("take")(Buffer.take_())).flatMap { (v: AbsInt) =>
+          Proc.await(nullCheck(this.b, "call of 'take' on null at await/bounded_buffer.abs:33:37").send("take")(Buffer.take_())).flatMap { (v: AbsInt) =>
             sum = sum + v
             i = i + AbsInt(1)
             Proc.unit
@@ -140,9 +140,9 @@ object Test {
     val p1: Producer = Cogs.spawn(new ProducerImpl(b))
     val p2: Producer = Cogs.spawn(new ProducerImpl(b))
     val c: Consumer = Cogs.spawn(new ConsumerImpl(b))
-    nullCheck(p1, "call target at await/bounded_buffer.abs:43:6").tell("produce")(Producer.produce(AbsInt(1), AbsInt(25)))
-    nullCheck(p2, "call target at await/bounded_buffer.abs:44:6").tell("produce")(Producer.produce(AbsInt(26), AbsInt(50)))
-    Proc.await(nullCheck(c, "call target at await/bounded_buffer.abs:45:23").send("consume")(Consumer.consume(AbsInt(50)))).flatMap { (total: AbsInt) =>
+    nullCheck(p1, "call of 'produce' on null at await/bounded_buffer.abs:43:6").tell("produce")(Producer.produce(AbsInt(1), AbsInt(25)))
+    nullCheck(p2, "call of 'produce' on null at await/bounded_buffer.abs:44:6").tell("produce")(Producer.produce(AbsInt(26), AbsInt(50)))
+    Proc.await(nullCheck(c, "call of 'consume' on null at await/bounded_buffer.abs:45:23").send("consume")(Consumer.consume(AbsInt(50)))).flatMap { (total: AbsInt) =>
       val testresult: Boolean = total == AbsInt(1275)
       Proc.done(testresult)
     }

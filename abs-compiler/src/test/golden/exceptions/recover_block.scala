@@ -76,7 +76,7 @@ object Test {
     val s: Service = Cogs.spawn(new ServiceImpl())
     var sawFault: Boolean = false
     Proc.defer {
-      Proc.await(nullCheck(s, "call target at exceptions/recover_block.abs:26:25").send("work")(Service.work(AbsInt(0)))).flatMap { (r: AbsInt) =>
+      Proc.await(nullCheck(s, "call of 'work' on null at exceptions/recover_block.abs:26:25").send("work")(Service.work(AbsInt(0)))).flatMap { (r: AbsInt) =>
         Proc.unit
       }
     }.recoverWith { case e$1: Throwable =>
@@ -88,9 +88,9 @@ object Test {
           Proc.raise(other$2)
       })
     }.flatMap { _ =>
-      Proc.await(nullCheck(s, "call target at exceptions/recover_block.abs:27:20").send("work")(Service.work(AbsInt(21)))).flatMap { (ok: AbsInt) =>
-        Proc.await(nullCheck(s, "call target at exceptions/recover_block.abs:28:19").send("faults")(Service.faults())).flatMap { (n: AbsInt) =>
-          Proc.await(nullCheck(s, "call target at exceptions/recover_block.abs:29:22").send("lastFault")(Service.lastFault())).flatMap { (l: String) =>
+      Proc.await(nullCheck(s, "call of 'work' on null at exceptions/recover_block.abs:27:20").send("work")(Service.work(AbsInt(21)))).flatMap { (ok: AbsInt) =>
+        Proc.await(nullCheck(s, "call of 'faults' on null at exceptions/recover_block.abs:28:19").send("faults")(Service.faults())).flatMap { (n: AbsInt) =>
+          Proc.await(nullCheck(s, "call of 'lastFault' on null at exceptions/recover_block.abs:29:22").send("lastFault")(Service.lastFault())).flatMap { (l: String) =>
             val testresult: Boolean = sawFault && ok == AbsInt(42) && n == AbsInt(1) && l == "zero"
             Proc.done(testresult)
           }

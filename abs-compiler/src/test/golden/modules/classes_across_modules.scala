@@ -74,11 +74,11 @@ object Main$ {
   def main(): Proc[Boolean] = {
     val s: Api.Store = Cogs.spawn(new Impl.MemoryStore("#"))
     val t: Api.Store = Cogs.spawnLocal(new Impl.MemoryStore("@"))
-    Proc.sync(nullCheck(s, "call target at modules/classes_across_modules.abs:24:5"), "put")(Api.Store.put_("a")).flatMap { _ =>
-      Proc.sync(nullCheck(s, "call target at modules/classes_across_modules.abs:25:5"), "put")(Api.Store.put_("b")).flatMap { _ =>
-        Proc.sync(nullCheck(t, "call target at modules/classes_across_modules.abs:26:5"), "put")(Api.Store.put_("c")).flatMap { _ =>
-          Proc.sync(nullCheck(s, "call target at modules/classes_across_modules.abs:27:23"), "all")(Api.Store.all()).flatMap { (sa: List[String]) =>
-            Proc.sync(nullCheck(t, "call target at modules/classes_across_modules.abs:28:23"), "all")(Api.Store.all()).flatMap { (ta: List[String]) =>
+    Proc.sync(nullCheck(s, "call of 'put' on null at modules/classes_across_modules.abs:24:5"), "put")(Api.Store.put_("a")).flatMap { _ =>
+      Proc.sync(nullCheck(s, "call of 'put' on null at modules/classes_across_modules.abs:25:5"), "put")(Api.Store.put_("b")).flatMap { _ =>
+        Proc.sync(nullCheck(t, "call of 'put' on null at modules/classes_across_modules.abs:26:5"), "put")(Api.Store.put_("c")).flatMap { _ =>
+          Proc.sync(nullCheck(s, "call of 'all' on null at modules/classes_across_modules.abs:27:23"), "all")(Api.Store.all()).flatMap { (sa: List[String]) =>
+            Proc.sync(nullCheck(t, "call of 'all' on null at modules/classes_across_modules.abs:28:23"), "all")(Api.Store.all()).flatMap { (ta: List[String]) =>
               val testresult: Boolean = sa == list("#a", "#b") && ta == list("@c")
               Proc.done(testresult)
             }

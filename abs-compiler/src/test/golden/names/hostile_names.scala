@@ -96,16 +96,16 @@ object Names {
     val map_ : AbsMap[AbsInt, AbsInt] = map(Pair(AbsInt(1), AbsInt(10)), Pair(AbsInt(2), AbsInt(20)))
     val set_ : AbsSet[AbsInt] = set(AbsInt(1), AbsInt(2), AbsInt(3))
     val list_ : List[AbsInt] = list(AbsInt(4), AbsInt(5), AbsInt(6))
-    val head_ : AbsInt = head(list_)
+    val head_ : AbsInt = head(list_, "names/hostile_names.abs:33:14")
     val length_ : AbsInt = length(list_)
     val p: Proc_ = Proc_.Proc_(AbsInt(7))
     val cogs_ : AbsInt = p match { case Proc_.Proc_(c) => c; case Cogs_ => AbsInt(0); case v$1 => matchFail(v$1, "names/hostile_names.abs:36:14"); }
     val o: Option_ = Some__(AbsInt(3))
     val v__ : AbsInt = o match { case Some__(v__) => v__; case None__ => AbsInt(0); case v$2 => matchFail(v$2, "names/hostile_names.abs:38:12"); }
     val g: Guard_ = Cogs.spawn(new ActiveObject_(AbsInt(5)))
-    Proc.await(nullCheck(g, "call target at names/hostile_names.abs:40:19").send("wait")(Guard_.wait_(AbsInt(2)))).flatMap { (w: AbsInt) =>
-      Proc.await(nullCheck(g, "call target at names/hostile_names.abs:41:19").send("notify")(Guard_.notify_())).flatMap { (n: AbsInt) =>
-        Proc.await(nullCheck(g, "call target at names/hostile_names.abs:42:19").send("clone")(Guard_.clone_(AbsInt(41)))).flatMap { (c: AbsInt) =>
+    Proc.await(nullCheck(g, "call of 'wait' on null at names/hostile_names.abs:40:19").send("wait")(Guard_.wait_(AbsInt(2)))).flatMap { (w: AbsInt) =>
+      Proc.await(nullCheck(g, "call of 'notify' on null at names/hostile_names.abs:41:19").send("notify")(Guard_.notify_())).flatMap { (n: AbsInt) =>
+        Proc.await(nullCheck(g, "call of 'clone' on null at names/hostile_names.abs:42:19").send("clone")(Guard_.clone_(AbsInt(41)))).flatMap { (c: AbsInt) =>
           val yield_ : AbsInt = send__(forSome_(AbsInt(3)))
           var msg: String = ""
           try {

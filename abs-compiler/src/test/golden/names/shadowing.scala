@@ -61,9 +61,9 @@ object Shadowing {
     }
     val h: AbsInt = ((list(AbsInt(9)): List[AbsInt])) match { case head_ :: tail_ => head_; case Nil => AbsInt(0); case v$2 => matchFail(v$2, "names/shadowing.abs:27:11"); }
     val c: Counter = Cogs.spawn(new C())
-    Proc.await(nullCheck(c, "call target at names/shadowing.abs:29:19").send("next")(Counter.next_())).flatMap { (n: AbsInt) =>
+    Proc.await(nullCheck(c, "call of 'next' on null at names/shadowing.abs:29:19").send("next")(Counter.next_())).flatMap { (n: AbsInt) =>
       val k: AbsInt = AbsInt(5)
-      Proc.awaitResolved(nullCheck(c, "call target at names/shadowing.abs:30:24").send("next")(Counter.next_())).flatMap { _ =>
+      Proc.awaitResolved(nullCheck(c, "call of 'next' on null at names/shadowing.abs:30:24").send("next")(Counter.next_())).flatMap { _ =>
         s = s + k
         locally {
           val k: AbsInt = AbsInt(7)

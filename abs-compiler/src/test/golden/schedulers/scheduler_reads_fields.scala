@@ -8,7 +8,7 @@ import cogs.absc.lib._
 object SchedulerReadsFields {
 
   def prefer(queue: List[AbsProcess], preferred: String, picks: AbsInt): AbsProcess =
-    { val wanted: List[AbsProcess] = filter[AbsProcess]((p: AbsProcess) => (AbsProcess.method(p) == preferred))(queue); if (isEmpty(wanted)) head(queue) else head(wanted) }
+    { val wanted: List[AbsProcess] = filter[AbsProcess]((p: AbsProcess) => (AbsProcess.method(p) == preferred))(queue); if (isEmpty(wanted)) head(queue, "schedulers/scheduler_reads_fields.abs:9:27") else head(wanted, "schedulers/scheduler_reads_fields.abs:9:44") }
 
   trait Worker extends Active {
     def ping(): Proc[Unit]
@@ -86,17 +86,17 @@ object SchedulerReadsFields {
   // the main block
   def main(): Proc[Boolean] = {
     val w: Worker = Cogs.spawnScheduled((o$1: W) => AbsProcess.policy((queue$2) => prefer(queue$2, o$1.preferred, o$1.picks)))(new W("pong"))
-    nullCheck(w, "call target at schedulers/scheduler_reads_fields.abs:31:5").tell("ping")(Worker.ping())
-    nullCheck(w, "call target at schedulers/scheduler_reads_fields.abs:31:15").tell("pong")(Worker.pong())
-    nullCheck(w, "call target at schedulers/scheduler_reads_fields.abs:31:25").tell("ping")(Worker.ping())
-    nullCheck(w, "call target at schedulers/scheduler_reads_fields.abs:31:35").tell("pong")(Worker.pong())
-    Proc.awaitResolved(nullCheck(w, "call target at schedulers/scheduler_reads_fields.abs:32:11").send("open")(Worker.open_())).flatMap { _ =>
-      Proc.await(nullCheck(w, "call target at schedulers/scheduler_reads_fields.abs:33:32").send("done")(Worker.done(AbsInt(4)))).flatMap { (first: List[String]) =>
+    nullCheck(w, "call of 'ping' on null at schedulers/scheduler_reads_fields.abs:31:5").tell("ping")(Worker.ping())
+    nullCheck(w, "call of 'pong' on null at schedulers/scheduler_reads_fields.abs:31:15").tell("pong")(Worker.pong())
+    nullCheck(w, "call of 'ping' on null at schedulers/scheduler_reads_fields.abs:31:25").tell("ping")(Worker.ping())
+    nullCheck(w, "call of 'pong' on null at schedulers/scheduler_reads_fields.abs:31:35").tell("pong")(Worker.pong())
+    Proc.awaitResolved(nullCheck(w, "call of 'open' on null at schedulers/scheduler_reads_fields.abs:32:11").send("open")(Worker.open_())).flatMap { _ =>
+      Proc.await(nullCheck(w, "call of 'done' on null at schedulers/scheduler_reads_fields.abs:33:32").send("done")(Worker.done(AbsInt(4)))).flatMap { (first: List[String]) =>
         val v: Worker = Cogs.spawnScheduled((o$3: W) => AbsProcess.policy((queue$4) => AbsProcess.defaultscheduler(queue$4)))(new W("pong"))
-        nullCheck(v, "call target at schedulers/scheduler_reads_fields.abs:37:5").tell("ping")(Worker.ping())
-        nullCheck(v, "call target at schedulers/scheduler_reads_fields.abs:37:15").tell("pong")(Worker.pong())
-        Proc.awaitResolved(nullCheck(v, "call target at schedulers/scheduler_reads_fields.abs:38:11").send("open")(Worker.open_())).flatMap { _ =>
-          Proc.await(nullCheck(v, "call target at schedulers/scheduler_reads_fields.abs:39:33").send("done")(Worker.done(AbsInt(2)))).flatMap { (second: List[String]) =>
+        nullCheck(v, "call of 'ping' on null at schedulers/scheduler_reads_fields.abs:37:5").tell("ping")(Worker.ping())
+        nullCheck(v, "call of 'pong' on null at schedulers/scheduler_reads_fields.abs:37:15").tell("pong")(Worker.pong())
+        Proc.awaitResolved(nullCheck(v, "call of 'open' on null at schedulers/scheduler_reads_fields.abs:38:11").send("open")(Worker.open_())).flatMap { _ =>
+          Proc.await(nullCheck(v, "call of 'done' on null at schedulers/scheduler_reads_fields.abs:39:33").send("done")(Worker.done(AbsInt(2)))).flatMap { (second: List[String]) =>
             val testresult: Boolean = first == list("pong", "pong", "ping", "ping") && length(second) == AbsInt(2) && contains(setFromList(second), "ping") && contains(setFromList(second), "pong")
             Proc.done(testresult)
           }

@@ -69,8 +69,8 @@ object Test {
   // the main block
   def main(): Proc[Boolean] = {
     val g: Greeter = Cogs.spawnLocal(new LoudGreeter())
-    Proc.sync(nullCheck(g, "call target at traits/trait_modifies_original.abs:20:16"), "greet")(Greeter.greet("bo")).flatMap { (s: String) =>
-      Proc.sync(nullCheck(g, "call target at traits/trait_modifies_original.abs:21:14"), "flag")(Greeter.flag()).flatMap { (f: Boolean) =>
+    Proc.sync(nullCheck(g, "call of 'greet' on null at traits/trait_modifies_original.abs:20:16"), "greet")(Greeter.greet("bo")).flatMap { (s: String) =>
+      Proc.sync(nullCheck(g, "call of 'flag' on null at traits/trait_modifies_original.abs:21:14"), "flag")(Greeter.flag()).flatMap { (f: Boolean) =>
         val testresult: Boolean = s == "hi bo!" && f
         Proc.done(testresult)
       }

@@ -72,20 +72,20 @@ object Listing1 {
     val master: Ainterface = Cogs.spawn(new A())
     var futures: List[Fut[AbsInt]] = Nil
     while (i < n) {
-      val f: Fut[AbsInt] = nullCheck(master, "call target at examples/abs/Listing1.abs:40:25").send("recursive_m")(Ainterface.recursive_m(AbsInt(5), i))
+      val f: Fut[AbsInt] = nullCheck(master, "call of 'recursive_m' on null at examples/abs/Listing1.abs:40:25").send("recursive_m")(Ainterface.recursive_m(AbsInt(5), i))
       futures = f :: futures
       i = i + AbsInt(1)
     }
     var returned: AbsInt = AbsInt(0)
     Proc.loopWhile(futures != Nil) {
-      val f1: Fut[AbsInt] = head(futures)
-      futures = tail(futures)
+      val f1: Fut[AbsInt] = head(futures, "examples/abs/Listing1.abs:46:19")
+      futures = tail(futures, "examples/abs/Listing1.abs:47:15")
       f1.get.flatMap { (r: AbsInt) =>
         returned = returned + r
         Proc.unit
       }
     }.flatMap { _ =>
-      Proc.await(nullCheck(master, "call target at examples/abs/Listing1.abs:51:30").send("counter")(Ainterface.counter())).flatMap { (counter: AbsInt) =>
+      Proc.await(nullCheck(master, "call of 'counter' on null at examples/abs/Listing1.abs:51:30").send("counter")(Ainterface.counter())).flatMap { (counter: AbsInt) =>
         println(absToString(n) + " calls of recursive_m(5, id): counter = " + absToString(counter) + ", results returned = " + absToString(returned))
         val testresult: Boolean = counter == n && returned == n
         Proc.done(testresult)

@@ -42,7 +42,7 @@ private[emit] final class Printer {
 
   /** Is `e` printed as one token or a postfix chain (no parentheses needed as an operand)? */
   private def simple(e: S): Boolean = e match {
-    case _: S.Lit | _: S.Id | _: S.Sel | _: S.App | _: S.TypeApp | _: S.Block => true
+    case _: S.Lit | _: S.Str | _: S.Id | _: S.Sel | _: S.App | _: S.TypeApp | _: S.Block | _: S.Catch => true
     case _ => false
   }
 
@@ -81,6 +81,7 @@ private[emit] final class Printer {
 
   def exp(e: S): Unit = e match {
     case S.Lit(t) => w(t)
+    case S.Str(s) => w(Naming.stringLit(s))
     case S.Id(n) => w(n)
     case S.Sel(q, n) => operand(q); w("."); w(n)
     case S.App(f, ts, as) => operand(f); w(targs(ts)); args(as)
@@ -103,6 +104,7 @@ private[emit] final class Printer {
     case S.Ascribe(x, t) => w("("); operand(x); w(s": ${tpe(t)})")
     case S.New(c, as) => w(s"new ${tpe(c)}"); args(as)
     case S.Throw(x) => w("throw "); operand(x)
+    case S.Catch(b, n, h) => w("(try "); operand(b); w(s" catch { case $n: Throwable => "); exp(h); w(" })")
     case S.Proc(p) => proc(p)
   }
 
@@ -294,6 +296,8 @@ private[emit] final class Printer {
       messages(i.name, i.methods)
     case c: LClass => cls(c)
     case m: LMethod => method(m)
+    case k: LConst =>
+      blank(); line(s"lazy val ${typed(k.name, k.tpe)} ="); indented { nl(); exp(k.rhs) }
     case m: LMain =>
       blank(); line("// the main block")
       line(s"def main(): Proc[${if (m.test) "Boolean" else "Unit"}] = {")
@@ -330,7 +334,7 @@ private[emit] final class Printer {
     indented {
       c.fields.foreach { case (n, t, init) => line(s"var ${typed(n, t)} = "); exp(init) }
       // Traces and monitor configurations name the class as the model does.
-      line(s"override def traceName: String = ${Naming.stringLit(c.absName)}")
+      line(s"override def traceName: String = ${Naming.stringLit(Naming.displayName(c.absName))}")
       // An uncaught exception kills the object unless `recover` handles it (ABS semantics).
       line("private[this] var dead$ : AbsException = null")
       recover(c)
@@ -344,7 +348,7 @@ private[emit] final class Printer {
       }
       c.methods.foreach(method)
       blank()
-      line(s"override def toString: String = s\"${c.absName}#$${System.identityHashCode(this)}\"")
+      line(s"override def toString: String = s\"${Naming.displayName(c.absName)}#$${System.identityHashCode(this)}\"")
     }
     line("}")
     // Message constructors for calls on `this` (methods not in any interface included).

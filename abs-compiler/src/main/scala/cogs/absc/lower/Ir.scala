@@ -27,8 +27,10 @@ object T {
 /** A Scala expression. */
 sealed trait S extends Product with Serializable
 object S {
-  /** A literal or constant, as Scala text (`AbsInt(3)`, `"a\n"`, `true`, `()`, `null`). */
+  /** A literal or constant, as Scala text (`AbsInt(3)`, `true`, `()`, `null`). */
   final case class Lit(text: String) extends S
+  /** A string constant, by its value (kept apart from [[Lit]] so that [[Limits]] can split a long one). */
+  final case class Str(value: String) extends S
   /** A name in scope (a local, a function of the current module, a library function or object). */
   final case class Id(name: String) extends S
   /** `qual.name` */
@@ -50,13 +52,15 @@ object S {
   final case class Ascribe(e: S, tpe: T) extends S
   final case class New(cls: T, args: List[S]) extends S
   final case class Throw(e: S) extends S
+  /** `(try body catch { case binder: Throwable => handler })` */
+  final case class Catch(body: S, binder: String, handler: S) extends S
   /** A `Proc[_]`-typed lowered computation used as an expression (a suspending sync call's argument, say). */
   final case class Proc(p: P) extends S
 
   val Unit: S = Lit("()")
   val Null: S = Lit("null")
   val This: S = Id("this")
-  def str(s: String): S = Lit(Naming.stringLit(s))
+  def str(s: String): S = Str(s)
   def call(f: String, args: S*): S = App(Id(f), Nil, args.toList)
 }
 
@@ -189,6 +193,12 @@ final case class LInit(plain: Option[List[St]], suspending: Option[P])
  */
 final case class LMethod(sig: LSig, overrides: Boolean, shadowedParams: List[(String, String)],
     plain: Option[(List[St], S)], cps: Option[P]) extends LDecl
+
+/**
+ * A constant of the module, computed on first use: `lazy val name: tpe = rhs` (a string, an
+ * integer or a list literal too large to be written where it is used, see [[Limits]]).
+ */
+final case class LConst(name: String, tpe: T, rhs: S) extends LDecl
 
 /** The main block: `def main(): Proc[Unit]` (`Proc[Boolean]` for a test, ending in `testresult`). */
 final case class LMain(test: Boolean, body: P) extends LDecl

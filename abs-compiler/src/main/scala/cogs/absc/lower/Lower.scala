@@ -39,7 +39,7 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
       case None => mains.lastOption
     }
     val main = chosen.flatMap(m => modules.collectFirst { case (`m`, lm) => lm })
-    LProgram(pkg, modules.map(_._2), main, chosen.exists(hasTestResult), instrumentation.monitorConfig, origins)
+    Limits(LProgram(pkg, modules.map(_._2), main, chosen.exists(hasTestResult), instrumentation.monitorConfig, origins))
   }
 
   /** The ABS construct behind each JVM method of the generated code (see [[LProgram]]). */

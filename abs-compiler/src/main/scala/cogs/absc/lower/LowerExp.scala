@@ -158,7 +158,7 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
   def intLit(v: BigInt): S =
     if (v.isValidInt) S.Lit(s"AbsInt($v)")
     else if (v.isValidLong) S.Lit(s"AbsInt(${v}L)")
-    else S.Lit(s"""AbsInt("$v")""")
+    else S.App(S.Id("AbsInt"), Nil, List(S.Str(v.toString))) // a long one is a constant of its module (Limits)
 
   private def floatLit(v: Double): S = S.Lit(
     if (v.isNaN) "Double.NaN" else if (v.isInfinite) (if (v > 0) "Double.PositiveInfinity" else "Double.NegativeInfinity")
@@ -175,7 +175,10 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
       case Some(fp) => S.App(S.Id(local(fp)), Nil, args)
       case None =>
         val fn = program.functionOf(f)
-        if (fn.module.isPrelude) preludeCall(fn, args, if (args.isEmpty) targs(f, ctx) else Nil)
+        // The partial functions of the library are told where they are called, for their failure.
+        if (fn.module.isPrelude && fn.module.name == Prelude.ModuleName && LowerExp.Partial(fn.name))
+          S.App(S.Id(fn.name), Nil, args :+ S.str(pos(f)))
+        else if (fn.module.isPrelude) preludeCall(fn, args, if (args.isEmpty) targs(f, ctx) else Nil)
         else if (fn.isPartial) // a partial function calling itself: the same function arguments
           S.App(S.App(S.Id(functionRef(fn, ctx)), targs(f, ctx), fn.funParams.map(p => S.Id(local(p)))), Nil, args)
         else S.App(S.Id(functionRef(fn, ctx)), targs(f, ctx), args)
@@ -282,8 +285,23 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
       case Ge => S.call("ge", l, r)
       case Div if float => S.call("fdiv", l, r)
       case Mod if float => S.call("fmod", l, r)
+      // A divisor that may be 0 is checked where the ABS operator is, so that the failure names it.
+      case Div | Mod if !nonZeroLiteral(x.right) => S.Infix(l, x.op.symbol, S.call("nonZero", r, S.str(pos(x))))
       case op => S.Infix(l, op.symbol, r)
     }
+  }
+
+  /** A field initialiser that cannot throw: a literal, a variable, `this`, constructors of such. */
+  private def cannotFail(e: PureExp): Boolean = e match {
+    case _: IntLit | _: FloatLit | _: StringLit | _: NullLit | _: ThisExp | _: VarUse | _: FieldUse => true
+    case c: ConstructorApp => c.args.forall(cannotFail)
+    case _ => false
+  }
+
+  private def nonZeroLiteral(e: PureExp): Boolean = e match {
+    case IntLit(v) => v != 0
+    case Unary(UnaryOp.Neg, x) => nonZeroLiteral(x)
+    case _ => false
   }
 
   // ------------------------------------------------------------------ patterns
@@ -308,7 +326,8 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
             guards += S.Infix(S.Id(n), "==", cur)
             Pat.Bind(n)
         }
-      case LiteralPattern(StringLit(s)) => Pat.Const(Naming.stringLit(s))
+      // A string too long for one class-file constant cannot be a pattern: compared in the guard.
+      case LiteralPattern(StringLit(s)) if s.length <= Limits.MaxStringChars => Pat.Const(Naming.stringLit(s))
       case LiteralPattern(lit) =>
         val n = ctx.locals.temp("v")
         guards += S.Infix(S.Id(n), "==", exp(lit, ctx))
@@ -339,7 +358,13 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
   /** The target of a call, evaluated now; a null target raises ABS's NullPointerException, naming the call. */
   private def target(t: PureExp, call: Node, ctx: Ctx): S = t match {
     case ThisExp() => S.This
-    case other => S.call("nullCheck", exp(other, ctx), S.str(s"call target at ${pos(call)}"))
+    case other =>
+      val m = call match {
+        case c: AsyncCall => s"'${c.method}'"
+        case c: SyncCall => s"'${c.method}'"
+        case _ => "a method"
+      }
+      S.call("nullCheck", exp(other, ctx), S.str(s"call of $m on null at ${pos(call)}"))
   }
 
   /** Does a call of `m` possibly reach a method that the monitor configuration observes? */
@@ -386,22 +411,36 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
   /** `new C(args)` / `new local C(args)`. */
   def newObject(n: NewExp, ctx: Ctx): S = {
     val c = program.classOf(n)
-    val make = S.New(T.Ref(classRef(c, ctx)), n.args.map(exp(_, ctx)))
-    program.schedulerAt(n) match {
-      case None => S.App(S.Sel(S.Id("Cogs"), if (n.local) "spawnLocal" else "spawn"), Nil, List(make))
+    val make = (args: List[S]) => S.New(T.Ref(classRef(c, ctx)), args)
+    val spawn: List[S] => S = program.schedulerAt(n) match {
+      case None => args => S.App(S.Sel(S.Id("Cogs"), if (n.local) "spawnLocal" else "spawn"), Nil, List(make(args)))
       case Some(spec) =>
         // Cogs.spawnScheduled((o$1: C) => AbsProcess.policy(queue$2 => f(queue$2, o$1.field)))(new C(..))
         val o = ctx.locals.temp("o")
         val q = ctx.locals.temp("queue")
-        val args = spec.args.map {
+        val sargs = spec.args.map {
           case None => S.Id(q)
           case Some(field) => S.Sel(S.Id(o), names.field(field))
         }
         val fn = spec.function
-        val call = S.App(S.Id(if (fn.module.isPrelude) preludeFunction(fn) else functionRef(fn, ctx)), Nil, args)
+        val call = S.App(S.Id(if (fn.module.isPrelude) preludeFunction(fn) else functionRef(fn, ctx)), Nil, sargs)
         val policy = S.Lambda(List((o, Some(T.Ref(classRef(c, ctx))))),
           S.App(S.Id("AbsProcess.policy"), Nil, List(S.Lambda(List((q, None)), call))))
-        S.App(S.App(S.Sel(S.Id("Cogs"), "spawnScheduled"), Nil, List(policy)), Nil, List(make))
+        args => S.App(S.App(S.Sel(S.Id("Cogs"), "spawnScheduled"), Nil, List(policy)), Nil, List(make(args)))
+    }
+    if (c.init.isEmpty && c.bodyFields.forall(_.init.forall(cannotFail))) spawn(n.args.map(exp(_, ctx)))
+    else {
+      // Creating the object runs ABS code (field initialisers, the init block): a failure there
+      // names the class and this `new`. The arguments are evaluated first, outside the `try`.
+      val (defs, args) = n.args.map { a =>
+        exp(a, ctx) match {
+          case s @ (_: S.Lit | _: S.Str | _: S.Id) => (None, s)
+          case s => val t = ctx.locals.temp("arg"); (Some(St.Def(t, None, s, mutable = false)), S.Id(t))
+        }
+      }.unzip
+      val e = ctx.locals.temp("e")
+      val guarded = S.Catch(spawn(args), e, S.Throw(S.call("initFailed", S.Id(e), S.str(c.name), S.str(pos(n)))))
+      if (defs.flatten.isEmpty) guarded else S.Block(defs.flatten, guarded)
     }
   }
 
@@ -441,4 +480,9 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
     case GetExp(f) => S.App(S.Sel(S.Id("Proc"), "now"), Nil, List(S.Sel(exp(f, ctx), "get")))
     case AwaitExp(call) => S.App(S.Sel(S.Id("Proc"), "now"), Nil, List(S.App(S.Sel(S.Id("Proc"), "await"), Nil, List(asyncCall(call, ctx)))))
   }
+}
+
+private[lower] object LowerExp {
+  /** Library functions that fail on some arguments: their calls pass the ABS position (see `cogs.absc.lib.nonZero`). */
+  val Partial: Set[String] = Set("head", "tail", "fromJust", "nth", "lookupUnsafe")
 }

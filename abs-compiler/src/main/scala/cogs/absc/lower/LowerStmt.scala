@@ -166,7 +166,7 @@ private[lower] final class LowerStmt(x: LowerExp) {
     case P.Then(ss, n) => then(ss, andThen(n, binder, rest))
     case P.Bind(a, b, r) => P.Bind(a, b, andThen(r, binder, rest))
     // `Proc.done(v).flatMap { x => rest }` is `val x = v; rest` for a constant or a name.
-    case P.Done(v @ (S.Lit(_) | S.Id(_))) => binder match {
+    case P.Done(v @ (S.Lit(_) | S.Str(_) | S.Id(_))) => binder match {
       case None => rest
       case Some((n, t)) => then(List(St.Def(n, Some(t), v, mutable = false)), rest)
     }

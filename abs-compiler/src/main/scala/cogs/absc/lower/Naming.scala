@@ -40,7 +40,7 @@ object Naming {
    * names of the generated code's own scaffolding.
    */
   val Helpers: Set[String] = Set(
-    "absToString", "absAssert", "matchFail", "nullCheck", "lt", "le", "gt", "ge", "fdiv", "fmod",
+    "absToString", "absAssert", "matchFail", "nullCheck", "nonZero", "initFailed", "strJoin", "intList", "listConcat", "lt", "le", "gt", "ge", "fdiv", "fmod",
     "setFromList", "mapFromList", "list", "cogs", "scala", "java", "absmodel", "lib", "locally", "identity",
     "println", "print", "assert", "require", "implicitly")
 
@@ -61,19 +61,40 @@ object Naming {
     "Equals", "Ordering", "Numeric", "Math", "System", "Thread", "Class")
 
   private def mangle(name: String, reserved: String => Boolean): String =
-    if (reserved(name) || name.endsWith("_")) name + "_" else name
+    shorten(if (reserved(name) || name.endsWith("_")) name + "_" else name)
+
+  /** The longest name kept as written (names become JVM names and class-file names). */
+  val MaxNameChars = 120
+
+  /**
+   * A name longer than [[MaxNameChars]]: its first 64 characters, `$h` and 32 hex digits of its
+   * SHA-256. A JVM name is a class-file constant of at most 65,535 bytes, and a class name is also
+   * a file name (at most 255 bytes on common file systems), so an ABS identifier of any length
+   * must become a short one. Injective in practice (a hash collision aside); it cannot meet a
+   * kept name (those have no `$`) or a temporary (`hint$n` ends in digits, this does not start
+   * them with `h`).
+   */
+  private def shorten(name: String): String =
+    if (name.length <= MaxNameChars) name
+    else {
+      val md = java.security.MessageDigest.getInstance("SHA-256").digest(name.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+      name.take(64) + "$h" + md.take(16).map(b => f"${b & 0xff}%02x").mkString
+    }
+
+  /** An ABS name as generated code shows it at run time (traces, `toString`): a long one cut short. */
+  def displayName(name: String): String = if (name.length <= MaxNameChars) name else name.take(64) + "..."
 
   /** A data type, constructor, exception, interface or class (capitalised in ABS). */
   def typeName(name: String, moduleObjects: Set[String]): String =
     mangle(name, n => TypeReserved(n) || ScalaKeywords(n) || moduleObjects(n))
 
   /** A type parameter: never equal to a [[typeName]] of another ABS name (see the class comment). */
-  def typeParam(name: String): String = name + "_"
+  def typeParam(name: String): String = shorten(name + "_")
 
   /** The Scala object of a module: `Bank.Core` is `Bank_Core`, with its own collision check. */
   def moduleObject(dotted: String): String = {
     val flat = dotted.replace('.', '_')
-    if (TypeReserved(flat) || ScalaKeywords(flat)) flat + "$" else flat
+    shorten(if (TypeReserved(flat) || ScalaKeywords(flat)) flat + "$" else flat)
   }
 
   /** A term name (function, method, field, local) given the reserved set of its kind. */

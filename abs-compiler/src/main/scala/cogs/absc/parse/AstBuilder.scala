@@ -467,7 +467,8 @@ private[parse] final class AstBuilder(file: String) {
   // Literals (checked in Parser's lexical pass; only decoded here)
 
   private def intLit(t: Token, negate: Boolean)(implicit p: Pos): IntLit = {
-    val v = BigInt(t.getText)
+    // BigInt(text) is quadratic: a million-digit literal would take a quarter of a minute.
+    val v = BigInt(cogs.absc.lib.AbsInt.parseDecimal(t.getText))
     IntLit(if (negate) -v else v)
   }
 

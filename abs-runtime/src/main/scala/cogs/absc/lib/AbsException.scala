@@ -76,6 +76,19 @@ sealed abstract class BuiltinAbsException private[lib] (name: String, override v
     case _                      => false
   }
   override def hashCode: scala.Int = name.hashCode
+
+  /** The same exception with another detail (the library adds where it happened). */
+  private[lib] def withDetail(d: String): BuiltinAbsException = name match {
+    case "DivisionByZeroException" => DivisionByZeroException(d)
+    case "AssertionFailException" => AssertionFailException(d)
+    case "PatternMatchFailException" => PatternMatchFailException(d)
+    case "NullPointerException" => NullPointerException(d)
+    case "StackOverflowException" => StackOverflowException(d)
+    case "HeapOverflowException" => HeapOverflowException(d)
+    case "KeyboardInterruptException" => KeyboardInterruptException(d)
+    case "ObjectDeadException" => ObjectDeadException(d)
+    case _ => this
+  }
 }
 
 /** Raised when the divisor is 0 in `/` or `%` of Int and Rat (and of Float through `fdiv`/`fmod`). */

@@ -331,8 +331,24 @@ object AbsInt {
   /** Parse a decimal integer literal (optional leading `-`). */
   def apply(s: String): AbsInt = {
     val t = s.trim
-    if (t.length <= 18) apply(java.lang.Long.parseLong(t)) else apply(new BigInteger(t))
+    if (t.length <= 18) apply(java.lang.Long.parseLong(t)) else apply(parseDecimal(t))
   }
+
+  /**
+   * A decimal integer of any length (optional leading `-`). `new BigInteger(s)` is quadratic in
+   * the number of digits (16 s for a million digits); splitting in halves, `hi * 10^k + lo`,
+   * lets BigInteger's sub-quadratic multiplication do the work (a fraction of a second). The
+   * compiler parses integer literals with it too.
+   */
+  def parseDecimal(s: String): BigInteger =
+    if (s.startsWith("-")) parseDigits(s, 1, s.length).negate() else parseDigits(s, 0, s.length)
+
+  private def parseDigits(s: String, from: scala.Int, to: scala.Int): BigInteger =
+    if (to - from <= 1000) new BigInteger(s.substring(from, to))
+    else {
+      val mid = from + (to - from) / 2
+      parseDigits(s, from, mid).multiply(BigInteger.TEN.pow(to - mid)).add(parseDigits(s, mid, to))
+    }
 
   /** gcd of two non-negative longs (binary algorithm). */
   private[lib] def gcdLong(x: Long, y: Long): Long = {

@@ -87,6 +87,29 @@ package object lib {
     throw PatternMatchFailException(
       "no pattern matches " + Show.show(value) + (if (where == null) "" else " at " + where))
 
+  // Positions reach run time only on the path that throws: the call sites of the functions
+  // below pass their ABS `file:line:col` as a string constant (one `ldc`, nothing computed, no
+  // state written), and only the failure reads it. A per-process "current line" updated at
+  // every statement would cost a store on every statement of every program, and stack traces
+  // are off for ABS exceptions (they are control flow) and would need a line map back to ABS.
+
+  /** `d`, or [[DivisionByZeroException]] naming `at` (the ABS `/` or `%`) if it is 0. */
+  def nonZero[A <: AbsRat](d: A, at: String): A =
+    if (d.signum == 0) throw DivisionByZeroException("division by zero at " + at) else d
+
+  /**
+   * An exception thrown while an object of class `cls` was created at `at` (its field
+   * initialisers or init block): the same ABS exception, with a detail naming the class and the
+   * creator's position. User exceptions and JVM errors (out of memory, stack overflow, which the
+   * runner reports itself) pass unchanged.
+   */
+  def initFailed(e: Throwable, cls: String, at: String): Throwable = AbsException.lift(e) match {
+    case b: BuiltinAbsException if !e.isInstanceOf[VirtualMachineError] =>
+      val where = s"while creating an object of class $cls at $at"
+      b.withDetail(if (b.detail == null) where else b.detail + ", " + where)
+    case _ => e
+  }
+
   /** `o`, or [[NullPointerException]] if it is null (calls, `await`, `get`). */
   def nullCheck[A <: AnyRef](o: A, what: String = null): A =
     if (o == null) throw (if (what == null) NullPointerException else NullPointerException(what)) else o
@@ -215,6 +238,12 @@ package object lib {
     case _       => throw PatternMatchFailException("fromJust(Nothing)")
   }
 
+  /** `fromJust` called at `at` (an ABS `file:line:col`), which a failure names. */
+  def fromJust[A](m: Maybe[A], at: String): A = m match {
+    case Just(a) => a
+    case _       => throw PatternMatchFailException("fromJust(Nothing) at " + at)
+  }
+
   def fromJustDefault[A](m: Maybe[A], default: A): A = m match {
     case Just(a) => a
     case _       => default
@@ -252,9 +281,47 @@ package object lib {
   /** ABS `list[a, b, ..]`. */
   def list[A](elems: A*): List[A] = elems.toList
 
+  // The three below are how absc keeps huge literals within the class-file limits (a method's
+  // 64 KB of code, a constant's 65,535 bytes): see Limits in the compiler.
+
+  /** A string constant too long for one class-file constant, written in chunks. */
+  def strJoin(chunks: String*): String = {
+    val b = new java.lang.StringBuilder
+    chunks.foreach(b.append)
+    b.toString
+  }
+
+  /** A list literal of integer constants, written as their decimal digits separated by `,`. */
+  def intList(digits: String): List[AbsInt] = {
+    val b = List.newBuilder[AbsInt]
+    var from = 0
+    while (from < digits.length) {
+      var to = digits.indexOf(',', from)
+      if (to < 0) to = digits.length
+      b += AbsInt(digits.substring(from, to))
+      from = to + 1
+    }
+    b.result()
+  }
+
+  /** A long list literal, built in chunks (each from a helper method of its own), in order. */
+  def listConcat[A](chunks: List[A]*): List[A] = {
+    val b = List.newBuilder[A]
+    chunks.foreach(b ++= _)
+    b.result()
+  }
+
   /** ABS selector `head`; [[PatternMatchFailException]] on `Nil`. */
   def head[A](l: List[A]): A =
     if (l.isEmpty) throw PatternMatchFailException("head(Nil)") else l.head
+
+  /** `head` called at `at` (an ABS `file:line:col`), which a failure names. */
+  def head[A](l: List[A], at: String): A =
+    if (l.isEmpty) throw PatternMatchFailException("head(Nil) at " + at) else l.head
+
+  /** `tail` called at `at`, which a failure names. */
+  def tail[A](l: List[A], at: String): List[A] =
+    if (l.isEmpty) throw PatternMatchFailException("tail(Nil) at " + at) else l.tail
 
   /** ABS selector `tail`; [[PatternMatchFailException]] on `Nil`. */
   def tail[A](l: List[A]): List[A] =
@@ -265,14 +332,17 @@ package object lib {
   def isEmpty(l: List[_]): Boolean = l.isEmpty
 
   /** ABS `nth(l, n)`, 0-based; [[PatternMatchFailException]] unless `0 <= n < length(l)`. */
-  def nth[A](l: List[A], n: AbsInt): A = {
+  def nth[A](l: List[A], n: AbsInt): A = nth(l, n, null)
+
+  /** `nth` called at `at` (an ABS `file:line:col`, or null), which a failure names. */
+  def nth[A](l: List[A], n: AbsInt, at: String): A = {
     if (n.signum >= 0 && n.isLong) {
       var rest = l
       var i = n.lv
       while (i > 0 && rest.nonEmpty) { rest = rest.tail; i -= 1 }
       if (rest.nonEmpty) return rest.head
     }
-    throw PatternMatchFailException(s"nth(list of length ${l.length}, $n): no such element")
+    throw PatternMatchFailException(s"nth(list of length ${l.length}, $n): no such element" + (if (at == null) "" else " at " + at))
   }
 
   /** ABS `without(l, a)`: `l` without any element `== a`. */
@@ -385,9 +455,12 @@ package object lib {
   def lookupMaybe[K, V](m: AbsMap[K, V], k: K): Maybe[V] = m.get(k)
 
   /** ABS `lookupUnsafe`; [[PatternMatchFailException]] if `k` has no entry. */
-  def lookupUnsafe[K, V](m: AbsMap[K, V], k: K): V = m.get(k) match {
+  def lookupUnsafe[K, V](m: AbsMap[K, V], k: K): V = lookupUnsafe(m, k, null)
+
+  /** `lookupUnsafe` called at `at` (an ABS `file:line:col`, or null), which a failure names. */
+  def lookupUnsafe[K, V](m: AbsMap[K, V], k: K, at: String): V = m.get(k) match {
     case Just(v) => v
-    case _       => throw PatternMatchFailException("lookupUnsafe(_, " + Show.show(k) + "): no such key")
+    case _       => throw PatternMatchFailException("lookupUnsafe(_, " + Show.show(k) + "): no such key" + (if (at == null) "" else " at " + at))
   }
 
   def lookupDefault[K, V](m: AbsMap[K, V], k: K, d: V): V = m.getOrElse(k, d)

@@ -1,0 +1,280 @@
+package cogs.absc.lower
+
+import scala.collection.mutable
+
+/**
+ * Keeps the lowered program within the class-file limits of the JVM whatever the model's size,
+ * as the last step of lowering. Two limits matter:
+ *
+ *  - the code of one method is at most 64 KB: an expression too big for one method (a sum of
+ *    10,000 terms, an `if`/`let`/`case` nest 10,000 deep, a list literal of 500,000 elements) is
+ *    cut into pieces, each evaluated by a helper method. The helper is a Scala function literal
+ *    called at once, `(() => e)()`: scalac compiles its body to a method of its own and passes
+ *    it the locals it uses, so the piece needs no knowledge of types or free variables here,
+ *    and evaluation order and semantics are those of `e` (a captured `var` becomes a shared cell).
+ *    A piece is typed without the expected type of its context; that is harmless for the types
+ *    of generated values, which are covariant (`List`, `AbsSet`, `AbsMap`, data types), except
+ *    `Fut`, whose values never come from an expression big enough to be moved out;
+ *  - a string constant is at most 65,535 bytes of (modified) UTF-8: a longer string literal or
+ *    template text, or the digits of a huge integer literal, becomes a `lazy val` of the module,
+ *    built at run time from chunks.
+ *
+ * Long list, set and map literals are built in chunks (`listConcat`), and a long list or set of
+ * integer constants is a module constant decoded from its digits (`intList`): scalac needs
+ * seconds for the 500,000 separate expressions otherwise, the digits cost it nothing.
+ *
+ * Sizes are counted in IR nodes, a proxy for bytecode (5 bytes a node on average, 30 at most for
+ * what this counts as one): a piece has at most [[MaxNodes]], which keeps its method far below
+ * 64 KB, and the expression of one statement is moved out whole above [[MaxStatementNodes]], so
+ * that a method of many statements with big expressions stays small too. Ordinary programs have
+ * no expression that large and come out unchanged (the golden tests check it).
+ *
+ * What this does not split: a method with too many statements (the driver reports it at the
+ * construct, see `TooLargeTest`), and an identifier too long for the JVM ([[Naming]] shortens it).
+ */
+private[lower] object Limits {
+  val MaxNodes = 1500
+  val MaxStatementNodes = 400
+  /** Characters of one string constant: at most 3 bytes each in the class file's UTF-8, so below 65,535 bytes. */
+  val MaxStringChars = 20000
+  /** Elements of a collection literal above which it is built in chunks. */
+  val MaxElements = 500
+
+  def apply(p: LProgram): LProgram = {
+    val modules = p.modules.map(m => new Limits().module(m))
+    p.copy(modules = modules, mainModule = p.mainModule.flatMap(mm => modules.find(_.objectName == mm.objectName)))
+  }
+}
+
+private final class Limits {
+  import Limits._
+
+  private val consts = mutable.ListBuffer.empty[LConst]
+
+  private def constant(tpe: T, rhs: S): S = {
+    val name = s"const$$k${consts.size + 1}"
+    consts += LConst(name, tpe, rhs)
+    S.Id(name)
+  }
+
+  def module(m: LModule): LModule = {
+    val decls = m.decls.map(decl)
+    m.copy(decls = decls ++ consts.toList)
+  }
+
+  private def decl(d: LDecl): LDecl = d match {
+    case f: LFunction => f.copy(body = top(f.body))
+    case c: LClass =>
+      c.copy(fields = c.fields.map { case (n, t, e) => (n, t, top(e)) },
+        init = c.init.map(i => LInit(i.plain.map(stats), i.suspending.map(proc))),
+        recover = c.recover.map(cs => Case(cs.pat, cs.guard.map(top), stats(cs.body))),
+        methods = c.methods.map(method))
+    case m: LMethod => method(m)
+    case m: LMain => m.copy(body = proc(m.body))
+    case other => other
+  }
+
+  private def method(m: LMethod): LMethod =
+    m.copy(plain = m.plain.map { case (ss, v) => (stats(ss), top(v)) }, cps = m.cps.map(proc))
+
+  // ------------------------------------------------------------------ statements and computations
+
+  private def stats(ss: List[St]): List[St] = ss.map(stat)
+
+  private def stat(s: St): St = s match {
+    case St.Def(n, t, rhs, m) => St.Def(n, t, top(rhs), m)
+    case St.Assign(l, r) => St.Assign(l, top(r))
+    case St.Eval(e) => St.Eval(top(e))
+    case St.If(c, t, e) => St.If(top(c), stats(t), stats(e))
+    case St.While(c, b) => St.While(top(c), stats(b))
+    case St.Foreach(l, x, i, b) => St.Foreach(top(l), x, i, stats(b))
+    case St.Match(sc, cs) => St.Match(top(sc), cs.map(c => Case(c.pat, c.guard.map(top), stats(c.body))))
+    case St.Try(b, h, f) => St.Try(stats(b), h.map { case (n, hs) => (n, stats(hs)) }, stats(f))
+    case St.Block(ss) => St.Block(stats(ss))
+    case c: St.Comment => c
+  }
+
+  private def proc(p: P): P = p match {
+    case P.Done(v) => P.Done(top(v))
+    case P.Then(ss, next) => P.Then(stats(ss), proc(next))
+    case P.Bind(f, b, r) => P.Bind(proc(f), b, proc(r))
+    case P.Void(f) => P.Void(proc(f))
+    case P.Await(g) => P.Await(guard(g))
+    case P.AwaitValue(f) => P.AwaitValue(top(f))
+    case P.Suspend => P.Suspend
+    case P.Get(f) => P.Get(top(f))
+    case P.Call(e) => P.Call(top(e))
+    case P.If(c, t, e) => P.If(top(c), proc(t), proc(e))
+    case P.While(c, b) => P.While(top(c), proc(b))
+    case P.Foreach(l, x, i, b) => P.Foreach(top(l), x, i, proc(b))
+    case P.Match(sc, cs) => P.Match(top(sc), cs.map(c => Case(c.pat, c.guard.map(top), proc(c.body))))
+    case P.Try(b, h, f) => P.Try(proc(b), h.map { case (n, hp) => (n, proc(hp)) }, f.map(proc))
+    case P.Raise(e) => P.Raise(top(e))
+  }
+
+  private def guard(g: G): G = g match {
+    case G.Claim(f) => G.Claim(top(f))
+    case G.Cond(at, c) => G.Cond(at, top(c))
+    case G.And(l, r) => G.And(guard(l), guard(r))
+  }
+
+  // ------------------------------------------------------------------ expressions
+
+  /** The whole expression of a statement: split, and moved out whole if it is still big. */
+  private def top(e: S): S = {
+    val (x, n) = exp(e)
+    if (n > MaxStatementNodes && movable(x)) thunk(x) else x
+  }
+
+  /** `(() => e)()`: `e` in a method of its own. */
+  private def thunk(e: S): S = S.App(S.Lambda(Nil, e), Nil, Nil)
+
+  /** Can `e` be evaluated in a function literal of its own? Not a function literal (its parameter types may come from the context). */
+  private def movable(e: S): Boolean = e match {
+    case _: S.Lambda => false
+    case S.App(S.Lambda(Nil, _), Nil, Nil) => false // already a piece
+    case _ => true
+  }
+
+  /**
+   * `e` with its pieces cut out, and its size in nodes. The children are done first; if the node
+   * is then over [[MaxNodes]], its biggest movable children become pieces until it is not.
+   * Only value positions are moved: never a function position (`f` in `f(x)`, `x.m` in `x.m(y)`).
+   */
+  private def exp(e: S): (S, Int) = e match {
+    case _: S.Lit | _: S.Id => (e, 1)
+    case S.Str(s) if s.length > MaxStringChars => (constant(T.Ref("String"), strJoin(s)), 1)
+    case _: S.Str => (e, 1)
+    case S.App(S.Id("AbsInt"), Nil, List(S.Str(d))) if d.length > MaxStringChars =>
+      (constant(T.Ref("AbsInt"), S.App(S.Id("AbsInt"), Nil, List(strJoin(d)))), 1)
+    case S.App(f @ S.Id("list" | "set" | "map"), ts, as) if as.length > MaxElements => collection(f.name, ts, as)
+    case S.Sel(q, n) => one(q)(S.Sel(_, n))
+    case S.App(f, ts, as) =>
+      val (f1, nf) = function(f)
+      many(as, nf)(S.App(f1, ts, _))
+    case S.TypeApp(f, ts) => val (f1, nf) = function(f); (S.TypeApp(f1, ts), nf + 1)
+    case S.Infix(l, op, r) => many(List(l, r))(xs => S.Infix(xs(0), op, xs(1)))
+    case S.Prefix(op, x) => one(x)(S.Prefix(op, _))
+    case S.Lambda(ps, b) => val (b1, n) = exp(b); (S.Lambda(ps, if (n > MaxNodes) thunk(b1) else b1), 2)
+    case S.Block(ss, r) =>
+      // The statements of a let: their right-hand sides are values; the block's own size is theirs.
+      val defs = ss.map {
+        case St.Def(n, t, rhs, m) => val (x, k) = exp(rhs); (k + 1, (y: S) => St.Def(n, t, y, m), x)
+        case St.Eval(x0) => val (x, k) = exp(x0); (k + 1, (y: S) => St.Eval(y), x)
+        case other => (1, (_: S) => other, S.Unit)
+      }
+      val (r1, nr) = exp(r)
+      val parts = defs.map(d => (d._3, d._1 - 1)) :+ ((r1, nr))
+      val (xs, total) = shrink(parts, defs.length)
+      val stats1 = defs.zip(xs).map { case (d, x) => d._2(x) }
+      (S.Block(stats1, xs.last), total)
+    case S.If(c, t, f) => many(List(c, t, f))(xs => S.If(xs(0), xs(1), xs(2)))
+    case S.Match(sc, cs) =>
+      val (sc1, nsc) = exp(sc)
+      val pats = cs.map(c => 4 * patSize(c.pat)).sum
+      val guards = cs.map(c => c.guard.map(exp))
+      val bodies = cs.map(c => exp(c.body))
+      val parts = ((sc1, nsc) :: guards.flatten) ++ bodies
+      val (xs, total) = shrink(parts, pats + 1)
+      var rest = xs.tail
+      val cases = cs.zip(guards).map { case (c, g) =>
+        val g1 = g.map { _ => val h = rest.head; rest = rest.tail; h }
+        (c, g1)
+      }.map { case (c, g1) => val b = rest.head; rest = rest.tail; Case(c.pat, g1, b) }
+      (S.Match(xs.head, cases), total)
+    case S.Ascribe(x, t) => one(x)(S.Ascribe(_, t))
+    case S.New(c, as) => many(as)(S.New(c, _))
+    case S.Throw(x) => one(x)(S.Throw(_))
+    case S.Catch(b, n, h) => many(List(b, h))(xs => S.Catch(xs(0), n, xs(1)))
+    case S.Proc(p) => (S.Proc(proc(p)), 8) // its continuations are function literals already
+  }
+
+  /** A function position: its qualifier may be moved, never the selection itself. */
+  private def function(f: S): (S, Int) = f match {
+    case S.Sel(q, n) => one(q)(S.Sel(_, n))
+    case S.Lambda(ps, b) => exp(f)
+    case _ => exp(f)
+  }
+
+  private def one(x: S)(rebuild: S => S): (S, Int) = many(List(x))(xs => rebuild(xs.head))
+
+  private def many(xs: List[S], extra: Int = 1)(rebuild: List[S] => S): (S, Int) = {
+    val (ys, total) = shrink(xs.map(exp), extra)
+    (rebuild(ys), total)
+  }
+
+  /** Children with their sizes; the biggest become pieces until `own` plus theirs is at most [[MaxNodes]]. */
+  private def shrink(parts: List[(S, Int)], own: Int): (List[S], Int) = {
+    var total = own + parts.map(_._2).sum
+    if (total <= MaxNodes) return (parts.map(_._1), total)
+    val arr = parts.toArray
+    val bySize = arr.indices.sortBy(i => -arr(i)._2)
+    val it = bySize.iterator
+    while (total > MaxNodes && it.hasNext) {
+      val i = it.next()
+      val (x, n) = arr(i)
+      if (n > 2 && movable(x)) { arr(i) = (thunk(x), 2); total -= n - 2 }
+    }
+    (arr.toList.map(_._1), total)
+  }
+
+  private def patSize(p: Pat): Int = p match {
+    case Pat.Extract(_, as) => 1 + as.map(patSize).sum
+    case Pat.Cons(h, t) => 1 + patSize(h) + patSize(t)
+    case _ => 1
+  }
+
+  // ------------------------------------------------------------------ constants and collections
+
+  /** A long string as chunks joined at run time (never split inside a surrogate pair). */
+  private def strJoin(s: String): S = {
+    val chunks = List.newBuilder[S]
+    var from = 0
+    while (from < s.length) {
+      var to = math.min(s.length, from + MaxStringChars)
+      if (to < s.length && Character.isHighSurrogate(s.charAt(to - 1))) to -= 1
+      chunks += S.Str(s.substring(from, to))
+      from = to
+    }
+    S.App(S.Id("strJoin"), Nil, chunks.result())
+  }
+
+  private val IntText = """AbsInt\((-?\d+)L?\)""".r
+
+  /** The decimal digits of an integer constant, if `e` is one. */
+  private def intConstant(e: S): Option[String] = e match {
+    case S.Lit(IntText(d)) => Some(d)
+    case S.App(S.Id("AbsInt"), Nil, List(S.Str(d))) => Some(d)
+    case S.Prefix("-", x) => intConstant(x).map(d => if (d.startsWith("-")) d.tail else "-" + d)
+    case _ => None
+  }
+
+  /**
+   * `list[..]`, `set[..]` or `map[..]` with more than [[MaxElements]] elements: integer constants
+   * as a module constant of digits, anything else as chunks, each a piece of its own, in order.
+   */
+  private def collection(kind: String, ts: List[T], as: List[S]): (S, Int) = {
+    val ints = if (kind == "map") None else {
+      val ds = as.map(intConstant)
+      if (ds.forall(_.isDefined)) Some(ds.flatten) else None
+    }
+    val elems = ints match {
+      case Some(ds) =>
+        val digits = ds.mkString(",")
+        val text = if (digits.length > MaxStringChars) strJoin(digits) else S.Str(digits)
+        constant(T.Ref("List", List(T.Ref("AbsInt"))), S.App(S.Id("intList"), Nil, List(text)))
+      case None =>
+        val chunks = as.grouped(MaxElements).map { g =>
+          val (x, _) = exp(S.App(S.Id("list"), ts, g))
+          thunk(x)
+        }.toList
+        S.App(S.Id("listConcat"), Nil, chunks)
+    }
+    val whole = kind match {
+      case "list" => elems
+      case "set" => S.App(S.Id("setFromList"), Nil, List(elems))
+      case _ => S.App(S.Id("mapFromList"), Nil, List(elems))
+    }
+    (whole, 2 + as.length / MaxElements)
+  }
+}
