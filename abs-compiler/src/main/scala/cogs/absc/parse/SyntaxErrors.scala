@@ -150,7 +150,7 @@ private[parse] final class AbsErrorStrategy extends DefaultErrorStrategy {
       val expected = getExpectedTokens(p)
       val message =
         if (expected.contains(TEMPLATE_END) && found.getType == Token.EOF) unterminatedTemplate
-        else describeExpected(expected).fold(unexpected(found, null, p))(d => s"expected $d")
+        else describeExpected(expected).fold(unexpected(found, null, p))(d => s"expected $d" + statementHint(found, p))
       report(p, found, message, null, afterPrevious = true, sameLine = true)
     }
 
@@ -293,6 +293,42 @@ private[parse] object SyntaxMessages {
     }
   }
 
+  /** The words that may start a statement. */
+  private val statementKeywords = List(WHILE, IF, RETURN, AWAIT, SUSPEND, FOREACH, SWITCH, CASE, TRY, THROW,
+    ASSERT, SKIP_, DIE, DURATION, MOVECOGTO).map(t => vocabulary.getLiteralName(t).stripPrefix("'").stripSuffix("'"))
+
+  /**
+   * For a syntax error inside a statement that starts with a name close to a statement keyword
+   * (`whle (x < 3) {..}`, `retrun x;`, `awiat o!m();`): that keyword. The error itself comes
+   * later in the statement (`whle (x < 3)` is a fine call, the `{` after it is not), so the
+   * statement's first token is found by walking back to the `;`, `{` or `}` before it.
+   */
+  def misspelledStatementKeyword(t: Token, p: AntlrParser): Option[String] = {
+    val stream = p.getInputStream
+    var i = t.getTokenIndex - 1
+    var steps = 0
+    var first: Token = t
+    while (i >= 0 && steps < 200) {
+      val u = stream.get(i)
+      if (u.getChannel == Token.DEFAULT_CHANNEL) {
+        if (u.getType == SEMI || u.getType == LBRACE || u.getType == RBRACE) i = -1
+        else first = u
+        steps += 1
+      }
+      i -= 1
+    }
+    if (first.getType != LOWER_ID || (first eq t)) None
+    else {
+      val word = first.getText
+      val scored = statementKeywords.map(k => (k, editDistance(word, k)))
+        .filter { case (k, d) => d >= 1 && d <= 2 && 2 * d < math.max(word.length, k.length) }
+      if (scored.isEmpty) None else Some(scored.minBy(_._2)._1)
+    }
+  }
+
+  def statementHint(t: Token, p: AntlrParser): String =
+    misspelledStatementKeyword(t, p).fold("")(k => s"; did you mean '$k'?")
+
   /** Levenshtein distance with transpositions of neighbours ("calss") counted as one edit. */
   private[parse] def editDistance(a: String, b: String): Int = {
     val d = Array.tabulate(a.length + 1, b.length + 1)((i, j) => if (i == 0) j else if (j == 0) i else 0)
@@ -312,7 +348,7 @@ private[parse] object SyntaxMessages {
     else if (t.getType == Token.EOF && ts.contains(TEMPLATE_END)) unterminatedTemplate
     else
       describeExpected(expected) match {
-        case Some(d) => s"expected $d, found ${found(t)}" + caseHint(ts, t) + keywordHint(ts, t) + eofHint(t, p)
+        case Some(d) => s"expected $d, found ${found(t)}" + caseHint(ts, t) + keywordHint(ts, t) + statementHint(t, p) + eofHint(t, p)
         case None => unexpected(t, null, p)
       }
   }
@@ -328,6 +364,8 @@ private[parse] object SyntaxMessages {
 
   private def unexpectedWithHints(t: Token, start: Token, p: AntlrParser): String = {
     val base = s"unexpected ${found(t)}"
+    val statement = misspelledStatementKeyword(t, p)
+    if (statement.isDefined) return s"$base; did you mean '${statement.get}'?"
     val lowerTypeHint =
       if (start != null && start.getType == LOWER_ID && t.getType == LOWER_ID && nextOnChannel(p, start) == t) {
         val s = start.getText

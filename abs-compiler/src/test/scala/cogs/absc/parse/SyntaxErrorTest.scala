@@ -178,6 +178,21 @@ class SyntaxErrorTest {
     assertEquals(List(err(2, 1, "unexpected 'improt'; did you mean 'import'?")), errors("module M;\nimprot * from N;"))
   }
 
+  @Test def misspelledStatementKeywordsGetASuggestion(): Unit = {
+    // The error is found after the misspelt word: `whle (x < 3)` is a call, the `{` is not.
+    assertEquals(List(err(2, 15, "expected ';'; did you mean 'while'?")), errors("module M;\n{ whle (x < 3) { skip; } }"))
+    assertEquals(List(err(2, 10, "unexpected 'x'; did you mean 'return'?")), errors("module M;\n{ retrun x; }"))
+    assertEquals(List(err(2, 9, "unexpected 'o'; did you mean 'await'?")), errors("module M;\n{ awiat o!m(); }"))
+    assertEquals(List(err(2, 10, "expected ';'; did you mean 'if'?")), errors("module M;\n{ iff (b) { skip; } }"))
+    assertEquals(List(err(2, 13, "unexpected keyword 'in'; did you mean 'foreach'?")), errors("module M;\n{ forach (x in l) { skip; } }"))
+  }
+
+  @Test def aStatementThatStartsWithAnOrdinaryNameGetsNoKeywordSuggestion(): Unit = {
+    // 'of' is one edit from 'if', but too short to be a guess; 'count' is far from every keyword.
+    assertEquals(List(err(2, 9, "expected ';'")), errors("module M;\n{ of (b) { skip; } }"))
+    assertFalse(errors("module M;\n{ count (b) { skip; } }").exists(_.contains("did you mean")))
+  }
+
   @Test def aNameFarFromEveryKeywordGetsNoSuggestion(): Unit = {
     assertEquals(List(err(2, 1, "expected 'module' or end of file, found 'foo'")), errors("module M;\nfoo bar;"))
     // 'dat' is one edit from 'data', but 'at' is too short to be a guess at anything.
