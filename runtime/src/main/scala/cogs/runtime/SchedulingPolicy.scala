@@ -28,6 +28,10 @@ trait Scheduled {
  * `cogs.on-fatal-error`): the runtime cannot tell which process should run instead.
  *
  * A process whose guard throws is picked before the policy is asked: it only raises the exception.
+ *
+ * Cost: each pick offers the whole ready queue (as ABS offers a scheduler function the whole
+ * queue), so a COG with a policy pays time proportional to its queue's length per pick; a COG
+ * with ten thousand calls waiting pays that much per call. COGs without a policy do not.
  */
 trait SchedulingPolicy {
   def choose(queue: java.util.List[Scheduled]): Scheduled
