@@ -71,4 +71,24 @@ object Expected {
     case Right(_) => fail(s"expected errors, but the protocol was accepted:\n$body")
     case Left(ds) => ds.map(_.header)
   }
+
+  /** The paper's Purchase protocol (its Fig. 2a), in today's Scribble syntax. */
+  val purchase: String =
+    """global protocol Purchase(role B, role S, role A) {
+      |  login(String) from B to S;
+      |  login(String) from S to A;
+      |  authenticate(String) from A to B, S;
+      |  choice at B {
+      |    request(String) from B to S;
+      |    quote(Int) from S to B;
+      |  } or {
+      |    buy(String) from B to S;
+      |    delivery(String) from S to B;
+      |  } or {
+      |    quit() from B to S;
+      |  }
+      |}""".stripMargin
+
+  /** Purchase with the authenticator telling the seller before the buyer (no mailbox race at S). */
+  val purchaseSellerFirst: String = purchase.replace("from A to B, S", "from A to S, B")
 }

@@ -18,23 +18,6 @@ class ProjectionTest {
     assertFsm("0 A?ping() 1 \n 1 A!pong() 2 \n final 2", p.fsm("B"))
   }
 
-  // The paper's Purchase protocol (its Fig. 2a), in today's Scribble syntax.
-  private val purchase =
-    """global protocol Purchase(role B, role S, role A) {
-      |  login(String) from B to S;
-      |  login(String) from S to A;
-      |  authenticate(String) from A to B, S;
-      |  choice at B {
-      |    request(String) from B to S;
-      |    quote(Int) from S to B;
-      |  } or {
-      |    buy(String) from B to S;
-      |    delivery(String) from S to B;
-      |  } or {
-      |    quit() from B to S;
-      |  }
-      |}""".stripMargin
-
   @Test def purchase3Roles(): Unit = {
     val p = module(purchase).protocol("Purchase")
     assertFsm(

@@ -18,21 +18,7 @@ class RaceTest {
       race(9, 5, "S", "request", "B", "authenticate", "A", 7),
       race(12, 5, "S", "buy", "B", "authenticate", "A", 7),
       race(15, 5, "S", "quit", "B", "authenticate", "A", 7)),
-      warnings(
-        """global protocol Purchase(role B, role S, role A) {
-          |  login(String) from B to S;
-          |  login(String) from S to A;
-          |  authenticate(String) from A to B, S;
-          |  choice at B {
-          |    request(String) from B to S;
-          |    quote(Int) from S to B;
-          |  } or {
-          |    buy(String) from B to S;
-          |    delivery(String) from S to B;
-          |  } or {
-          |    quit() from B to S;
-          |  }
-          |}""".stripMargin))
+      warnings(purchase))
 
   @Test def tellingTheSellerFirstRemovesIt(): Unit =
     assertEquals(Nil, warnings(

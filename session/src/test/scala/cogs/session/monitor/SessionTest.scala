@@ -33,21 +33,7 @@ class SessionTest {
 
   // The paper's Purchase, with the authenticator telling the seller before the buyer: the seller
   // then always receives authenticate before the buyer's choice (see README, "Mailbox order").
-  private val purchase =
-    """global protocol Purchase(role B, role S, role A) {
-      |  login(String) from B to S;
-      |  login(String) from S to A;
-      |  authenticate(String) from A to S, B;
-      |  choice at B {
-      |    request(String) from B to S;
-      |    quote(Int) from S to B;
-      |  } or {
-      |    buy(String) from B to S;
-      |    delivery(String) from S to B;
-      |  } or {
-      |    quit() from B to S;
-      |  }
-      |}""".stripMargin
+  private val purchase = Expected.purchaseSellerFirst
 
   private def sessionType(policy: Policy, body: String = purchase, name: String = "Purchase") =
     new SessionType(Expected.module(body).protocol(name), policy)
