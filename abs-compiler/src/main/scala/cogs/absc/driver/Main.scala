@@ -144,7 +144,7 @@ private[driver] final class VersionProvider extends IVersionProvider {
     "",
     "Exit status: 0 normal end; 1 the program failed (uncaught exception, failed assert, deadlock) or a test failed; 2 compile errors, a bad command line or a bad monitor configuration; 3 a monitored property was violated (--monitor).",
     "",
-    "Run 'absc COMMAND --help' for the options of a command."))
+    "Run 'absc COMMAND --help' for the options of a command. 'absc FILE|DIR...' without a command is 'absc check FILE|DIR...'."))
 private[driver] final class Absc(ctx: Main.Context) extends Callable[Integer] {
   @Spec var spec: Model.CommandSpec = _
 
