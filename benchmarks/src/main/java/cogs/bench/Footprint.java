@@ -56,6 +56,11 @@ import org.apache.pekko.pattern.Patterns;
  *       that stays false (N calls over 10,000 objects); Pekko, an {@code ask} whose message the
  *       callee stashes until its state allows it (its temporary reply actor, promise and timeout
  *       task, its Java {@code CompletionStage}, the stashed envelope; N asks over 10,000 actors).
+ *   <li>call waiting for time: Cogs, an asynchronous call whose process is in
+ *       {@code await duration(..)} on the simulated clock, which is limited so that it never
+ *       advances (N calls over 1,000 objects); Pekko, a message whose handler schedules a message
+ *       to itself an hour later with the system scheduler's {@code scheduleOnce} (N messages over
+ *       1,000 actors): Pekko has no simulated time, and a pending timer is its way to wait for time.
  * </ul>
  * The asynchronous-call rows include the call's own future on Cogs, which every call has; a
  * Pekko {@code tell} has none, which is why the Pekko side of the condition row is an ask.
@@ -70,7 +75,9 @@ public final class Footprint {
         COGS_AWAIT_FUTURE("call suspended on a pending future", true),
         PEKKO_PIPE_FUTURE("call suspended on a pending future", false),
         COGS_AWAIT_CONDITION("call waiting for a condition", true),
-        PEKKO_STASHED_ASK("call waiting for a condition", false);
+        PEKKO_STASHED_ASK("call waiting for a condition", false),
+        COGS_AWAIT_DURATION("call waiting for (simulated) time", true),
+        PEKKO_SCHEDULED_ONCE("call waiting for (simulated) time", false);
 
         final String row;
         final boolean cogs;
@@ -143,6 +150,8 @@ public final class Footprint {
                 + "Pekko pipe(f.thenApply(..)).to(self) with the sender kept");
         System.out.println("condition: Cogs call awaiting a false condition (process, its future, guard); "
                 + "Pekko ask whose message the callee stashes");
+        System.out.println("time: Cogs call in 'await duration(..)' on the simulated clock (process, its future, "
+                + "the clock's entry and timer future); Pekko message scheduled to self with scheduleOnce (wall clock)");
         if (failed) {
             System.exit(1);
         }
@@ -210,6 +219,10 @@ public final class Footprint {
                 return pekkoPipeFuture(n);
             case PEKKO_STASHED_ASK:
                 return pekkoStashedAsk(n);
+            case COGS_AWAIT_DURATION:
+                return cogsAwaitDuration(n);
+            case PEKKO_SCHEDULED_ONCE:
+                return pekkoScheduledOnce(n);
             default:
                 throw new AssertionError(kind);
         }
@@ -335,7 +348,7 @@ public final class Footprint {
 
     // ----------------------------------------------------------------------------------- Pekko
 
-    enum Signal { PING, QUESTION }
+    enum Signal { PING, QUESTION, ANSWER }
 
     static final class IdleActor extends AbstractActor {
         private int value;
@@ -364,6 +377,44 @@ public final class Footprint {
                     done.complete(null);
                 }
             }).build();
+        }
+    }
+
+    public interface Sleeper extends Active {
+        Proc<Integer> sleep();
+    }
+
+    public static final class SleeperImpl extends ActiveObject implements Sleeper {
+        @Override
+        public Proc<Integer> sleep() {
+            cogs.runtime.SimTime hour = cogs.runtime.SimTime.of(3600);
+            return Proc.awaitDuration(hour, hour).map(u -> 1);
+        }
+    }
+
+    private static double cogsAwaitDuration(int n) throws Exception {
+        CogRuntime rt = CogRuntime.create();
+        try {
+            // The clock stops at 0: every sleeper stays waiting for its time.
+            rt.limitClock(cogs.runtime.SimTime.Zero());
+            Sleeper[] sleepers = new Sleeper[1000];
+            for (int i = 0; i < sleepers.length; i++) {
+                sleepers[i] = rt.spawn(SleeperImpl::new);
+            }
+            rt.awaitQuiescence();
+            long before = usedHeap();
+            for (int i = 0; i < n; i++) {
+                Cogs.send(sleepers[i % sleepers.length], "sleep", Sleeper::sleep);
+            }
+            rt.awaitQuiescence();
+            long after = usedHeap();
+            if (!rt.clockLimitReached()) {
+                throw new IllegalStateException("the sleepers are not waiting for time");
+            }
+            Reference.reachabilityFence(sleepers);
+            return (double) (after - before) / n;
+        } finally {
+            rt.close();
         }
     }
 
@@ -457,6 +508,49 @@ public final class Footprint {
             }
             long after = usedHeap();
             Reference.reachabilityFence(pending);
+            return (double) (after - before) / n;
+        } finally {
+            leave(system);
+        }
+    }
+
+    /** Waits an hour for each message: a timer per message, pending in the system's scheduler. */
+    static final class SchedulingActor extends AbstractActor {
+        private final CountDownLatch scheduled;
+
+        SchedulingActor(CountDownLatch scheduled) {
+            this.scheduled = scheduled;
+        }
+
+        @Override
+        public Receive createReceive() {
+            return receiveBuilder()
+                    .matchEquals(Signal.QUESTION, q -> {
+                        getContext().getSystem().scheduler().scheduleOnce(Duration.ofHours(1), getSelf(), Signal.ANSWER,
+                                getContext().getDispatcher(), getSelf());
+                        scheduled.countDown();
+                    })
+                    .matchEquals(Signal.ANSWER, a -> { })
+                    .build();
+        }
+    }
+
+    private static double pekkoScheduledOnce(int n) throws Exception {
+        ActorSystem system = PekkoSystems.create("footprint");
+        try {
+            CountDownLatch scheduled = new CountDownLatch(n);
+            ActorRef[] actors = new ActorRef[1000];
+            for (int i = 0; i < actors.length; i++) {
+                actors[i] = system.actorOf(Props.create(SchedulingActor.class, () -> new SchedulingActor(scheduled)));
+            }
+            long before = usedHeap();
+            for (int i = 0; i < n; i++) {
+                actors[i % actors.length].tell(Signal.QUESTION, ActorRef.noSender());
+            }
+            if (!scheduled.await(10, TimeUnit.MINUTES)) {
+                throw new IllegalStateException("the messages were not all handled");
+            }
+            long after = usedHeap();
             return (double) (after - before) / n;
         } finally {
             leave(system);

@@ -68,6 +68,35 @@ public final class CogRuntime implements AutoCloseable {
      */
     public <A> A run(Supplier<? extends Proc<A>> main) { return JavaSupport$.MODULE$.run(rt, main); }
 
+    /** The simulated time (Timed ABS); zero until some process waits for time. */
+    public cogs.runtime.SimTime now() { return rt.now(); }
+
+    /** Stop the simulation at {@code limit}: the clock never advances beyond it. */
+    public void limitClock(cogs.runtime.SimTime limit) { rt.limitClock(limit); }
+
+    /** True if the clock stopped at its limit with processes still waiting for time. */
+    public boolean clockLimitReached() { return rt.clockLimitReached(); }
+
+    /**
+     * A deployment component with resources per time unit, by name: {@code "Speed"},
+     * {@code "Bandwidth"}, {@code "Cores"}, {@code "Memory"} (left out: unlimited).
+     */
+    public cogs.runtime.DeploymentComponent deploymentComponent(String name, java.util.Map<String, cogs.runtime.SimTime> resources) {
+        scala.collection.immutable.Map<cogs.runtime.Resource, cogs.runtime.SimTime> m = scala.collection.immutable.Map$.MODULE$.empty();
+        for (java.util.Map.Entry<String, cogs.runtime.SimTime> e : resources.entrySet()) {
+            cogs.runtime.Resource r = cogs.runtime.Resource$.MODULE$.byName(e.getKey()).getOrElse(() -> {
+                throw new IllegalArgumentException("unknown resource '" + e.getKey() + "' (Speed, Bandwidth, Cores or Memory)");
+            });
+            m = m.updated(r, e.getValue());
+        }
+        return rt.deploymentComponent(name, m);
+    }
+
+    /** Create an active object in a new COG on deployment component {@code dc}. */
+    public <T extends cogs.runtime.ActiveObject> T spawnOn(cogs.runtime.DeploymentComponent dc, Supplier<T> make) {
+        return JavaSupport$.MODULE$.spawnOnIn(rt, dc, make);
+    }
+
     /** Wait until no COG has work (processes may still wait: see {@link #deadlockReport()}). */
     public void awaitQuiescence() { rt.awaitQuiescence(); }
 

@@ -37,6 +37,14 @@ public final class Cogs {
     /** ABS {@code new local C(..)}: the object joins the caller's COG. */
     public static <T extends cogs.runtime.ActiveObject> T spawnLocal(Supplier<T> make) { return JavaSupport$.MODULE$.spawnLocal(make); }
 
+    /** The simulated time of the running process's runtime (Timed ABS {@code now()}). */
+    public static cogs.runtime.SimTime now() { return JavaSupport$.MODULE$.now(); }
+
+    /** ABS {@code [DC: dc] new C(..)} inside a process: the object gets a new COG on deployment component {@code dc}. */
+    public static <T extends cogs.runtime.ActiveObject> T spawnOn(cogs.runtime.DeploymentComponent dc, Supplier<T> make) {
+        return JavaSupport$.MODULE$.spawnOn(dc, make);
+    }
+
     /** ABS {@code destiny}: the future of the running process (only inside a process). */
     public static Fut<Object> destiny() { return JavaSupport$.MODULE$.destiny(); }
 

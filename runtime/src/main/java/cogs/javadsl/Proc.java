@@ -66,6 +66,18 @@ public interface Proc<A> {
     /** ABS {@code suspend}: let the COG run other enabled processes, then continue. */
     static Proc<?> suspend() { return JavaSupport$.MODULE$.suspend(); }
 
+    /**
+     * Timed ABS {@code await duration(min, max)}: suspend this process until the simulated clock
+     * advanced by at least {@code min} (and at most {@code max}); the COG runs others meanwhile.
+     */
+    static Proc<?> awaitDuration(cogs.runtime.SimTime min, cogs.runtime.SimTime max) { return JavaSupport$.MODULE$.awaitDuration(min, max); }
+
+    /** Timed ABS {@code duration(min, max)}: block this process's COG for that much simulated time. */
+    static Proc<?> duration(cogs.runtime.SimTime min, cogs.runtime.SimTime max) { return JavaSupport$.MODULE$.duration(min, max); }
+
+    /** ABS {@code [Cost: amount]}: consume Speed of this COG's deployment component (blocks the COG until paid). */
+    static Proc<?> cost(cogs.runtime.SimTime amount) { return JavaSupport$.MODULE$.cost(amount); }
+
     /** ABS {@code f.get}: blocks this process's COG (not a thread) until {@code f} is resolved. */
     static <A> Proc<A> get(Fut<A> f) { return JavaSupport$.MODULE$.get(f); }
 

@@ -79,6 +79,21 @@ abstract class CogCore extends ForkJoinTask<Void> implements Runnable {
     private volatile int registered;
     /** Number of suspended processes, as last published by the main task. */
     volatile int pending;
+    /**
+     * Number of processes waiting for a condition, as last published by the main task: after
+     * the simulated clock advanced, COGs with such processes get a {@link Tick} so that
+     * conditions over the time are checked again.
+     */
+    volatile int conds;
+
+    /**
+     * An inbox node that is not a process: "the simulated clock moved, check your conditions".
+     * Fresh for every use (a node is in at most one inbox, once).
+     */
+    static final class Tick extends Node {}
+
+    /** Queue a {@link Tick} and schedule the COG; any thread. */
+    final void tick() { enqueueAndSchedule(new Tick()); }
 
     static final int REG_OUT = 0;
     static final int REG_IN = 1;

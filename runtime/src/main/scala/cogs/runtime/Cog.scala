@@ -17,6 +17,12 @@ import ProcessCore.{PARKED, RUNNING}
 private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   import Cog._
 
+  /**
+   * The deployment component this COG runs on, or null (unlimited). Written before the COG's
+   * first process is queued (the inbox CAS publishes it), never changed afterwards.
+   */
+  private[runtime] var dc: DeploymentComponent = _
+
   /** The first object placed in this COG: names the COG in reports. */
   @volatile private[runtime] var owner: Active = _
 
@@ -112,7 +118,15 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
 
   private def pickNext(): Process = {
     var n = poll()
-    while (n ne null) { accept(n.asInstanceOf[Process]); n = poll() }
+    while (n ne null) {
+      n match {
+        case p: Process => accept(p)
+        case _          => // a Tick: the clock moved, so conditions may hold now; check them as after a slice
+          stateDirty = true
+          slices += 1
+      }
+      n = poll()
+    }
 
     if (blocker ne null) {
       if (!blockerReady) return null
@@ -604,7 +618,10 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   private def publishPending(): Unit = {
     val n = condCount + futCount + (if (blocker ne null) 1 else 0) + (if (ready eq null) 0 else ready.size)
     runtime.suspendedCogs.publish(this, n)
+    // Plain compare first: a volatile write only when the number changes (the clock reads it).
+    if (condCount != condsSeen) { condsSeen = condCount; conds = condCount }
   }
+  private[this] var condsSeen = 0
 
   /** The suspended processes, for a deadlock report. Only when the COG is idle (quiescence). */
   private[runtime] def waitingReport(): List[String] = {

@@ -72,15 +72,54 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
    * block) runs now, on this thread; if the class defines `run()`, that method is then started as
    * the object's first process.
    */
-  def spawn[T <: ActiveObject](make: => T): T = place(new Cog(this), newCog = true)(make)
+  def spawn[T <: ActiveObject](make: => T): T = place(newCog(), newCog = true)(make)
+
+  /**
+   * [[spawn]] on a deployment component (ABS `[DC: dc] new C(..)`): the new COG's processes
+   * consume `dc`'s resources, and objects they create land on `dc` too.
+   */
+  def spawnOn[T <: ActiveObject](dc: DeploymentComponent)(make: => T): T = {
+    if ((dc ne null) && (dc.runtime ne this)) throw new IllegalArgumentException(s"$dc belongs to another runtime")
+    val cog = new Cog(this)
+    cog.dc = dc
+    place(cog, newCog = true)(make)
+  }
+
+  /**
+   * A deployment component of this runtime with these resources per time unit (a resource left
+   * out is unlimited). Its creation time is now.
+   */
+  def deploymentComponent(name: String, resources: Map[Resource, SimTime]): DeploymentComponent = {
+    val dc = new DeploymentComponent(this, name, resources)
+    dcs.add(dc)
+    dc
+  }
+
+  private[this] val dcs = new java.util.concurrent.CopyOnWriteArrayList[DeploymentComponent]
+
+  /** The deployment components made so far, in creation order (for reports and the Model API). */
+  def deploymentComponents: Seq[DeploymentComponent] = dcs.asScala.toSeq
+
+  // A new COG on its creator's deployment component (none outside every process).
+  private def newCog(): Cog = {
+    val cog = new Cog(this)
+    val creator = senderCog()
+    if (creator ne null) cog.dc = creator.dc
+    cog
+  }
 
   /**
    * [[spawn]] with a [[SchedulingPolicy]] for the new COG (ABS `[Scheduler: f(queue)] new C(..)`).
    * The policy is made from the new object when the COG first picks a process, so that it may read
    * the object's state: `rt.spawnScheduled((s: Server) => byPriority(s))(new Server)`.
    */
-  def spawnScheduled[T <: ActiveObject](policy: T => SchedulingPolicy)(make: => T): T = {
-    val cog = new Cog(this)
+  def spawnScheduled[T <: ActiveObject](policy: T => SchedulingPolicy)(make: => T): T =
+    spawnScheduledOn(null, policy)(make)
+
+  /** [[spawnScheduled]] on a deployment component (null: the creator's). */
+  def spawnScheduledOn[T <: ActiveObject](dc: DeploymentComponent, policy: T => SchedulingPolicy)(make: => T): T = {
+    val cog = newCog()
+    if (dc ne null) cog.dc = dc
     // The first object placed in the COG is its owner (ActiveObject's constructor): the `T` made here.
     cog.policyOf = policy.asInstanceOf[Active => SchedulingPolicy]
     place(cog, newCog = true)(make)
@@ -119,11 +158,21 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
   private[runtime] def send[T <: Active, A](target: T, label: String, call: T => Proc[A]): Fut[A] =
     sendArgs(target, label, Nil, call)
 
-  private[runtime] def sendArgs[T <: Active, A](target: T, label: String, args: Seq[Any], call: T => Proc[A]): Fut[A] = {
+  private[runtime] def sendArgs[T <: Active, A](target: T, label: String, args: Seq[Any], call: T => Proc[A]): Fut[A] =
+    sendTimed(target, label, args, null, call)
+
+  /** [[sendArgs]] whose process has a deadline `deadline` after now (null: none). */
+  private[runtime] def sendTimed[T <: Active, A](target: T, label: String, args: Seq[Any], deadline: SimTime, call: T => Proc[A]): Fut[A] = {
     if (target == null) throw new NullPointerException(s"asynchronous call ${Option(label).getOrElse("")} on null")
     val cog = target.cog
     val fut = new Fut[A](this, null)
     val p = new Process(cog, target, label, fut.asInstanceOf[Fut[Any]], call.asInstanceOf[Active => Proc[Any]])
+    val clk = clock$
+    if (clk ne null) {
+      val t = clk.now
+      p.arrivedAt = t
+      if (deadline ne null) p.deadline = t + deadline
+    } else if (deadline ne null) p.deadline = deadline
     fut.producer = p
     val s = schedule$
     if (s ne null) p.scheduleName = s.callName(senderCog())
@@ -144,6 +193,8 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
     if (target == null) throw new NullPointerException(s"one-way call ${Option(label).getOrElse("")} on null")
     val cog = target.cog
     val p = new Process(cog, target, label, null, call.asInstanceOf[Active => Proc[Any]])
+    val clk = clock$
+    if (clk ne null) p.arrivedAt = clk.now
     val s = schedule$
     if (s ne null) p.scheduleName = s.callName(senderCog())
     if (tracing ne null) TraceHooks.sent(this, target, label, args, null)
@@ -252,16 +303,66 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
 
   private[runtime] def cogActivated(): Unit = active.incrementAndGet()
 
-  private[runtime] def cogIdle(): Unit =
-    if (active.decrementAndGet() == 0) {
-      // Dekker pair with awaitQuiescence/blockUntil: they register, then read `active`.
-      if (quiescenceWaiters > 0) {
-        waitersLock.lock()
-        try waitersChanged.signalAll()
-        finally waitersLock.unlock()
-      }
-      if (!joiners.isEmpty) joiners.forEach(t => LockSupport.unpark(t))
+  private[runtime] def cogIdle(): Unit = {
+    val c = clock$
+    // Untimed: one decrement. Timed: the last active COG advances the clock instead (SimClock.idle).
+    if (if (c eq null) active.decrementAndGet() == 0 else c.idle(active)) quiescent()
+  }
+
+  private def quiescent(): Unit = {
+    // Dekker pair with awaitQuiescence/blockUntil: they register, then read `active`.
+    if (quiescenceWaiters > 0) {
+      waitersLock.lock()
+      try waitersChanged.signalAll()
+      finally waitersLock.unlock()
     }
+    if (!joiners.isEmpty) joiners.forEach(t => LockSupport.unpark(t))
+  }
+
+  // ------------------------------------------------------------------ simulated time
+
+  // Made at the first use of time (SimClock's comment says why the idle path then changes).
+  @volatile private[this] var clock$ : SimClock = _
+
+  /** This runtime's simulated clock, made on first use. */
+  private[runtime] def clock: SimClock = {
+    val c = clock$
+    if (c ne null) c else synchronized {
+      if (clock$ eq null) clock$ = new SimClock(this)
+      clock$
+    }
+  }
+
+  private[runtime] def clockOrNull: SimClock = clock$
+
+  /** The simulated time (Timed ABS `now()`); zero until some process waits for time. */
+  def now: SimTime = { val c = clock$; if (c eq null) SimTime.Zero else c.now }
+
+  /**
+   * Stop the simulation at `limit`: the clock never advances beyond it. When the next advance
+   * would pass it, the runtime becomes quiescent with the processes still waiting for time
+   * ([[clockLimitReached]] tells), and `run` returns (ABS `-l`).
+   */
+  def limitClock(limit: SimTime): Unit = clock.limit = limit
+
+  /** True if the clock stopped at its limit with processes still waiting for time. */
+  def clockLimitReached: Boolean = { val c = clock$; (c ne null) && c.limitReached }
+
+  /** How many times the clock advanced (for benchmarks and reports). */
+  def clockAdvances: Long = { val c = clock$; if (c eq null) 0L else c.advances }
+
+  /**
+   * Called by the clock's token holder after an advance, before it gives the token back: COGs
+   * with processes waiting for a condition get a Tick (the condition may read the time), and
+   * that activation, too, happens before the token goes back (the barrier of SimClock).
+   */
+  private[runtime] def timeAdvanced(): Unit = {
+    val it = suspendedCogs.snapshot().iterator()
+    while (it.hasNext) {
+      val c = it.next()
+      if (c.conds > 0) c.tick()
+    }
+  }
 
   /** True if no COG is scheduled or running. */
   def isQuiescent: Boolean = active.get() == 0

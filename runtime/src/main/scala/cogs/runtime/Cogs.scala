@@ -44,8 +44,61 @@ object Cogs {
     target.cog.runtime.tellArgs(target, method, args, call)
   }
 
+  /** [[sendWithArgs]] with a deadline, relative to now (ABS `[Deadline: d] o!m(..)`). */
+  def sendWithDeadline[T <: Active, A](target: T, method: String, args: Seq[Any], deadline: SimTime, call: T => Proc[A]): Fut[A] = {
+    if (target == null) throw new NullPointerException(s"asynchronous call $method on null")
+    target.cog.runtime.sendTimed(target, method, args, deadline, call)
+  }
+
+  /** The simulated time of the runtime running the calling process (Timed ABS `now()`). */
+  def now: SimTime = here("now").runtime.now
+
+  /**
+   * The time left until the running process's deadline (Timed ABS `deadline()`; negative once
+   * missed), or None if its call had no deadline.
+   */
+  def deadline: Option[SimTime] = {
+    val c = here("deadline")
+    val p = c.running
+    if ((p eq null) || (p.deadline eq null)) None else Some(p.deadline - c.runtime.now)
+  }
+
+  private[runtime] def clockHere(op: String): SimClock = here(op).runtime.clock
+
+  /**
+   * A future that the simulated clock resolves once it advanced by at least `min` from now, and
+   * by `max` at the latest (Timed ABS's guard `duration(min, max)` as a future).
+   */
+  def timer(min: SimTime, max: SimTime): Fut[Unit] = clockHere("timer").waitFor(min, max)
+
+  /** The deployment component of the running process's COG (ABS `thisDC()`), or None. */
+  def thisDC: Option[DeploymentComponent] = Option(here("thisDC").dc)
+
+  /**
+   * ABS `[Cost: amount]`: consume `amount` of the Speed of this COG's deployment component,
+   * blocking the COG over as many time units as that takes. Free without a component.
+   */
+  def cost(amount: SimTime): Proc[Unit] = Proc.defer {
+    val dc = here("cost").dc
+    if (dc eq null) Proc.unit else dc.consume(Resource.Speed, amount)
+  }
+
+  /** A deployment component of the running process's runtime: see [[CogRuntime.deploymentComponent]]. */
+  def deploymentComponent(name: String, resources: Map[Resource, SimTime]): DeploymentComponent =
+    here("deploymentComponent").runtime.deploymentComponent(name, resources)
+
+  /** The deployment components of the running process's runtime. */
+  def deploymentComponents: Seq[DeploymentComponent] = here("deploymentComponents").runtime.deploymentComponents
+
+  /** ABS `[DC: dc] new C(..)` inside a process: see [[CogRuntime.spawnOn]]. */
+  def spawnOn[T <: ActiveObject](dc: DeploymentComponent)(make: => T): T = here("spawnOn").runtime.spawnOn(dc)(make)
+
   /** ABS `new C(..)` inside a process: the object gets a new COG in the caller's runtime. */
   def spawn[T <: ActiveObject](make: => T): T = here("spawn").runtime.spawn(make)
+
+  /** [[spawnScheduled]] on a deployment component: see [[CogRuntime.spawnScheduledOn]]. */
+  def spawnScheduledOn[T <: ActiveObject](dc: DeploymentComponent, policy: T => SchedulingPolicy)(make: => T): T =
+    here("spawnScheduledOn").runtime.spawnScheduledOn(dc, policy)(make)
 
   /** ABS `[Scheduler: f(queue)] new C(..)` inside a process: see [[CogRuntime.spawnScheduled]]. */
   def spawnScheduled[T <: ActiveObject](policy: T => SchedulingPolicy)(make: => T): T =

@@ -92,7 +92,10 @@ final class Fut[A] private[runtime] (
   private[runtime] def describe: String = {
     val p = producer
     if (isDone) "a resolved future"
-    else if (p eq null) "a future with no producer"
+    else if (p eq null) {
+      val c = if (runtime eq null) null else runtime.clockOrNull
+      (if (c eq null) None else c.describe(this)).getOrElse("a future with no producer")
+    }
     else s"the future of ${p.describe}"
   }
 

@@ -38,6 +38,12 @@ object Guard {
   /** The future guard `f?`. */
   def future(f: Fut[_]): Guard = f
 
+  /**
+   * Timed ABS's guard `duration(min, max)`, inside a process: holds once the simulated clock has
+   * advanced by `min` from now (made at once; combine it with `&` and `|`).
+   */
+  def duration(min: SimTime, max: SimTime): Guard = Cogs.clockHere("Guard.duration").waitFor(min, max)
+
   private[runtime] final class Cond(val test: () => Boolean, val name: String) extends Guard {
     private[runtime] def enabled: Boolean = test()
     private[runtime] def hasCondition = true

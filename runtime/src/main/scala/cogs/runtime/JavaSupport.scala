@@ -50,6 +50,12 @@ private[runtime] object JavaSupport {
   def awaitFut[A](f: javadsl.Fut[A]): javadsl.Proc[A] = new Proc.AwaitFut[A](fut(f))
   def awaitResolved(f: javadsl.Fut[_]): javadsl.Proc[_] = new Proc.Await(fut(f))
   def suspend: javadsl.Proc[_] = Proc.Suspend
+  def awaitDuration(min: SimTime, max: SimTime): javadsl.Proc[_] = toJava(Proc.awaitDuration(min, max))
+  def duration(min: SimTime, max: SimTime): javadsl.Proc[_] = toJava(Proc.duration(min, max))
+  def cost(amount: SimTime): javadsl.Proc[_] = toJava(Cogs.cost(amount))
+  def now: SimTime = Cogs.now
+  def spawnOn[T <: ActiveObject](dc: DeploymentComponent, make: Supplier[T]): T = Cogs.spawnOn(dc)(make.get())
+  def spawnOnIn[T <: ActiveObject](rt: CogRuntime, dc: DeploymentComponent, make: Supplier[T]): T = rt.spawnOn(dc)(make.get())
   def get[A](f: javadsl.Fut[A]): javadsl.Proc[A] = new Proc.Get[A](fut(f))
 
   def sync[T <: Active, A](target: T, method: String, call: JFunction[_ >: T, _ <: javadsl.Proc[A]]): javadsl.Proc[A] =

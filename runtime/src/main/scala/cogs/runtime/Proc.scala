@@ -147,6 +147,27 @@ object Proc {
    */
   def awaitResolved(f: Fut[_]): Proc[Unit] = new Await(f)
 
+  /**
+   * Timed ABS `await duration(min, max)`: suspend this process (the COG may run others) until the
+   * simulated clock has advanced by at least `min`; the clock advances by at most `max` before
+   * the process may run again (see [[CogRuntime.now]]).
+   */
+  def awaitDuration(min: SimTime, max: SimTime): Proc[Unit] =
+    new Bind[Fut[Unit], Unit](new Delay(() => Cogs.clockHere("awaitDuration").waitFor(min, max)), f => new Await(f))
+
+  /** `awaitDuration(d, d)`. */
+  def awaitDuration(d: SimTime): Proc[Unit] = awaitDuration(d, d)
+
+  /**
+   * Timed ABS `duration(min, max)`: block this process's COG (nothing else of it runs, no thread
+   * is held) for that much simulated time. Time passes only when nothing else can run.
+   */
+  def duration(min: SimTime, max: SimTime): Proc[Unit] =
+    new Bind[Fut[Unit], Unit](new Delay(() => Cogs.clockHere("duration").waitFor(min, max)), f => new Get(f))
+
+  /** `duration(d, d)`. */
+  def duration(d: SimTime): Proc[Unit] = duration(d, d)
+
   /** ABS `suspend`: let the COG run other enabled processes, then continue. */
   val suspend: Proc[Unit] = Suspend
 

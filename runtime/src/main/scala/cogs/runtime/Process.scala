@@ -24,6 +24,15 @@ private[runtime] final class Process(
   /** In a recorded or replayed run, the call's name (see ScheduleTrace); null otherwise. */
   var scheduleName: String = _
 
+  /** The absolute simulated time by which the call should finish (ABS `[Deadline: d]`); null: none. */
+  private[this] var deadline$ : SimTime = _
+  override def deadline: SimTime = deadline$
+  def deadline_=(t: SimTime): Unit = deadline$ = t
+
+  // The simulated time of the call; set only in a runtime that has a clock (null reads as zero).
+  private[runtime] var arrivedAt: SimTime = _
+  override def arrival: SimTime = if (arrivedAt eq null) SimTime.Zero else arrivedAt
+
   /** The future this process resolves; null for a one-way call that never asked for its destiny. */
   def fut: Fut[Any] = fut$
 

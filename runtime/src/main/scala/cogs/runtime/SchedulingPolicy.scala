@@ -13,6 +13,12 @@ trait Scheduled {
 
   /** The future the process resolves (created on first use for a one-way call). */
   def destiny: Fut[Any]
+
+  /** The simulated time at which the call was made (zero in a runtime without a clock then). */
+  def arrival: SimTime = SimTime.Zero
+
+  /** The absolute simulated time of the call's deadline, or null if it has none. */
+  def deadline: SimTime = null
 }
 
 /**

@@ -156,4 +156,30 @@ class JavaApiTest {
         assertInstanceOf(IllegalArgumentException.class, e.getCause());
         assertTrue(e.getCause().getMessage().contains("only processes built with Proc's factories"), e.getCause().getMessage());
     }
+
+    interface Job extends Active {
+        Proc<cogs.runtime.SimTime> work(long cost);
+        Proc<cogs.runtime.SimTime> nap(long units);
+    }
+
+    static final class JobImpl extends ActiveObject implements Job {
+        public Proc<cogs.runtime.SimTime> work(long cost) { return Proc.cost(cogs.runtime.SimTime.of(cost)).map(u -> Cogs.now()); }
+        public Proc<cogs.runtime.SimTime> nap(long units) {
+            return Proc.awaitDuration(cogs.runtime.SimTime.of(units), cogs.runtime.SimTime.of(units)).map(u -> Cogs.now());
+        }
+    }
+
+    @Test
+    void timedSimulationOnADeploymentComponent() {
+        cogs.runtime.DeploymentComponent server = rt.deploymentComponent("server", java.util.Map.of("Speed", cogs.runtime.SimTime.of(3)));
+        Job job = rt.spawnOn(server, JobImpl::new);
+        Job other = rt.spawn(JobImpl::new);
+        cogs.runtime.SimTime done = rt.run(() -> {
+            Fut<cogs.runtime.SimTime> napped = Cogs.send(other, "nap", j -> j.nap(10));
+            return Proc.await(Cogs.send(job, "work", j -> j.work(7))).flatMap(t -> Proc.await(napped).map(n -> t));
+        });
+        assertEquals(cogs.runtime.SimTime.of(2), done, "7 units at speed 3: 3 + 3 + 1");
+        assertEquals(cogs.runtime.SimTime.of(10), rt.now());
+        assertThrows(IllegalArgumentException.class, () -> rt.deploymentComponent("x", java.util.Map.of("Speeed", cogs.runtime.SimTime.of(1))));
+    }
 }

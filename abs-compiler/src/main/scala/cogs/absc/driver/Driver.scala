@@ -41,10 +41,12 @@ object CachePolicy {
  * (`--main-module`; `mainModuleOption` says whether the command offers that option, for the
  * hint when a choice is needed), how many worker threads its runtime has (`--workers`), and
  * whether the run records its scheduling decisions into a file or replays them from one
- * (`--record`, `--replay`; see cogs.absc.run.ScheduleFile).
+ * (`--record`, `--replay`; see cogs.absc.run.ScheduleFile), and where Timed ABS's simulated clock
+ * stops (`--clock-limit`).
  */
 final case class ProgramOptions(mainModule: Option[String] = None, workers: Option[Int] = None,
-    mainModuleOption: Boolean = false, record: Option[String] = None, replay: Option[String] = None)
+    mainModuleOption: Boolean = false, record: Option[String] = None, replay: Option[String] = None,
+    clockLimit: Option[String] = None)
 
 /**
  * The phases of absc, shared by the commands: reading sources, parsing, checking, emission,
@@ -490,7 +492,8 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
   private def withWorkers[A](body: => A): A = {
     val props = program.workers.map(n => "cogs.executor.parallelism" -> n.toString).toList ++
       program.record.map(f => "cogs.absc.record" -> Paths.get(f).toAbsolutePath.toString) ++
-      program.replay.map(f => "cogs.absc.replay" -> Paths.get(f).toAbsolutePath.toString)
+      program.replay.map(f => "cogs.absc.replay" -> Paths.get(f).toAbsolutePath.toString) ++
+      program.clockLimit.map(l => "cogs.absc.clock-limit" -> l)
     if (props.isEmpty) body
     else {
       val before = props.map { case (k, _) => k -> Option(System.getProperty(k)) }

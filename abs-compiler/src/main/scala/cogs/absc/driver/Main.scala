@@ -189,6 +189,13 @@ private[driver] final class ScheduleOptions {
   var replay: String = _
 }
 
+/** `-l`: Timed ABS's clock limit. */
+private[driver] final class ClockOptions {
+  @Opt(names = Array("-l", "--clock-limit"), paramLabel = "T",
+    description = Array("Stop the simulation when the simulated clock would pass T (a whole or rational number, e.g. 100 or 5/2): processes still waiting for time then stay waiting, and the run ends with status 0."))
+  var limit: String = _
+}
+
 /** `--monitor`, for the commands that can build a monitored program. */
 private[driver] final class MonitorOptions {
   @Opt(names = Array("--monitor"), paramLabel = "CONF",
@@ -337,11 +344,17 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
   @Mixin var main: MainModuleOptions = _
   @Mixin var workers: WorkerOptions = _
   @Mixin var schedule: ScheduleOptions = _
+  @Mixin var clock: ClockOptions = _
   override protected def programOptions: ProgramOptions = {
     if ((schedule.record ne null) && (schedule.replay ne null))
       throw new CommandLine.ParameterException(spec.commandLine, "--record and --replay exclude each other")
+    val limit = Option(clock.limit).map(_.trim)
+    limit.foreach { l =>
+      if (!l.matches("[0-9]+(/[0-9]*[1-9][0-9]*)?"))
+        throw new CommandLine.ParameterException(spec.commandLine, s"--clock-limit: '$l' is not a time (a whole number or a fraction such as 5/2)")
+    }
     ProgramOptions(Option(main.mainModule), workersOption(workers), mainModuleOption = true,
-      record = Option(schedule.record), replay = Option(schedule.replay))
+      record = Option(schedule.record), replay = Option(schedule.replay), clockLimit = limit)
   }
 
   def call(): Integer =

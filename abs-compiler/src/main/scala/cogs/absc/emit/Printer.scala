@@ -147,6 +147,10 @@ private[emit] final class Printer {
   def stat(s: St): Unit = s match {
     case St.Def(n, t, rhs, m) => line(if (m) "var " else "val "); w(t.fold(n)(typed(n, _))); w(" = "); exp(rhs)
     case St.Assign(l, r) => nl(); exp(l); w(" = "); exp(r)
+    // A block as a statement: its statements, one per line. Printed as `{ .. }` it would be read
+    // as an argument of the expression on the line before (`p = p + 1` then `{ .. }`); the
+    // names it binds are fresh temporaries, so nothing is captured.
+    case St.Eval(S.Block(ss, r)) => stats(ss); stat(St.Eval(r))
     case St.Eval(x) => nl(); exp(x)
     case St.If(c, t, e) => line("if ("); exp(c); w(") {"); block(t); elseChain(e)
     case St.While(c, body) => line("while ("); exp(c); w(") {"); block(body); line("}")

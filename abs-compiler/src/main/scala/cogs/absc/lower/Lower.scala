@@ -149,6 +149,14 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
         val params = f.params.map(p => (x.bind(p, c0), x.tpe(p.tpe, c0)))
         LFunction(f.name, names.function(f), f.typeParams.map(p => Naming.typeParam(p.name)), funParams, params,
           x.tpe(f.resultType, c0), x.exp(e, c0))
+      case _: BuiltinBody if Library.isLibrary(f.module.name) =>
+        // A library module's hook into the runtime: `AbsDC.f(params)` (cogs.absc.lib), as the declared type.
+        val c0 = ctx(f.module)
+        val params = f.params.map(p => (x.bind(p, c0), x.tpe(p.tpe, c0)))
+        val result = x.tpe(f.resultType, c0)
+        val native = Library.nativeObject(f.module.name) + "." + f.name
+        LFunction(f.name, names.function(f), f.typeParams.map(p => Naming.typeParam(p.name)), Nil, params, result,
+          S.TypeApp(S.Sel(S.App(S.Id(native), Nil, params.map(p => S.Id(p._1))), "asInstanceOf"), List(result)))
       case bb: BuiltinBody =>
         // Only the standard library's builtins have an implementation (cogs.absc.lib).
         throw new LowerError(bb.pos, s"builtin function '${f.name}' is not supported yet: only the standard library's builtin functions are implemented")

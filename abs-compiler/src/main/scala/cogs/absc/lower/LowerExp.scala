@@ -396,6 +396,16 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
    */
   def asyncCall(c: AsyncCall, ctx: Ctx, oneWay: Boolean = false): S = {
     val m = program.methodOf(c)
+    program.deadlineOf(c) match {
+      case Some(d) =>
+        // [Deadline: d] o!m(..): the deadline (a Duration) is evaluated after the arguments.
+        val temps = c.args.map(_ => ctx.locals.temp("arg"))
+        val defs = c.args.zip(temps).map { case (a, n) => St.Def(n, None, exp(a, ctx), mutable = false) }
+        val traced = if (observedCall(m)) S.App(S.Id("List"), List(T.Ref("Any")), temps.map(S.Id)) else S.Id("Nil")
+        return S.Block(defs, S.App(S.Id("AbsTime.sendWithDeadline"), Nil, List(target(c.target, c, ctx), S.str(c.method),
+          traced, exp(d, ctx), message(c.target, m, temps.map(S.Id), ctx))))
+      case None =>
+    }
     if (observedCall(m)) {
       // Observed by a monitor: the arguments, evaluated once, also go into the trace event. An
       // observed call keeps its future even as a statement: it is the call's identity in the trace.
@@ -412,7 +422,9 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
   def newObject(n: NewExp, ctx: Ctx): S = {
     val c = program.classOf(n)
     val make = (args: List[S]) => S.New(T.Ref(classRef(c, ctx)), args)
+    val dc = program.dcAt(n).map(exp(_, ctx))
     val spawn: List[S] => S = program.schedulerAt(n) match {
+      case None if dc.isDefined => args => S.App(S.App(S.Id("AbsDC.spawnOn"), Nil, List(dc.get)), Nil, List(make(args)))
       case None => args => S.App(S.Sel(S.Id("Cogs"), if (n.local) "spawnLocal" else "spawn"), Nil, List(make(args)))
       case Some(spec) =>
         // Cogs.spawnScheduled((o$1: C) => AbsProcess.policy(queue$2 => f(queue$2, o$1.field)))(new C(..))
@@ -426,7 +438,10 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
         val call = S.App(S.Id(if (fn.module.isPrelude) preludeFunction(fn) else functionRef(fn, ctx)), Nil, sargs)
         val policy = S.Lambda(List((o, Some(T.Ref(classRef(c, ctx))))),
           S.App(S.Id("AbsProcess.policy"), Nil, List(S.Lambda(List((q, None)), call))))
-        args => S.App(S.App(S.Sel(S.Id("Cogs"), "spawnScheduled"), Nil, List(policy)), Nil, List(make(args)))
+        dc match {
+          case Some(d) => args => S.App(S.App(S.Id("AbsDC.spawnScheduledOn"), Nil, List(d, policy)), Nil, List(make(args)))
+          case None => args => S.App(S.App(S.Sel(S.Id("Cogs"), "spawnScheduled"), Nil, List(policy)), Nil, List(make(args)))
+        }
     }
     if (c.init.isEmpty && c.bodyFields.forall(_.init.forall(cannotFail))) spawn(n.args.map(exp(_, ctx)))
     else {

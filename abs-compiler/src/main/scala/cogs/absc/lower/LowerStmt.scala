@@ -94,7 +94,7 @@ private[lower] final class LowerStmt(x: LowerExp) {
     case Block(ss, _) => List(St.Block(ctx.locals.scoped(plainStmts(ss, ctx, assigned))))
     case a: AwaitStmt => throw new IllegalStateException(s"absc: await at ${a.pos} was not marked as suspending")
     case s: SuspendStmt => throw new IllegalStateException(s"absc: suspend at ${s.pos} was not marked as suspending")
-    case d: DurationStmt => throw new LowerError(d.pos, "duration statements (Timed ABS) are not supported yet")
+    case d: DurationStmt => throw new IllegalStateException(s"absc: duration at ${d.pos} was not marked as suspending")
     case m: MoveCogToStmt => throw new LowerError(m.pos, "movecogto (deployment components) is not supported yet")
   }
 
@@ -181,12 +181,28 @@ private[lower] final class LowerStmt(x: LowerExp) {
     })
 
   private def suspendingStmt(s: Stmt, rest: List[Stmt], ctx: Ctx, assigned: Set[LocalSym], tail: Boolean,
-      end: Option[LocalSym]): P = {
+      end: Option[LocalSym], costPaid: Boolean = false): P = {
     val last = rest.isEmpty
     val branchTail = tail && last
     val branchEnd = if (branchTail) end else None
     def restOf: P = cpsBlock(rest, ctx, assigned, tail, end)
     def continue(first: P): P = andThen(first, None, restOf)
+    program.costOf(s) match {
+      // `[Cost: c] s`: pay first (it may block the COG over time units), then `s` as usual: a
+      // statement with nothing to wait for of its own is plain code after the payment.
+      case Some(c) if !costPaid =>
+        val pay = P.Call(S.call("AbsTime.cost", x.exp(c, ctx)))
+        val stmt = s match {
+          case r: ReturnStmt if r.exp.isInstanceOf[PureExp] && branchTail => P.Done(value(r.exp, ctx))
+          case r: ReturnStmt if !branchTail => then(plainStmt(r, ctx, assigned), restOf)
+          case VarDeclStmt(_, _, None | Some(_: PureExp), _) | AssignStmt(_, _: PureExp, _) | ExpStmt(_: PureExp, _) |
+              _: SkipStmt | _: AssertStmt | _: ThrowStmt | _: DieStmt =>
+            then(plainStmt(s, ctx, assigned), restOf)
+          case _ => suspendingStmt(s, rest, ctx, assigned, tail, end, costPaid = true)
+        }
+        return andThen(pay, None, stmt)
+      case _ =>
+    }
     s match {
       case v: VarDeclStmt =>
         val first = x.suspending(v.init.get.asInstanceOf[EffExp], ctx)
@@ -210,6 +226,9 @@ private[lower] final class LowerStmt(x: LowerExp) {
       case ExpStmt(e: EffExp, _) => continue(x.suspending(e, ctx))
       case ReturnStmt(e: EffExp, _) if branchTail => x.suspending(e, ctx)
       case AwaitStmt(g, _) => continue(P.Await(guard(g, ctx)))
+      case DurationStmt(min, max, _) =>
+        val lo = x.exp(min, ctx)
+        continue(P.Call(S.call("AbsTime.duration", lo, max.map(x.exp(_, ctx)).getOrElse(lo))))
       case SuspendStmt(_) => continue(P.Suspend)
       case Block(ss, _) =>
         if (branchTail) ctx.locals.scoped(cpsBlock(ss, ctx, assigned, tail = true, end))
@@ -261,7 +280,9 @@ private[lower] final class LowerStmt(x: LowerExp) {
       // Named by where it is written: deadlock reports and trace events then point at the await.
       G.Cond(s"${java.nio.file.Paths.get(e.pos.file).getFileName}:${e.pos.line}:${e.pos.col}", x.exp(c, ctx))
     case AndGuard(l, r) => G.And(guard(l, ctx), guard(r, ctx))
-    case d: DurationGuard => throw new LowerError(d.pos, "await duration (Timed ABS) is not supported yet")
+    case DurationGuard(min, max) =>
+      val lo = x.exp(min, ctx)
+      G.Claim(S.call("AbsTime.timer", lo, max.map(x.exp(_, ctx)).getOrElse(lo)))
   }
 }
 

@@ -20,7 +20,7 @@ import cogs.absc.diag.Diagnostic
  */
 private[typecheck] final class Checker(val units: List[CompilationUnit])
     extends CheckerBase with SignaturePhase with ExpressionPhase with StatementPhase with EffectPhase
-    with SchedulerAnnotations {
+    with SchedulerAnnotations with TimedAnnotations {
 
   def run(): Either[List[Diagnostic], TypedProgram] = {
     mods.resolveAll()
@@ -119,7 +119,7 @@ private[typecheck] trait CheckerBase {
 
   /**
    * Looks a name up in a name space of module `m`; reports unknown, ambiguous and hidden
-   * names (with suggestions and "not supported yet" for Timed ABS and deployment names).
+   * names (with suggestions, and the import to add for deployment names).
    */
   def lookup(m: ModuleSym, ns: Namespace, n: QName, pos: Pos, what: String = ""): Option[DeclSym] = {
     val label = if (what.isEmpty) ns.label else what
@@ -141,7 +141,7 @@ private[typecheck] trait CheckerBase {
       case Missing =>
         Unsupported.forName(ns, n.name) match {
           case Some(w) if !n.isQualified || n.module.contains(Prelude.ModuleName) =>
-            error(pos, s"$w is not supported yet")
+            error(pos, s"$w is in the module ABS.DC: add 'import * from ABS.DC;' to module '${m.name}'")
           case _ =>
             error(pos, s"unknown $label '$n'" + Suggest.hint(n.name, mods.visibleNames(m, ns)))
         }
@@ -257,6 +257,7 @@ private[typecheck] trait CheckerBase {
       case Some(n @ ("Atomic" | "Readonly")) if a.tag.isEmpty =>
         if (site != "method") warning(a.pos, s"'[$n]' applies to methods; it is ignored here")
       case Some(n) if Annotations.Ignored(n) =>
+      case Some(n) if Annotations.Timed(n) && a.tag.nonEmpty => // TimedAnnotations
       case Some(Annotations.Scheduler) if a.tag.nonEmpty => // SchedulerAnnotations
       case Some(n) if Annotations.Unsupported.contains(n) =>
         warning(a.pos, s"annotation '$n' (${Annotations.Unsupported(n)}) is not supported; it is ignored")

@@ -58,4 +58,9 @@ private[typecheck] final class Tables {
   /** User-defined schedulers: of classes, and of `new` expressions whose statement names one (SchedulerAnnotations). */
   val classSchedulers = new IdentityHashMap[ClassSym, SchedulerSpec]
   val newSchedulers = new IdentityHashMap[NewExp, SchedulerSpec]
+  /** Timed ABS: `[Cost: e]` of statements, `[Deadline: d]` of asynchronous calls (TimedAnnotations). */
+  val costs = new IdentityHashMap[Stmt, PureExp]
+  val deadlines = new IdentityHashMap[AsyncCall, PureExp]
+  /** `[DC: dc] new C(..)`: the deployment component of the new COG. */
+  val newDCs = new IdentityHashMap[NewExp, PureExp]
 }

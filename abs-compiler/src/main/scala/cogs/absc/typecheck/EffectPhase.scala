@@ -93,7 +93,8 @@ private[typecheck] trait EffectPhase { self: Checker =>
     def w(x: Stmt): Boolean = walk(x, suspends, record)
     def e(x: Exp): Boolean = expSuspends(x, suspends, record)
     def all(bs: List[Boolean]): Boolean = bs.exists(identity)
-    val r = s match {
+    // `[Cost: c]` may block the COG until resources refill: a scheduling point before the statement.
+    val r = tables.costs.containsKey(s) | (s match {
       case Block(ss, _) => all(ss.map(w))
       case _: SuspendStmt | _: AwaitStmt | _: DurationStmt => true
       case VarDeclStmt(_, _, init, _) => init.exists(e)
@@ -106,7 +107,7 @@ private[typecheck] trait EffectPhase { self: Checker =>
       case SwitchStmt(_, bs, _) => all(bs.map(br => w(br.body)))
       case TryCatchStmt(body, cs, f, _) => all(w(body) :: cs.map(br => w(br.body)) ++ f.map(w).toList)
       case _ => false
-    }
+    })
     if (record) tables.maySuspend.put(s, r)
     r
   }
@@ -224,7 +225,7 @@ private[typecheck] trait EffectPhase { self: Checker =>
       }
       case _ => false
     }
-    def go(s: Stmt): Boolean = s match {
+    def go(s: Stmt): Boolean = tables.costs.containsKey(s) || (s match {
       case Block(ss, _) => ss.exists(go)
       case _: SuspendStmt | _: AwaitStmt | _: DurationStmt => true
       case VarDeclStmt(_, _, init, _) => init.exists(exp)
@@ -237,7 +238,7 @@ private[typecheck] trait EffectPhase { self: Checker =>
       case SwitchStmt(_, bs, _) => bs.exists(br => go(br.body))
       case TryCatchStmt(body, cs, f, _) => go(body) || cs.exists(br => go(br.body)) || f.exists(go)
       case _ => false
-    }
+    })
     go(s)
   }
 }

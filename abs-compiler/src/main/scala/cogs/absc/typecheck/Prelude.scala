@@ -19,9 +19,9 @@ import cogs.absc.parse.Parser
  * named constructor arguments: `head`, `tail` (List), `fst`, `snd` (Pair), `fstT`, `sndT`,
  * `trdT` (Triple), `fromJust` (Maybe), `left`, `right` (Either).
  *
- * Timed ABS's data types `Time` and `Duration` and their pure functions are here; what needs
- * the simulated clock (`now`, `deadline`, `duration`, ...) is not, nor is the deployment module
- * `ABS.DC`: uses of those names are reported as "not supported yet" (see `Unsupported`).
+ * Timed ABS's data types `Time` and `Duration`, their functions and `now()` / `deadline()` (the
+ * runtime's simulated clock, see `cogs.absc.lib.AbsTime`) are here; the deployment module
+ * `ABS.DC` is not: uses of its names are reported as "not supported yet" (see `Unsupported`).
  *
  * A second module, `ABS.Scheduler`, declares what user-defined schedulers see: the opaque type
  * `Process` and its functions (implemented by `cogs.absc.lib.AbsProcess`). Unlike `ABS.StdLib`
@@ -161,10 +161,14 @@ object Prelude {
       |def String substr(String s, Int start, Int length) = builtin;
       |def Int strlen(String s) = builtin;
       |
-      |// ---- Timed ABS data (the clock itself, `now()`, is not supported yet)
+      |// ---- Timed ABS (the simulated clock is the runtime's)
       |data Time = Time(Rat timeValue);
       |data Duration = Duration(Rat durationValue) | InfDuration;
       |type Deadline = Duration;
+      |def Time now() = builtin;
+      |def Duration deadline() = builtin;
+      |def Rat lowlevelDeadline() = builtin;
+      |def Int currentms() = builtin;
       |def Rat timeDifference(Time t1, Time t2) = builtin;
       |def Bool timeLessThan(Time t1, Time t2) = builtin;
       |def Bool isDurationInfinite(Duration d) = builtin;

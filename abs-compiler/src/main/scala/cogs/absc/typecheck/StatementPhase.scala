@@ -94,7 +94,10 @@ private[typecheck] trait StatementPhase { self: Checker =>
   /** Checks a statement; returns the context for the statements after it (with its variable, for a declaration). */
   def checkStmt(s: Stmt, ctx: Ctx): Ctx = {
     val after = checkStmtItself(s, ctx)
-    if (s.annotations.nonEmpty) checkStatementScheduler(s, ctx)
+    if (s.annotations.nonEmpty) {
+      checkStatementScheduler(s, ctx)
+      checkTimedAnnotations(s, ctx)
+    }
     after
   }
 
@@ -219,7 +222,9 @@ private[typecheck] trait StatementPhase { self: Checker =>
         fin.foreach(f => checkStmt(f, cx.copy(restricted = ctx.restricted.orElse(Some("a finally block")))))
         ctx
       case DurationStmt(min, max, _) =>
-        error(s.pos, "the Timed ABS statement 'duration(..)' is not supported yet")
+        restricted(s.pos, "'duration'", ctx)
+        expect(min.pos, checkPure(min, ctx), b.RatT, " in the minimum duration")
+        max.foreach(m => expect(m.pos, checkPure(m, ctx), b.RatT, " in the maximum duration"))
         ctx
       case MoveCogToStmt(_, _) =>
         error(s.pos, "'movecogto' (deployment components) is not supported yet")
@@ -253,8 +258,9 @@ private[typecheck] trait StatementPhase { self: Checker =>
     case AndGuard(l, r) =>
       checkGuard(l, ctx)
       checkGuard(r, ctx)
-    case DurationGuard(_, _) =>
-      error(g.pos, "the Timed ABS guard 'duration(..)' is not supported yet")
+    case DurationGuard(min, max) =>
+      expect(min.pos, checkPure(min, ctx), b.RatT, " in the minimum duration")
+      max.foreach(m => expect(m.pos, checkPure(m, ctx), b.RatT, " in the maximum duration"))
   }
 
   /** Does a guard expression read a field, or call a function (whose result might change)? */

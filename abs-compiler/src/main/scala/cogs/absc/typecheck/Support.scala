@@ -32,23 +32,24 @@ private[typecheck] object Annotations {
     "DomainClass", "Plain", "COG")
 
   /** Deployment components and resources: errors, since they change what a model means. */
-  val Deployment: Set[String] = Set("DC", "Cost", "DataSize", "MaxSize", "CogLocation")
+  val Deployment: Set[String] = Set("DataSize", "MaxSize", "CogLocation")
+
+  /** Timed ABS annotations with a meaning at run time (checked and lowered: see TimedAnnotations). */
+  val Timed: Set[String] = Set("Cost", "Deadline", "DC")
 
   /** Known to the reference toolchain, not (yet) to Cogs: a warning, then ignored. */
   val Unsupported: Map[String, String] = Map(
     "HTTPName" -> "the Model API",
     "HTTPCallable" -> "the Model API",
-    "Deadline" -> "deadlines of Timed ABS",
     "Critical" -> "deadlines of Timed ABS",
     "Foreign" -> "the foreign language interface",
     "Expansion" -> "internal use of the reference toolchain",
     "ExpansionCall" -> "internal use of the reference toolchain")
 }
 
-/** Names of constructs Cogs does not run yet, for "not supported yet" instead of "unknown". */
+/** Names of the library module ABS.DC, for "add the import" instead of "unknown"; and modules Cogs does not provide. */
 private[typecheck] object Unsupported {
 
-  val TimedFunctions: Set[String] = Set("now", "deadline", "lowlevelDeadline", "currentms")
 
   val DeploymentTypes: Set[String] = Set(
     "DeploymentComponent", "DC", "CloudProvider", "Resourcetype", "InfRat", "Cost", "DataSize", "MaxSize",
@@ -59,7 +60,6 @@ private[typecheck] object Unsupported {
 
   /** Modules of the reference toolchain's library that Cogs does not provide. */
   val Modules: Map[String, String] = Map(
-    "ABS.DC" -> "the module ABS.DC (deployment components)",
     "ABS.Meta" -> "the module ABS.Meta (meta-programming)",
     "ABS.FLI" -> "the module ABS.FLI (foreign language interface)",
     "ABS.SmartDeploy" -> "the module ABS.SmartDeploy (smart deployment)",
@@ -69,7 +69,6 @@ private[typecheck] object Unsupported {
   def forName(ns: Namespace, name: String): Option[String] = ns match {
     case Namespace.Type if DeploymentTypes(name) => Some(s"the deployment type '$name'")
     case Namespace.Constructor if DeploymentConstructors(name) => Some(s"the deployment constructor '$name'")
-    case Namespace.Function if TimedFunctions(name) => Some(s"the Timed ABS function '$name'")
     case Namespace.Function if DeploymentFunctions(name) => Some(s"the deployment function '$name'")
     case Namespace.Class if DeploymentTypes(name) => Some(s"the deployment class '$name'")
     case _ => None

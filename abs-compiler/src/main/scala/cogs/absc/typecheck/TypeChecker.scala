@@ -15,7 +15,8 @@ import cogs.absc.diag.Diagnostic
  * }}}
  *
  * The units form one program: modules may import from modules of other units. The
- * standard library (module `ABS.StdLib`, see [[Prelude]]) is added. On failure the list
+ * standard library (module `ABS.StdLib`, see [[Prelude]]) is added, and so are the library
+ * modules written in ABS that the units import ([[Library]]: `ABS.DC`). On failure the list
  * holds every error found (independent errors are all reported, each once) and the
  * warnings, sorted by file (in the order given) and position; on success the
  * [[TypedProgram]] carries the warnings.
@@ -32,7 +33,7 @@ object TypeChecker {
     var result: Either[Throwable, Either[List[Diagnostic], TypedProgram]] = null
     val worker = new Thread(null, () => {
       result =
-        try Right(new Checker(units).run())
+        try Right(new Checker(units ++ Library.unitsFor(units)).run())
         catch {
           case _: StackOverflowError =>
             val where = units.headOption.map(u => Pos(u.file, 1, 1)).getOrElse(Pos.Unknown)

@@ -78,6 +78,15 @@ final class TypedProgram private[typecheck] (
     if (n.local) None
     else Option(tables.newSchedulers.get(n)).orElse(symbolOf(n).collect { case c: ClassSym => c }.flatMap(schedulerOf))
 
+  /** `[Cost: e]` of a statement, if it has one (TimedAnnotations). */
+  def costOf(s: Stmt): Option[PureExp] = Option(tables.costs.get(s))
+
+  /** `[Deadline: d]` of an asynchronous call's statement, if it has one. */
+  def deadlineOf(c: AsyncCall): Option[PureExp] = Option(tables.deadlines.get(c))
+
+  /** `[DC: dc]` of the statement of a `new` (not `new local`), if it has one. */
+  def dcAt(n: NewExp): Option[PureExp] = Option(tables.newDCs.get(n))
+
   /** The standard library module `ABS.StdLib`. */
   def prelude: ModuleSym = modules.head
 

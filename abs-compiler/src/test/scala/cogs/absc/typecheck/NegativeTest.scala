@@ -183,21 +183,21 @@ class NegativeTest {
     ("only the named standard library names", m("import Int from ABS.StdLib;\n{ Int x = length(Nil); }"),
       List("3:11: error: unknown function 'length'", "3:18: error: unknown constructor 'Nil'")),
 
-    // ---- not supported yet
-    ("now() of Timed ABS", m("{ Rat t = timeValue(now()); }"),
-      List("2:21: error: the Timed ABS function 'now' is not supported yet")),
-    ("duration statement", m("{ duration(1, 2); }"),
-      List("2:3: error: the Timed ABS statement 'duration(..)' is not supported yet")),
-    ("await duration", m("{ await duration(1, 2); }"),
-      List("2:9: error: the Timed ABS guard 'duration(..)' is not supported yet")),
-    ("deployment component annotation", m("class C {} { [DC: 1] new C(); }"),
-      List("2:15: error: the deployment annotation 'DC' is not supported yet")),
-    ("cost annotation", m("{ [Cost: 5] skip; }"),
-      List("2:4: error: the deployment annotation 'Cost' is not supported yet")),
+    // ---- Timed ABS and deployment components used wrongly
+    ("now() is a Time, not a Rat", m("{ Rat t = now(); }"),
+      List("2:11: error: type mismatch: expected Rat, found Time")),
+    ("duration of a string", m("{ duration(\"1\", 2); }"),
+      List("2:12: error: type mismatch in the minimum duration: expected Rat, found String")),
+    ("await duration of a Bool", m("{ await duration(1, True); }"),
+      List("2:21: error: type mismatch in the maximum duration: expected Rat, found Bool")),
+    ("deployment component annotation without ABS.DC", m("class C {} { [DC: 1] new C(); }"),
+      List("2:15: error: '[DC: ..]' needs the module ABS.DC: add 'import * from ABS.DC;'")),
+    ("cost of a string", m("{ [Cost: \"x\"] skip; }"),
+      List("2:10: error: type mismatch in the cost: expected Rat, found String")),
     ("movecogto", m("{ movecogto 1; }"),
       List("2:3: error: 'movecogto' (deployment components) is not supported yet")),
-    ("module ABS.DC", m("import * from ABS.DC;"),
-      List("2:1: error: the module ABS.DC (deployment components) is not supported yet"))
+    ("a deployment name without its import", m("{ Rat s = total(Speed); }"),
+      List("2:11: error: unknown function 'total'", "2:17: error: the deployment constructor 'Speed' is in the module ABS.DC: add 'import * from ABS.DC;' to module 'T'"))
   )
 
   @TestFactory def rejected(): java.util.List[DynamicTest] = cases.map { case (name, program, expected) =>

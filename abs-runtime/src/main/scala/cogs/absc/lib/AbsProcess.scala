@@ -18,20 +18,22 @@ final class AbsProcess private[lib] (private[lib] val process: Scheduled) {
 }
 
 /**
- * The functions of `ABS.Scheduler` on processes. Cogs runs untimed models only (Timed ABS is not
- * supported yet), where the clock stays at 0: `arrival`, `start` and `finish` are `Time(0)`.
- * `[Cost: ..]` and `[Deadline: ..]` are not carried to run time yet: `cost` is `Duration(0)` and
- * `proc_deadline` is `InfDuration`, their values for a call without those annotations. `crit` and
- * `value` are unused by the reference backends too: `False` and `0`.
+ * The functions of `ABS.Scheduler` on processes. `arrival` is the simulated time of the call and
+ * `proc_deadline` what is left of its `[Deadline: d]` (`InfDuration` without one). Not tracked
+ * (their values for a process that has not started): `start` and `finish` are `Time(0)`, `cost`
+ * is `Duration(0)`. `crit` and `value` are unused by the reference backends too: `False` and `0`.
  */
 object AbsProcess {
   private val Zero = Time(AbsInt(0))
 
   def method(p: AbsProcess): String = { val m = p.process.method; if (m eq null) "" else m }
   def destinyOf(p: AbsProcess): Fut[_] = p.process.destiny
-  def arrival(p: AbsProcess): Time = Zero
+  def arrival(p: AbsProcess): Time = Time(AbsTime.fromSim(p.process.arrival))
   def cost(p: AbsProcess): Duration = Duration.Duration(AbsInt(0))
-  def proc_deadline(p: AbsProcess): Duration = InfDuration
+  def proc_deadline(p: AbsProcess): Duration = p.process.deadline match {
+    case null => InfDuration
+    case d    => Duration.Duration(AbsTime.fromSim(d - cogs.runtime.Cogs.now))
+  }
   def start(p: AbsProcess): Time = Zero
   def finish(p: AbsProcess): Time = Zero
   def crit(p: AbsProcess): Boolean = false

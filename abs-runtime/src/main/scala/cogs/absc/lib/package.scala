@@ -529,7 +529,16 @@ package object lib {
   /** ABS `watchEx(v, info)`: here the identity. */
   def watchEx[A, B](v: A, info: B): A = v
 
-  // ---- Timed ABS data (pure functions only; `now()` needs Timed ABS, which Cogs does not run) ----
+  // ---- Timed ABS (the clock is the runtime's simulated clock: see AbsTime) ----
+
+  def now(): Time = AbsTime.now()
+
+  def deadline(): Duration = AbsTime.deadline()
+
+  def lowlevelDeadline(): AbsRat = AbsTime.lowlevelDeadline()
+
+  /** Milliseconds of the wall clock since the epoch (the standard library's `currentms`). */
+  def currentms(): AbsInt = AbsInt(System.currentTimeMillis())
 
   def timeValue(t: Time): AbsRat = t.timeValue
 

@@ -155,12 +155,21 @@ object ProgramRunner {
           err.println(s"absc: ${e.getMessage}")
           return Outcome(ExitUsage, None, Some(e.getMessage))
       }
+    val limit = clockLimit()
     try {
+      limit.foreach(rt.limitClock)
       val result = rt.run(main(rt))
       flushOutput()
+      if (rt.clockLimitReached) err.println(s"absc: the simulation stopped at the clock limit ${limit.get} (time ${rt.now})")
       val test = if (isTest) Some(result == true) else None
       Outcome(ExitOk, test, None)
     } catch {
+      case e: DeadlockException if rt.clockLimitReached =>
+        // Not a deadlock: the main block waits for something the simulation did not reach.
+        flushOutput()
+        err.println(s"absc: the simulation stopped at the clock limit ${limit.get} (time ${rt.now}) before the main block finished")
+        if (verbose) err.println(e.getMessage)
+        Outcome(ExitOk, None, None)
       case e: DeadlockException =>
         fail(e.getMessage, e)
       case e: CallFailedException =>
@@ -182,6 +191,16 @@ object ProgramRunner {
       catch { case e: java.io.IOException => err.println(s"absc: the schedule could not be written: $e") }
     }
   }
+
+  /** `cogs.absc.clock-limit` (`absc run -l T`): a whole number or a fraction `n/d`. */
+  private def clockLimit(): Option[cogs.runtime.SimTime] =
+    sys.props.get("cogs.absc.clock-limit").map(_.trim).filter(_.nonEmpty).map { s =>
+      s.split('/') match {
+        case Array(n) => cogs.runtime.SimTime.of(new java.math.BigInteger(n), java.math.BigInteger.ONE)
+        case Array(n, d) => cogs.runtime.SimTime.of(new java.math.BigInteger(n), new java.math.BigInteger(d))
+        case _ => throw new IllegalArgumentException(s"cogs.absc.clock-limit: '$s' is not a time")
+      }
+    }
 
   /** A fatal error of the JVM as a modeller can act on it: where it happened, and what to raise. */
   private def fatal(rt: CogRuntime): String = {

@@ -1,0 +1,61 @@
+package cogs.absc.lib
+
+import cogs.runtime.{ActiveObject, Cogs, DeploymentComponent, Resource, SchedulingPolicy, SimTime}
+
+/**
+ * The `builtin` functions of the library module `ABS.DC` (written in ABS: absc's
+ * `src/main/resources/cogs/absc/library/ABS.DC.abs`) and what absc emits for `[DC: dc] new C()`.
+ * An ABS `DeploymentComponent` object owns a runtime [[cogs.runtime.DeploymentComponent]] (its
+ * `attachment` is the ABS object); resources are numbered as `resourceKind` in ABS.DC does.
+ */
+object AbsDC {
+
+  private def kind(k: AbsInt): Option[Resource] = k.toInt match {
+    case 0 => Some(Resource.Speed)
+    case 1 => Some(Resource.Bandwidth)
+    case 2 => Some(Resource.Cores)
+    case 3 => Some(Resource.Memory)
+    case _ => None
+  }
+
+  /** The runtime's component of an ABS `DeploymentComponent` object (null for null). */
+  def nativeOf(self: AnyRef): DeploymentComponent =
+    if (self eq null) null
+    else Cogs.deploymentComponents.find(_.attachment eq self).getOrElse(
+      throw new IllegalStateException(s"$self is not a deployment component of this run"))
+
+  def dcAttach(self: AnyRef, name: String, speed: Maybe[AbsRat], bandwidth: Maybe[AbsRat], cores: Maybe[AbsRat],
+      memory: Maybe[AbsRat]): Unit = {
+    def of(r: Resource, m: Maybe[AbsRat]): List[(Resource, SimTime)] = m match {
+      case Just(v) => List(r -> AbsTime.toSim(v))
+      case _       => Nil
+    }
+    val dc = Cogs.deploymentComponent(name,
+      (of(Resource.Speed, speed) ++ of(Resource.Bandwidth, bandwidth) ++ of(Resource.Cores, cores) ++ of(Resource.Memory, memory)).toMap)
+    dc.attachment = self
+  }
+
+  def dcLoad(self: AnyRef, k: AbsInt, periods: AbsInt): AbsRat =
+    kind(k).map(r => AbsTime.fromSim(nativeOf(self).load(r, periods.toInt))).getOrElse(AbsInt(0))
+
+  def dcTotal(self: AnyRef, k: AbsInt): Maybe[AbsRat] =
+    kind(k).flatMap(r => nativeOf(self).total(r)) match {
+      case Some(t) => Just(AbsTime.fromSim(t))
+      case None    => Nothing
+    }
+
+  def dcAdjust(self: AnyRef, k: AbsInt, delta: AbsRat): AbsRat =
+    kind(k).map(r => AbsTime.fromSim(nativeOf(self).adjust(r, AbsTime.toSim(delta)))).getOrElse(delta)
+
+  def dcShutdown(self: AnyRef): Unit = nativeOf(self).shutdown()
+
+  /** ABS `thisDC()`: the ABS object of the running COG's component, or null. */
+  def thisDC(): AnyRef = Cogs.thisDC.map(_.attachment).orNull
+
+  /** `[DC: dc] new C(..)`. */
+  def spawnOn[T <: ActiveObject](dc: AnyRef)(make: => T): T = Cogs.spawnOn(nativeOf(dc))(make)
+
+  /** `[DC: dc] [Scheduler: f(queue)] new C(..)`. */
+  def spawnScheduledOn[T <: ActiveObject](dc: AnyRef, policy: T => SchedulingPolicy)(make: => T): T =
+    Cogs.spawnScheduledOn(nativeOf(dc), policy)(make)
+}

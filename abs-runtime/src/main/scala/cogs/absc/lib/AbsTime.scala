@@ -1,0 +1,44 @@
+package cogs.absc.lib
+
+import cogs.runtime.{Active, Cogs, Fut, Proc, SimTime}
+
+/**
+ * Timed ABS on the runtime's simulated clock (`cogs.runtime.SimClock`): what absc emits for
+ * `now()`, `deadline()`, `duration(..)`, `await duration(..)`, `[Cost: c]` and
+ * `[Deadline: d] o!m(..)`. ABS times and durations are `Rat`s; the clock's are `SimTime`s, both
+ * exact rationals.
+ */
+object AbsTime {
+
+  def toSim(r: AbsRat): SimTime = SimTime.of(r.numerator.big, r.denominator.big)
+
+  def fromSim(t: SimTime): AbsRat = AbsRat(AbsInt(t.numerator), AbsInt(t.denominator))
+
+  /** ABS `now()`. */
+  def now(): Time = Time(fromSim(Cogs.now))
+
+  /** ABS `deadline()`: the time left until the running process's deadline, `InfDuration` if none. */
+  def deadline(): Duration = Cogs.deadline match {
+    case Some(d) => Duration.Duration(fromSim(d))
+    case None    => InfDuration
+  }
+
+  /** The standard library's `lowlevelDeadline()`: the deadline's value, -1 if there is none. */
+  def lowlevelDeadline(): AbsRat = Cogs.deadline.map(fromSim).getOrElse(AbsInt(-1))
+
+  /** ABS `duration(min, max);`: blocks the COG. */
+  def duration(min: AbsRat, max: AbsRat): Proc[Unit] = Proc.duration(toSim(min), toSim(max))
+
+  /** ABS `await duration(min, max)`: the guard, as a future the clock resolves. */
+  def timer(min: AbsRat, max: AbsRat): Fut[Unit] = Cogs.timer(toSim(min), toSim(max))
+
+  /** ABS `[Cost: c] s`: consumes Speed of this COG's deployment component before `s`. */
+  def cost(c: AbsRat): Proc[Unit] = Cogs.cost(toSim(c))
+
+  /** ABS `[Deadline: d] o!m(..)`. */
+  def sendWithDeadline[T <: Active, A](target: T, method: String, args: Seq[Any], d: Duration, call: T => Proc[A]): Fut[A] =
+    d match {
+      case Duration.Duration(v) => Cogs.sendWithDeadline(target, method, args, toSim(v), call)
+      case _                    => Cogs.sendWithArgs(target, method, args, call)
+    }
+}

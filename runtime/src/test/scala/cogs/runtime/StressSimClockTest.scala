@@ -1,0 +1,84 @@
+package cogs.runtime
+
+import java.util.concurrent.ConcurrentLinkedQueue
+import java.util.concurrent.atomic.AtomicLong
+import org.junit.jupiter.api.Assertions._
+import org.junit.jupiter.api.Test
+import scala.jdk.CollectionConverters._
+
+/**
+ * The simulated clock's idle decision and barrier under contention (see SimClock's comment):
+ * many COGs on four workers sleep random (min, max) durations, call each other, block and wait
+ * on conditions. If an advance could happen while a process is runnable, or before every process
+ * woken by the previous advance had run, some process would see the time move inside one slice
+ * or wake after its maximum; if a wake-up were lost, the run would end with a waiting process
+ * (a deadlock report) or a count short.
+ */
+class StressSimClockTest {
+
+  trait Sleeper extends Active { def run(rounds: Int, seed: Long, peer: Sleeper): Proc[Unit]; def ping(): Proc[SimTime] }
+
+  final class SleeperImpl(violations: ConcurrentLinkedQueue[String], wakes: AtomicLong) extends ActiveObject with Sleeper {
+    private var flag = false
+    def ping() = Proc.delay { flag = !flag; Cogs.now }
+    def run(rounds: Int, seed: Long, peer: Sleeper) = {
+      val rnd = new scala.util.Random(seed)
+      var i = 0
+      Proc.loopWhile(i < rounds) {
+        val min = SimTime(rnd.nextInt(4).toLong, 1 + rnd.nextInt(2).toLong)
+        val max = min + SimTime(rnd.nextInt(3).toLong)
+        val start = Cogs.now
+        val kind = rnd.nextInt(4)
+        val wait: Proc[Unit] = kind match {
+          case 0 => Proc.duration(min, max)
+          case 1 => Proc.awaitDuration(min, max)
+          case 2 => Proc.await(Guard.duration(min, max) | Guard.cond(false))
+          case _ => Proc.await(peer.send("ping")(_.ping())).flatMap(_ => Proc.awaitDuration(min, max))
+        }
+        wait.map { _ =>
+          val woke = Cogs.now
+          wakes.incrementAndGet()
+          if (woke < start + min) violations.add(s"woke at $woke before ${start + min}")
+          if (kind != 3 && woke > start + max) violations.add(s"woke at $woke after ${start + max}")
+          // Time must not move while this process runs.
+          var spin = 0
+          while (spin < 200) { spin += 1; Thread.onSpinWait() }
+          if (Cogs.now != woke) violations.add(s"time moved from $woke to ${Cogs.now} during a slice")
+          i += 1
+        }
+      }
+    }
+  }
+
+  @Test def manyCogsSleepingRandomDurationsNeverSeeTimeMoveOrWakeLate(): Unit = {
+    val rt = CogRuntime.withOverrides("cogs.parallelism = 4")
+    try {
+      val violations = new ConcurrentLinkedQueue[String]
+      val wakes = new AtomicLong
+      val n = 200
+      val rounds = 40
+      val objs = Vector.fill(n)(rt.spawn(new SleeperImpl(violations, wakes)))
+      rt.run(Proc.awaitAll(objs.indices.map(i => objs(i).send("run")(_.run(rounds, i.toLong, objs((i + 1) % n))))))
+      assertEquals(List(), violations.asScala.toList.take(5))
+      assertEquals(n.toLong * rounds, wakes.get())
+      assertEquals(List(), rt.deadlockReport())
+      assertTrue(rt.clockAdvances > 0 && rt.clockAdvances <= n.toLong * rounds, s"${rt.clockAdvances} advances")
+    } finally rt.close()
+  }
+
+  @Test def repeatedRunsOfAFixedWorkloadMakeTheSameAdvances(): Unit = {
+    // Exactly as many advances as distinct wake-up times: 50 objects sleeping 1..10 units, 20 times.
+    def once(): (Long, SimTime) = {
+      val rt = CogRuntime.withOverrides("cogs.parallelism = 4")
+      try {
+        trait S extends Active { def go(d: Long): Proc[Unit] }
+        final class SImpl extends ActiveObject with S { def go(d: Long) = Proc.repeat(20)(_ => Proc.awaitDuration(SimTime(d))) }
+        val objs = (1 to 50).map(_ => rt.spawn(new SImpl))
+        rt.run(Proc.awaitAll(objs.indices.map(i => objs(i).send("go")(_.go((i % 10 + 1).toLong)))))
+        (rt.clockAdvances, rt.now)
+      } finally rt.close()
+    }
+    val expected = (1 to 10).flatMap(d => (1 to 20).map(_ * d)).distinct.size.toLong
+    (1 to 5).foreach { _ => assertEquals((expected, SimTime(200)), once()) }
+  }
+}
