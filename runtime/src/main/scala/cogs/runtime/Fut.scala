@@ -26,6 +26,11 @@ final class Fut[A] private[runtime] (
   // The future's identity in traces, assigned on first mention when tracing is on.
   @volatile private[runtime] var traceRef: cogs.trace.FutRef = _
 
+  // The promise that resolves this future when code outside every COG does (see Promise), or
+  // null. Set once, before the future is handed out; only read for reports. Costs no space on a
+  // 64-bit JVM with compressed pointers (the object's padding had room for it).
+  private[runtime] var promise: Promise[_] = _
+
   /** True once resolved (with a value or a failure). */
   def isDone: Boolean = isResolved
 
@@ -92,7 +97,7 @@ final class Fut[A] private[runtime] (
   private[runtime] def describe: String = {
     val p = producer
     if (isDone) "a resolved future"
-    else if (p eq null) "a future with no producer"
+    else if (p eq null) { val q = promise; if (q ne null) q.description else "a future with no producer" }
     else s"the future of ${p.describe}"
   }
 
