@@ -55,15 +55,15 @@ object Launcher {
     try sockets.map(_.getLocalPort) finally sockets.foreach(_.close())
   }
 
-  def main(args: Array[String]): Unit = {
-    if (args.length < 2 || args(0).toIntOption.forall(_ < 1)) {
-      System.err.println("usage: Launcher N MAIN_CLASS [ARGS..]   (starts N JVMs on 127.0.0.1, node 0 the seed)")
-      System.exit(2)
-    }
-    val n = args(0).toInt
+  /**
+   * Start `n` JVMs running `mainClass` (see the object's comment), wait for all of them and return
+   * the worst exit status. Their output is printed with `[node i] ` in front.
+   */
+  def launch(n: Int, mainClass: String, args: Seq[String]): Int = {
+    require(n >= 1, s"launch: at least one node, got $n")
     val ports = freePorts(n)
     val procs = (0 until n).map { i =>
-      val p = startJvm(args(1), args.drop(2).toSeq, nodeProperties(i, ports), inheritIO = false)
+      val p = startJvm(mainClass, args, nodeProperties(i, ports), inheritIO = false)
       val prefix = s"[node $i] "
       val t = new Thread(() => {
         val in = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream))
@@ -73,10 +73,24 @@ object Launcher {
       t.start()
       (p, t)
     }
-    // Killing the launcher kills its nodes (no orphan JVMs holding ports).
-    Runtime.getRuntime.addShutdownHook(new Thread(() => procs.foreach(_._1.destroy())))
-    val codes = procs.map { case (p, t) => val c = p.waitFor(); t.join(1000); c }
-    codes.zipWithIndex.foreach { case (c, i) => if (c != 0) System.err.println(s"node $i exited with status $c") }
-    System.exit(codes.max)
+    // Ending the launcher ends its nodes (no orphan JVMs holding ports).
+    val hook = new Thread(() => procs.foreach(_._1.destroy()))
+    Runtime.getRuntime.addShutdownHook(hook)
+    try {
+      val codes = procs.map { case (p, t) => val c = p.waitFor(); t.join(1000); c }
+      codes.zipWithIndex.foreach { case (c, i) => if (c != 0) System.err.println(s"node $i exited with status $c") }
+      codes.max
+    } finally {
+      procs.foreach(_._1.destroy())
+      Runtime.getRuntime.removeShutdownHook(hook)
+    }
+  }
+
+  def main(args: Array[String]): Unit = {
+    if (args.length < 2 || args(0).toIntOption.forall(_ < 1)) {
+      System.err.println("usage: Launcher N MAIN_CLASS [ARGS..]   (starts N JVMs on 127.0.0.1, node 0 the seed)")
+      System.exit(2)
+    }
+    System.exit(launch(args(0).toInt, args(1), args.drop(2).toSeq))
   }
 }

@@ -4,15 +4,15 @@ import java.nio.ByteBuffer
 import org.apache.pekko.serialization.{Serialization, Serializers}
 
 /**
- * The messages between the endpoints of two nodes. The envelopes are serialised by Jackson CBOR
- * (bound in reference.conf); each value inside (argument, result) is serialised on its own by
+ * The messages between the endpoints of two nodes. The envelopes are serialised by
+ * [[ProtocolSerializer]] (bound in reference.conf); each value inside (argument, result) is serialised on its own by
  * Pekko's serialization extension into a [[Protocol.Payload]], so that a value's serializer is
  * chosen by its class exactly as for any Pekko message, and a value that has none is refused
  * before anything is sent, with its class named.
  */
 private[distributed] object Protocol {
 
-  /** Marker bound to jackson-cbor. */
+  /** Marker bound to ProtocolSerializer. */
   trait Msg
 
   /** Create an object with a registered factory; answered by Created or Failed. */
