@@ -78,7 +78,7 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
       node.objects.put(id, obj)
       replyTo.tell(Created(c.id, id, obj.getClass.getSimpleName), me)
     } catch {
-      case e: Exception => replyTo.tell(Failed(c.id, e.getClass.getName, String.valueOf(e.getMessage)), me)
+      case e: Exception => replyTo.tell(failed(c.id, e), me)
     }
   }
 
@@ -92,7 +92,7 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
     val args = try c.args.zipWithIndex.map { case (p, i) => decode(node.serialization, p, s"argument ${i + 1} of $what") }
     catch {
       case e: RuntimeException =>
-        replyTo.tell(Failed(c.id, e.getClass.getName, String.valueOf(e.getMessage)), me)
+        replyTo.tell(failed(c.id, e), me)
         return
     }
     // Queued into the object's COG from this actor's thread, in the order the calls arrived
@@ -107,18 +107,31 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
     fut.onComplete {
       case Success(v) =>
         val msg =
-          try Reply(c.id, encode(node.serialization, v, s"the result of $what on node ${node.address}"))
-          catch { case e: RuntimeException => Failed(c.id, e.getClass.getName, e.getMessage) }
+          try {
+            val p = encode(node.serialization, v, s"the result of $what on node ${node.address}")
+            // Artery would drop a reply larger than a frame (logging it only) and the caller would
+            // wait until this node is lost: fail the call instead.
+            if (size(Vector(p)) > node.maxPayload)
+              Failed(c.id, classOf[IllegalStateException].getName,
+                s"the result of $what is ${p.bytes.length} bytes serialised, more than a frame holds (pekko.remote.artery.advanced.maximum-frame-size)")
+            else Reply(c.id, p)
+          } catch { case e: RuntimeException => failed(c.id, e) }
         replyTo.tell(msg, me)
       case Failure(e) =>
         val cause = e match { case x: CallFailedException if x.getCause ne null => x.getCause; case x => x }
-        replyTo.tell(Failed(c.id, cause.getClass.getName, String.valueOf(cause.getMessage)), me)
+        replyTo.tell(failed(c.id, cause), me)
     }
   }
 }
 
 private[distributed] object Endpoint {
   final case class LostCheck(node: Address)
+
+  /** A failure as text, short enough for any frame (a message longer than a frame would be dropped). */
+  private def failed(id: Long, e: Throwable): Protocol.Failed = {
+    val m = String.valueOf(e.getMessage)
+    Protocol.Failed(id, e.getClass.getName, if (m.length <= 8000) m else m.take(8000) + "... (truncated)")
+  }
 
   private[this] val methods = new ConcurrentHashMap[(Class[_], String, Int), Array[Method]]
 

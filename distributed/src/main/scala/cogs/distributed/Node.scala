@@ -35,7 +35,7 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, config:
   private[distributed] val maxInFlight: Int = dc.getInt("max-in-flight")
   require(maxInFlight >= 1, s"cogs.distributed.max-in-flight must be at least 1, got $maxInFlight")
   // A message larger than a frame is dropped by Artery (with a log line only): refused here instead.
-  private[this] val maxPayload: Long =
+  private[distributed] val maxPayload: Long =
     config.getBytes("pekko.remote.artery.advanced.maximum-frame-size") - 4096
 
   /** The node's actor system (cluster provider). */

@@ -53,6 +53,17 @@ class RemoteCallTest {
     assertTrue(cause.getMessage.contains("cogs.distributed.Opaque"), cause.getMessage)
   }
 
+  @Test def valuesLargerThanAFrameFailTheCallInsteadOfVanishing(): Unit = {
+    val s = store()
+    val big = "x" * 300000 // Artery's frame is 256 KiB
+    val e = assertThrows(classOf[CallFailedException], () => s.send[Any]("echo", big).join(30, TimeUnit.SECONDS))
+    assertTrue(e.getCause.getMessage.contains("the arguments of Store.echo (object") && e.getCause.getMessage.contains("more than a frame holds"),
+      e.getCause.getMessage)
+    val r = assertThrows(classOf[CallFailedException], () => s.send[String]("big", 300000).join(30, TimeUnit.SECONDS))
+    assertTrue(r.getCause.getMessage.contains("the result of Store.big is 300000 bytes serialised, more than a frame holds"), r.getCause.getMessage)
+    assertEquals(100000, s.send[String]("big", 100000).join(30, TimeUnit.SECONDS).length)
+  }
+
   @Test def remoteFailuresNameCallNodeAndException(): Unit = {
     val s = store()
     val e = assertThrows(classOf[CallFailedException], () => s.send[Int]("fail", "boom").join(30, TimeUnit.SECONDS))

@@ -24,6 +24,7 @@ final class Store(start: Int) extends ActiveObject {
   def move(p: Point, dx: Int): Proc[Point] = Proc.delay(p.copy(x = p.x + dx, label = p.label + "!"))
   def echo(v: Any): Proc[Any] = Proc.done(v)
   def leak(): Proc[Any] = Proc.done(Opaque(7))
+  def big(n: Int): Proc[String] = Proc.delay("x" * n)
   def fail(msg: String): Proc[Int] = Proc.raise(new IllegalArgumentException(msg))
 
   /** Records one call of an ordered sequence. */
