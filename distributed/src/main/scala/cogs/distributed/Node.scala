@@ -72,9 +72,16 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, config:
       throw new IllegalArgumentException(s"a factory named '$name' is already registered on node $address")
   }
 
+  /** Java: [[register]] with a `java.util.function.Function` of the argument list. */
+  def register(name: String, factory: java.util.function.Function[java.util.List[Object], ActiveObject]): Unit =
+    register(name)(args => factory.apply(args.map(_.asInstanceOf[Object]).asJava))
+
   /** The members of the cluster that are up, this node included. */
   def members: Seq[Address] =
     cluster.state.members.iterator.filter(_.status == MemberStatus.Up).map(_.address).toSeq
+
+  /** Java: [[members]] as a list. */
+  def memberList: java.util.List[Address] = members.asJava
 
   /** Block (outside every COG) until at least `n` members are up; `TimeoutException` otherwise. */
   def awaitMembers(n: Int, timeout: Long, unit: TimeUnit): Unit = {
@@ -91,6 +98,7 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, config:
    * resolves to a reference once the object exists, and fails if the node has no such factory,
    * the factory throws, an argument cannot be serialised, or the node is lost first.
    */
+  @scala.annotation.varargs
   def create(on: Address, factory: String, args: Any*): Fut[RemoteRef] = {
     val what = s"create '$factory'"
     val promise = Promise[RemoteRef](runtime, s"the creation of '$factory' on node $on")
