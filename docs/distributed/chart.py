@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
-"""Draws pingpong.svg from pingpong.txt (the output of PingPongThroughput): medians as bars,
-min-max of the one-second windows as whiskers, log scale. Standard library only."""
+"""Draws NAME.svg from NAME.txt (the output of PingPongThroughput; NAME is `pingpong` unless
+given): medians as bars, min-max of the one-second windows as whiskers, log scale. Standard
+library only."""
 import math, re, sys, os
 
 here = os.path.dirname(os.path.abspath(__file__))
+name = sys.argv[1] if len(sys.argv) > 1 else "pingpong"
 rows = []
-for line in open(os.path.join(here, "pingpong.txt")):
+for line in open(os.path.join(here, name + ".txt")):
     m = re.match(r"(\w+ [\w ]+?)\s+(\d+)\s+median\s+(\d+)\s+min\s+(\d+)\s+max\s+(\d+)", line)
     if m:
         rows.append((m.group(1).strip(), int(m.group(2)), int(m.group(3)), int(m.group(4)), int(m.group(5))))
 
 groups = []
-for setup in ("local", "two nodes"):
+setups = []
+for r in rows:
+    su = r[0].split(" ", 1)[1]
+    if su not in setups: setups.append(su)
+for setup in setups:
     for balls in sorted({r[1] for r in rows}):
         groups.append((setup, balls, [r for r in rows if r[0].endswith(setup) and r[1] == balls]))
 
@@ -28,8 +34,8 @@ colours = {"cogs": "#2b6cb0", "pekko": "#c05621"}
 for i, (setup, balls, rs) in enumerate(groups):
     x0 = left + i * gw + gw * 0.15
     bw = gw * 0.7 / max(len(rs), 1)
-    for j, (name, _, med, mn, mx) in enumerate(rs):
-        kind = name.split()[0]
+    for j, (label, _, med, mn, mx) in enumerate(rs):
+        kind = label.split()[0]
         x = x0 + j * bw
         out.append(f'<rect x="{x:.1f}" y="{y(med):.1f}" width="{bw*0.9:.1f}" height="{H-bottom-y(med):.1f}" fill="{colours[kind]}"/>')
         cx = x + bw * 0.45
@@ -38,4 +44,4 @@ for i, (setup, balls, rs) in enumerate(groups):
 out.append(f'<rect x="{left+10}" y="{H-22}" width="12" height="12" fill="{colours["cogs"]}"/><text x="{left+26}" y="{H-12}">Cogs (over Pekko when distributed)</text>')
 out.append(f'<rect x="{left+280}" y="{H-22}" width="12" height="12" fill="{colours["pekko"]}"/><text x="{left+296}" y="{H-12}">plain Pekko actors</text>')
 out.append('</svg>')
-open(os.path.join(here, "pingpong.svg"), "w").write("\n".join(out) + "\n")
+open(os.path.join(here, name + ".svg"), "w").write("\n".join(out) + "\n")

@@ -18,7 +18,8 @@ import scala.concurrent.duration._
  * nodes are two actor systems in this JVM, on loopback TCP (Artery), so the network path is real
  * but both share this machine's cores.
  *
- * Arguments: `[WARMUP_S] [WINDOWS] [BALLS..]`, default `2 5 1 64`.
+ * Arguments: `[WARMUP_S] [WINDOWS] [BALLS..]`, default `2 5 1 64`. With `--jvms` first, the second
+ * node is a second JVM (started with `Launcher.startJvm`) instead of a second actor system here.
  */
 object PingPongThroughput {
 
@@ -69,15 +70,47 @@ object PingPongThroughput {
     }.toVector
   }
 
-  def main(args: Array[String]): Unit = {
+  /** The second node in a JVM of its own: both pongers, READY, then wait for standard input to close. */
+  private def servePongers(seed: String): Unit = {
+    val b = Node.start(conf(Seq(seed)))
+    b.register("ponger")(_ => b.runtime.spawn(new Ponger))
+    b.system.actorOf(Props(new PekkoPonger), "pong")
+    println(s"READY ${b.address}")
+    System.out.flush()
+    while (System.in.read() >= 0) {}
+    b.close()
+    System.exit(0)
+  }
+
+  def main(argv: Array[String]): Unit = {
+    if (argv.headOption.contains("--ponger")) return servePongers(argv(1))
+    val jvms = argv.headOption.contains("--jvms")
+    val args = if (jvms) argv.tail else argv
     val warmup = args.headOption.fold(2)(_.toInt)
     val windows = args.lift(1).fold(5)(_.toInt)
     val ballsList = if (args.length > 2) args.drop(2).map(_.toInt).toSeq else Seq(1, 64)
     val a = Node.start(conf(Nil))
-    val b = Node.start(conf(Seq(a.address.toString)))
+    var child: java.lang.Process = null
+    var b: Node = null
+    val bAddress =
+      if (jvms) {
+        child = cogs.distributed.Launcher.startJvm(getClass.getName.stripSuffix("$"), Seq("--ponger", a.address.toString), Map.empty, inheritIO = false)
+        val out = new java.io.BufferedReader(new java.io.InputStreamReader(child.getInputStream))
+        var line = out.readLine()
+        while (line != null && !line.startsWith("READY ")) line = out.readLine()
+        require(line != null, "the ponger JVM ended before it was ready")
+        val drain = new Thread(() => try while (out.readLine() != null) {} catch { case _: java.io.IOException => () })
+        drain.setDaemon(true)
+        drain.start()
+        org.apache.pekko.actor.AddressFromURIString(line.stripPrefix("READY ").trim)
+      } else {
+        b = Node.start(conf(Seq(a.address.toString)))
+        b.register("ponger")(_ => b.runtime.spawn(new Ponger))
+        b.address
+      }
     a.awaitMembers(2, 60, TimeUnit.SECONDS)
-    b.register("ponger")(_ => b.runtime.spawn(new Ponger))
-    val remotePonger = a.create(b.address, "ponger").join(30, TimeUnit.SECONDS)
+    val remotePonger = a.create(bAddress, "ponger").join(30, TimeUnit.SECONDS)
+    val where = if (jvms) "two JVMs" else "two nodes"
     println(f"${"setup"}%-22s ${"balls"}%5s  round trips/s per 1 s window")
     try for (balls <- ballsList) {
       def cogs(remote: Boolean): Vector[Long] = {
@@ -97,8 +130,8 @@ object PingPongThroughput {
         val pong =
           if (!remote) a.system.actorOf(Props(new PekkoPonger))
           else {
-            val p = b.system.actorOf(Props(new PekkoPonger), s"pong-$balls")
-            Await.result(a.system.actorSelection(s"${b.address}/user/pong-$balls").resolveOne(10.seconds), 15.seconds)
+            val name = if (jvms) "pong" else { b.system.actorOf(Props(new PekkoPonger), s"pong-$balls"); s"pong-$balls" }
+            Await.result(a.system.actorSelection(s"$bAddress/user/$name").resolveOne(10.seconds), 15.seconds)
           }
         (1 to balls).foreach(_ => a.system.actorOf(Props(new PekkoPinger(pong, count, stop))))
         val w = measure(count, warmup, windows)
@@ -109,12 +142,16 @@ object PingPongThroughput {
       for ((name, run) <- Seq[(String, () => Vector[Long])](
              "cogs local" -> (() => cogs(false)),
              "pekko local" -> (() => pekko(false)),
-             "cogs two nodes" -> (() => cogs(true)),
-             "pekko two nodes" -> (() => pekko(true)))) {
+             s"cogs $where" -> (() => cogs(true)),
+             s"pekko $where" -> (() => pekko(true)))) {
         val w = run()
         val sorted = w.sorted
         println(f"$name%-22s $balls%5d  median ${sorted(sorted.size / 2)}%9d  min ${sorted.head}%9d  max ${sorted.last}%9d  windows ${w.mkString(" ")}")
       }
-    } finally { b.close(); a.close() }
+    } finally {
+      if (child ne null) { child.getOutputStream.close(); child.waitFor(30, TimeUnit.SECONDS); child.destroyForcibly() }
+      if (b ne null) b.close()
+      a.close()
+    }
   }
 }
