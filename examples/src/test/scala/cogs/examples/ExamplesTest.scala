@@ -24,6 +24,16 @@ class ExamplesTest {
     assertEquals(1, r.counter)
   }
 
+  /** Two JVMs: this one is node A, TwoNodes starts node B. Bounded: a lost node fails its calls. */
+  @Test @org.junit.jupiter.api.Timeout(value = 180, unit = java.util.concurrent.TimeUnit.SECONDS)
+  def twoNodes(): Unit = {
+    val r = TwoNodes.run(rt, 2000)
+    assertOk(r)
+    assertEquals(2000L, r.balance)
+    assertEquals(0, r.outOfOrder)
+    assertTrue(r.lostError.contains(r.nodeB), r.lostError)
+  }
+
   @Test def pingPong(): Unit = {
     val r = PingPong.run(rt, 20000)
     assertOk(r)

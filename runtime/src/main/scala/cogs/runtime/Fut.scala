@@ -26,6 +26,11 @@ final class Fut[A] private[runtime] (
   // The future's identity in traces, assigned on first mention when tracing is on.
   @volatile private[runtime] var traceRef: cogs.trace.FutRef = _
 
+  // The promise that resolves this future when code outside every COG does (see Promise), or
+  // null. Set once, before the future is handed out; only read for reports. Costs no space on a
+  // 64-bit JVM with compressed pointers (the object's padding had room for it).
+  private[runtime] var promise: Promise[_] = _
+
   /** True once resolved (with a value or a failure). */
   def isDone: Boolean = isResolved
 
@@ -93,8 +98,10 @@ final class Fut[A] private[runtime] (
     val p = producer
     if (isDone) "a resolved future"
     else if (p eq null) {
+      val q = promise
       val c = if (runtime eq null) null else runtime.clockOrNull
-      (if (c eq null) None else c.describe(this)).getOrElse("a future with no producer")
+      if (q ne null) q.description
+      else (if (c eq null) None else c.describe(this)).getOrElse("a future with no producer")
     }
     else s"the future of ${p.describe}"
   }

@@ -1,0 +1,294 @@
+package cogs.distributed
+
+import com.typesafe.config.{Config, ConfigFactory}
+import cogs.runtime.{ActiveObject, CogRuntime, Fut, Promise}
+import java.util.concurrent.{ConcurrentHashMap, TimeUnit, TimeoutException}
+import java.util.concurrent.atomic.AtomicLong
+import org.apache.pekko.actor.{ActorRef, ActorSystem, Address, ExtendedActorSystem, Props}
+import org.apache.pekko.cluster.{Cluster, MemberStatus}
+import org.apache.pekko.serialization.{Serialization, SerializationExtension}
+import scala.concurrent.Await
+import scala.concurrent.duration.{Duration, FiniteDuration}
+import scala.jdk.CollectionConverters._
+
+/**
+ * One node of a distributed Cogs program: a [[CogRuntime]] and a Pekko actor system (remoting
+ * over Artery TCP, cluster membership) in one JVM. Other nodes create objects here with the
+ * factories [[register]]ed under a name, and this node creates objects on them with [[create]];
+ * calls through the [[RemoteRef]]s return ordinary `Fut`s of this node's runtime.
+ *
+ * {{{
+ * val node = Node.start(ConfigFactory.parseString("pekko.remote.artery.canonical.port = 0"))
+ * node.register("counter")(args => node.runtime.spawn(new Counter(args(0).asInstanceOf[Int])))
+ * val ref = node.create(other, "counter", 10).join()
+ * val f: Fut[Int] = ref.send[Int]("inc", 5)
+ * }}}
+ */
+final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, config: Config) extends AutoCloseable {
+  import Node._
+  import Protocol._
+
+  private[this] val dc = config.getConfig("cogs.distributed")
+  private[distributed] val lostAfter: FiniteDuration =
+    Duration.fromNanos(dc.getDuration("lost-after").toNanos)
+  private[distributed] val downLostNodes: Boolean = dc.getBoolean("down-lost-nodes")
+  private[distributed] val maxInFlight: Int = dc.getInt("max-in-flight")
+  require(maxInFlight >= 1, s"cogs.distributed.max-in-flight must be at least 1, got $maxInFlight")
+  // A message larger than a frame is dropped by Artery (with a log line only): refused here instead.
+  private[distributed] val maxPayload: Long =
+    config.getBytes("pekko.remote.artery.advanced.maximum-frame-size") - 4096
+
+  /** The node's actor system (cluster provider). */
+  val system: ActorSystem = ActorSystem(dc.getString("system-name"), config)
+  private[distributed] val cluster: Cluster = Cluster(system)
+  private[distributed] val serialization: Serialization = SerializationExtension(system)
+
+  private[this] val factories = new ConcurrentHashMap[String, Seq[Any] => ActiveObject]
+  private[distributed] val objects = new ConcurrentHashMap[java.lang.Long, ActiveObject]
+  private[this] val objectIds = new AtomicLong
+  private[this] val callIds = new AtomicLong
+
+  // Peers by address. Created on first use under peersLock, which also guards `lostAddresses`:
+  // so a peer made after its node was lost is born lost, and one made before is swept by nodeLost.
+  private[this] val peers = new ConcurrentHashMap[Address, Peer]
+  private[this] val peersLock = new Object
+  private[this] val lostAddresses = new java.util.HashMap[Address, String]
+
+  @volatile private[this] var closed = false
+
+  // Created before the node joins: a member's endpoint exists before anyone can address it.
+  private[distributed] val endpoint: ActorRef = system.actorOf(Props(new Endpoint(this)), EndpointName)
+
+  /** This node's address (`pekko://cogs@host:port`; the port is the bound one when 0 was asked). */
+  def address: Address = cluster.selfAddress
+
+  /**
+   * Register a factory under `name`: other nodes' [[create]] calls it, on a thread of this node's
+   * actor system, with the arguments they gave. It must create the object in this node's runtime
+   * (`node.runtime.spawn(new C(..))`). Register before other nodes use the name.
+   */
+  def register(name: String)(factory: Seq[Any] => ActiveObject): Unit = {
+    if (factories.putIfAbsent(name, factory) ne null)
+      throw new IllegalArgumentException(s"a factory named '$name' is already registered on node $address")
+  }
+
+  /** Java: [[register]] with a `java.util.function.Function` of the argument list. */
+  def register(name: String, factory: java.util.function.Function[java.util.List[Object], ActiveObject]): Unit =
+    register(name)(args => factory.apply(args.map(_.asInstanceOf[Object]).asJava))
+
+  /** The members of the cluster that are up, this node included. */
+  def members: Seq[Address] =
+    cluster.state.members.iterator.filter(_.status == MemberStatus.Up).map(_.address).toSeq
+
+  /** Java: [[members]] as a list. */
+  def memberList: java.util.List[Address] = members.asJava
+
+  /** Block (outside every COG) until at least `n` members are up; `TimeoutException` otherwise. */
+  def awaitMembers(n: Int, timeout: Long, unit: TimeUnit): Unit = {
+    val deadline = System.nanoTime() + unit.toNanos(timeout)
+    while (members.size < n) {
+      if (System.nanoTime() - deadline > 0)
+        throw new TimeoutException(s"node $address: ${members.size} member(s) up after $timeout $unit, wanted $n: ${members.mkString(", ")}")
+      Thread.sleep(20)
+    }
+  }
+
+  /**
+   * Create an object on node `on` with the factory registered there as `factory`. The future
+   * resolves to a reference once the object exists, and fails if the node has no such factory,
+   * the factory throws, an argument cannot be serialised, or the node is lost first.
+   */
+  @scala.annotation.varargs
+  def create(on: Address, factory: String, args: Any*): Fut[RemoteRef] = {
+    val what = s"create '$factory'"
+    val promise = Promise[RemoteRef](runtime, s"the creation of '$factory' on node $on")
+    val encoded = encodeAll(args, what, on, promise)
+    if (encoded ne null) dispatch(on, what, promise, id => Create(id, factory, encoded), Pending.Create(promise, what))
+    promise.future
+  }
+
+  // ------------------------------------------------------------------ client side
+
+  private[distributed] def call[A](ref: RemoteRef, method: String, args: Seq[Any]): Fut[A] = {
+    val what = s"${ref.className}.$method (object ${ref.objectId})"
+    val promise = Promise[A](runtime, s"the reply of $what from node ${ref.node}")
+    val encoded = encodeAll(args, what, ref.node, promise)
+    if (encoded ne null)
+      dispatch(ref.node, what, promise, id => Call(id, ref.objectId, method, encoded), Pending.Call(promise.asInstanceOf[Promise[Any]], what))
+    promise.future
+  }
+
+  /** The arguments serialised, or null after failing `promise` with the reason. */
+  private def encodeAll(args: Seq[Any], what: String, on: Address, promise: Promise[_]): Vector[Payload] =
+    try {
+      val v = args.iterator.zipWithIndex.map { case (a, i) => encode(serialization, a, s"argument ${i + 1} of $what for node $on") }.toVector
+      if (size(v) > maxPayload)
+        throw new IllegalArgumentException(
+          s"the arguments of $what are ${size(v)} bytes serialised, more than a frame holds (pekko.remote.artery.advanced.maximum-frame-size)")
+      v
+    } catch {
+      case e: RuntimeException => promise.failure(e); null
+    }
+
+  /**
+   * Send a request to node `to` (or queue it behind the in-flight window), registering it so that
+   * exactly one of its answer and the loss of `to` completes its promise. The ORDER of calls from
+   * one sender to one node is the order in which they pass `peer.synchronized` (program order for
+   * one thread or one process, whose consecutive slices are ordered by the COG's hand-offs): the
+   * window's backlog is FIFO, a call goes straight out only when the backlog is empty, and the
+   * tell into Artery happens under the same lock, into one outbound queue for the recipient
+   * endpoint, which Artery delivers in order (Pekko's per-sender-receiver ordering).
+   */
+  private def dispatch(to: Address, what: String, promise: Promise[_], msg: Long => Msg, pending: Pending): Unit = {
+    if (closed) { promise.failure(new IllegalStateException(s"node $address is closed: cannot send $what")); return }
+    val peer = peerFor(to)
+    if (peer eq null) {
+      promise.failure(new IllegalStateException(s"node $to is not a member of the cluster of node $address: cannot send $what"))
+      return
+    }
+    val id = callIds.incrementAndGet()
+    val lostReason = peer.synchronized {
+      if (peer.lost ne null) peer.lost
+      else {
+        peer.pending.put(id, pending)
+        val m = msg(id)
+        if (peer.backlog.isEmpty && peer.inFlight < maxInFlight) { peer.inFlight += 1; peer.ref.tell(m, endpoint) }
+        else peer.backlog.addLast(m)
+        null
+      }
+    }
+    if (lostReason ne null) promise.failure(new NodeLostException(to.toString, what, lostReason))
+  }
+
+  private def peerFor(to: Address): Peer = {
+    val p = peers.get(to)
+    if (p ne null) p
+    else peersLock.synchronized {
+      val q = peers.get(to)
+      if (q ne null) q
+      else {
+        val lost = lostAddresses.get(to)
+        if ((lost eq null) && !cluster.state.members.exists(_.address == to)) null
+        else {
+          val path = s"${to.toString}/user/$EndpointName"
+          val ref = system.asInstanceOf[ExtendedActorSystem].provider.resolveActorRef(path)
+          val n = new Peer(to, ref)
+          n.lost = lost
+          peers.put(to, n)
+          n
+        }
+      }
+    }
+  }
+
+  /** An answer from `from`: take its pending entry (if the node was not lost first) and refill the window. */
+  private[distributed] def answered(from: Address, id: Long): Pending = {
+    val peer = peers.get(from)
+    if (peer eq null) return null
+    peer.synchronized {
+      val p = peer.pending.remove(id)
+      if (p ne null) {
+        peer.inFlight -= 1
+        while (peer.inFlight < maxInFlight && !peer.backlog.isEmpty) {
+          peer.inFlight += 1
+          peer.ref.tell(peer.backlog.pollFirst(), endpoint)
+        }
+      }
+      p
+    }
+  }
+
+  /**
+   * Node `addr` is lost: from now on calls to it fail at once, and every call waiting on it fails
+   * with the node and the call named. Idempotent. Why no waiting call is missed: a call is
+   * registered under its peer's lock only while the peer is not lost, and this marks the peer
+   * lost and takes every registered call under the same lock; a peer created later is created
+   * lost (peersLock orders its creation against `lostAddresses`).
+   */
+  private[distributed] def nodeLost(addr: Address, reason: String): Unit = {
+    val peer = peersLock.synchronized {
+      if (!lostAddresses.containsKey(addr)) lostAddresses.put(addr, reason)
+      peers.get(addr)
+    }
+    if (peer ne null) failAll(peer, reason)
+  }
+
+  private def failAll(peer: Peer, reason: String): Unit = {
+    val taken = peer.synchronized {
+      if (peer.lost eq null) peer.lost = reason
+      val all = peer.pending.values().asScala.toList
+      peer.pending.clear()
+      peer.backlog.clear()
+      peer.inFlight = 0
+      all
+    }
+    taken.foreach(p => p.promise.failure(new NodeLostException(peer.address.toString, p.what, reason)))
+  }
+
+  // ------------------------------------------------------------------ server side
+
+  private[distributed] def factory(name: String): Seq[Any] => ActiveObject = factories.get(name)
+  private[distributed] def factoryNames: String = factories.keySet().asScala.toList.sorted.mkString(", ")
+  private[distributed] def nextObjectId(): Long = objectIds.incrementAndGet()
+
+  // ------------------------------------------------------------------ lifecycle
+
+  /**
+   * Leave the cluster and stop: calls still waiting for a reply fail (this node closes), the
+   * actor system terminates (leaving the cluster gracefully, so the other nodes fail their calls
+   * to this one), then the runtime is closed if the node made it.
+   */
+  def close(): Unit = if (!closed) {
+    closed = true
+    val all = peersLock.synchronized(peers.values().asScala.toList)
+    all.foreach(p => failAll(p, s"node $address, which sent the call, closed"))
+    Await.ready(system.terminate(), Duration(30, TimeUnit.SECONDS))
+    if (ownsRuntime) runtime.close()
+  }
+
+  override def toString: String = s"Node($address)"
+}
+
+object Node {
+  private[distributed] final val EndpointName = "cogs-node"
+
+  /**
+   * Start a node from configuration: `cogs { ... }` for its runtime, `cogs.distributed` and
+   * `pekko { ... }` for the network (see the module's reference.conf). Without
+   * `pekko.cluster.seed-nodes` the node forms a cluster of its own.
+   */
+  def start(config: Config = ConfigFactory.load()): Node = {
+    val full = withDefaults(config)
+    new Node(CogRuntime(full), ownsRuntime = true, full).joinCluster()
+  }
+
+  /** [[start]] with a runtime the caller owns (and closes). */
+  def start(config: Config, runtime: CogRuntime): Node =
+    new Node(runtime, ownsRuntime = false, withDefaults(config)).joinCluster()
+
+  private def withDefaults(config: Config): Config =
+    ConfigFactory.parseString("pekko.actor.provider = cluster").withFallback(config)
+      .withFallback(ConfigFactory.defaultReference()).resolve()
+
+  private implicit final class Joining(private val n: Node) extends AnyVal {
+    def joinCluster(): Node = {
+      if (n.cluster.settings.SeedNodes.isEmpty) n.cluster.join(n.cluster.selfAddress)
+      n
+    }
+  }
+
+  /** What a call registered with its peer waits for. */
+  private[distributed] sealed abstract class Pending(val promise: Promise[_], val what: String)
+  private[distributed] object Pending {
+    final case class Create(p: Promise[RemoteRef], w: String) extends Pending(p, w)
+    final case class Call(p: Promise[Any], w: String) extends Pending(p, w)
+  }
+
+  /** The state of one remote node as seen by this node; every mutable field is guarded by `this`. */
+  private[distributed] final class Peer(val address: Address, val ref: ActorRef) {
+    var lost: String = _
+    val pending = new java.util.HashMap[Long, Pending]
+    var inFlight = 0
+    val backlog = new java.util.ArrayDeque[Protocol.Msg]
+  }
+}

@@ -1,0 +1,74 @@
+package cogs.distributed
+
+import java.nio.ByteBuffer
+import org.apache.pekko.serialization.{Serialization, Serializers}
+
+/**
+ * The messages between the endpoints of two nodes. The envelopes are serialised by
+ * [[ProtocolSerializer]] (bound in reference.conf); each value inside (argument, result) is serialised on its own by
+ * Pekko's serialization extension into a [[Protocol.Payload]], so that a value's serializer is
+ * chosen by its class exactly as for any Pekko message, and a value that has none is refused
+ * before anything is sent, with its class named.
+ */
+private[distributed] object Protocol {
+
+  /** Marker bound to ProtocolSerializer. */
+  trait Msg
+
+  /** Create an object with a registered factory; answered by Created or Failed. */
+  final case class Create(id: Long, factory: String, args: Vector[Payload]) extends Msg
+  /** Call `method` on object `obj`; answered by Reply or Failed. */
+  final case class Call(id: Long, obj: Long, method: String, args: Vector[Payload]) extends Msg
+  final case class Created(id: Long, obj: Long, className: String) extends Msg
+  final case class Reply(id: Long, value: Payload) extends Msg
+  final case class Failed(id: Long, errorClass: String, message: String) extends Msg
+
+  /** One serialised value: Pekko's serializer id and manifest, or one of the tags below (id 0). */
+  final case class Payload(serializer: Int, manifest: String, bytes: Array[Byte])
+
+  // Values Pekko has no default binding for, but that every method uses: encoded here.
+  private final val Own = 0
+
+  def encode(ser: Serialization, v: Any, what: => String): Payload = v match {
+    case null                       => Payload(Own, "null", Array.emptyByteArray)
+    case _: scala.runtime.BoxedUnit => Payload(Own, "unit", Array.emptyByteArray)
+    case d: java.lang.Double        => Payload(Own, "D", ByteBuffer.allocate(8).putDouble(d).array())
+    case f: java.lang.Float         => Payload(Own, "F", ByteBuffer.allocate(4).putFloat(f).array())
+    case s: java.lang.Short         => Payload(Own, "S", ByteBuffer.allocate(2).putShort(s).array())
+    case b: java.lang.Byte          => Payload(Own, "B", Array(b.byteValue))
+    case c: java.lang.Character     => Payload(Own, "C", ByteBuffer.allocate(2).putChar(c).array())
+    case x =>
+      val o = x.asInstanceOf[AnyRef]
+      try {
+        val s = ser.findSerializerFor(o)
+        Payload(s.identifier, Serializers.manifestFor(s, o), s.toBinary(o))
+      } catch {
+        case e: Exception =>
+          val cls = o.getClass.getName
+          throw new NotSerializableValueException(cls,
+            s"cannot serialise $what: a value of class $cls has no serializer (mark the class cogs.distributed.Wire " +
+              s"for Jackson CBOR, or bind it in pekko.actor.serialization-bindings); ${e.getClass.getSimpleName}: ${e.getMessage}", e)
+      }
+  }
+
+  def decode(ser: Serialization, p: Payload, what: => String): Any =
+    if (p.serializer == Own) {
+      val b = ByteBuffer.wrap(p.bytes)
+      p.manifest match {
+        case "null" => null
+        case "unit" => ()
+        case "D"    => b.getDouble
+        case "F"    => b.getFloat
+        case "S"    => b.getShort
+        case "B"    => p.bytes(0)
+        case "C"    => b.getChar
+        case m      => throw new IllegalArgumentException(s"unknown value tag '$m' in $what")
+      }
+    } else
+      ser.deserialize(p.bytes, p.serializer, p.manifest).fold(
+        e => throw new NotSerializableValueException(p.manifest,
+          s"cannot deserialise $what (serializer ${p.serializer}, manifest '${p.manifest}'): ${e.getClass.getSimpleName}: ${e.getMessage}", e),
+        v => v)
+
+  def size(args: Vector[Payload]): Int = args.foldLeft(0)((n, p) => n + p.bytes.length + p.manifest.length + 16)
+}

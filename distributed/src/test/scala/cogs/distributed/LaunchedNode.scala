@@ -1,0 +1,58 @@
+package cogs.distributed
+
+import com.typesafe.config.ConfigFactory
+import java.util.concurrent.TimeUnit
+
+/**
+ * The main of each JVM in LauncherTest: configured only by the launcher's system properties.
+ * Node 0 offers one shared store (a barrier) and waits until all nodes are up, then until every
+ * other node has left; each other node adds its index to the store on node 0, waits until every
+ * other node has added its own (the sum), and leaves.
+ * Exit status 0 when everything checked out.
+ */
+object LaunchedNode {
+  def main(args: Array[String]): Unit = {
+    val index = Integer.getInteger("cogs.node.index").intValue
+    val count = Integer.getInteger("cogs.node.count").intValue
+    val config = ConfigFactory.systemProperties()
+      .withFallback(ConfigFactory.parseString(
+        """pekko.loglevel = WARNING
+          |pekko.log-dead-letters = off
+          |pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off""".stripMargin))
+      .withFallback(ConfigFactory.load())
+    val node = Node.start(config)
+    var status = 1
+    try {
+      // One object shared by every caller: the nodes' barrier (nobody leaves before all have called).
+      lazy val barrier = node.runtime.spawn(new Store(0))
+      node.register("barrier")(_ => barrier)
+      val expected = (1 until count).sum
+      if (index == 0) {
+        // Done when every node was seen as a member, in any state (a node that is done may leave
+        // before another one's Up reached this node), and the others left again.
+        val seen = scala.collection.mutable.Set.empty[org.apache.pekko.actor.Address]
+        val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120)
+        while ((seen.size < count || node.members.size > 1) && System.nanoTime() < deadline) {
+          seen ++= node.cluster.state.members.iterator.map(_.address)
+          Thread.sleep(20)
+        }
+        println(s"node 0 at ${node.address} saw ${seen.size} of $count nodes as members; ${node.members.size} left")
+        status = if (seen.size == count && node.members.size == 1) 0 else 1
+      } else {
+        val seed = org.apache.pekko.actor.AddressFromURIString(System.getProperty("pekko.cluster.seed-nodes.0"))
+        val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90)
+        while (!node.members.contains(seed) && System.nanoTime() < deadline) Thread.sleep(20)
+        val store = node.create(seed, "barrier").join(60, TimeUnit.SECONDS)
+        val got = store.send[Int]("add", index).join(60, TimeUnit.SECONDS)
+        println(s"node $index added $index on ${store.node}, got $got")
+        var total = got
+        while (total < expected && System.nanoTime() < deadline) {
+          Thread.sleep(20)
+          total = store.send[Int]("total").join(60, TimeUnit.SECONDS)
+        }
+        status = if (got >= index && total == expected) 0 else 1
+      }
+    } finally node.close()
+    System.exit(status)
+  }
+}

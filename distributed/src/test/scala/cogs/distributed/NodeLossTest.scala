@@ -1,0 +1,80 @@
+package cogs.distributed
+
+import cogs.runtime._
+import java.util.concurrent.TimeUnit
+import org.junit.jupiter.api.Assertions._
+import org.junit.jupiter.api.{Test, Timeout}
+
+/** A node leaves or crashes: every future waiting on it fails, naming the node and the call; nothing hangs. */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class NodeLossTest {
+
+  private def lostCause(f: Fut[_]): NodeLostException = {
+    val e = assertThrows(classOf[CallFailedException], () => f.join(60, TimeUnit.SECONDS))
+    e.getCause match {
+      case n: NodeLostException => n
+      case other                => fail(s"expected NodeLostException, got $other", e)
+    }
+  }
+
+  @Test def aNodeThatLeavesFailsTheCallsWaitingOnIt(): Unit = {
+    val nodes = TestNodes.start(3)
+    try {
+      val Vector(a, b, c) = nodes
+      val onC = a.create(c.address, "store").join(30, TimeUnit.SECONDS)
+      val onB = a.create(b.address, "store").join(30, TimeUnit.SECONDS)
+      val client = a.runtime.spawn(new Client(onC))
+      val waiting = Cogs.send(client, "awaitGate", (x: Client) => x.awaitGate())
+      val direct = onC.send[Int]("waitOpen")
+      // Both calls reached c (two waiters) before it leaves.
+      while (onC.send[Int]("waiters").join(30, TimeUnit.SECONDS) < 2) Thread.sleep(10)
+      c.close()
+      for (f <- List(waiting, direct)) {
+        val n = lostCause(f)
+        assertEquals(c.address.toString, n.node)
+        assertTrue(n.getMessage.contains("Store.waitOpen") && n.getMessage.contains("left the cluster"), n.getMessage)
+      }
+      // Calls to the lost node now fail at once; the other nodes go on.
+      assertTrue(lostCause(onC.send[Int]("total")).getMessage.contains("Store.total"))
+      assertEquals(3, onB.send[Int]("add", 3).join(30, TimeUnit.SECONDS))
+      // Nothing is left outstanding: the runtime is quiescent and reports no waiting process.
+      assertTrue(a.runtime.awaitQuiescence(30, TimeUnit.SECONDS))
+      assertEquals(Nil, a.runtime.deadlockReport())
+    } finally TestNodes.closeAll(nodes)
+  }
+
+  @Test def aCrashedJvmFailsTheCallsWaitingOnIt(): Unit = {
+    val nodes = TestNodes.start(1)
+    val a = nodes(0)
+    val child = Launcher.startJvm(ChildNode.getClass.getName.stripSuffix("$"), Seq(a.address.toString), Map.empty, inheritIO = false)
+    try {
+      val out = new java.io.BufferedReader(new java.io.InputStreamReader(child.getInputStream))
+      var line = out.readLine()
+      while (line != null && !line.startsWith("READY ")) line = out.readLine()
+      assertNotNull(line, "the child node ended before it was ready")
+      val childAddress = line.stripPrefix("READY ").trim
+      // Keep reading its output, so that a full pipe never stalls the child.
+      val drain = new Thread(() => try while (out.readLine() != null) {} catch { case _: java.io.IOException => () })
+      drain.setDaemon(true)
+      drain.start()
+      a.awaitMembers(2, 60, TimeUnit.SECONDS)
+      val addr = a.members.find(_.toString == childAddress).getOrElse(fail(s"$childAddress is not a member: ${a.members}"))
+      val s = a.create(addr, "store").join(30, TimeUnit.SECONDS)
+      val client = a.runtime.spawn(new Client(s))
+      val viaAwait = Cogs.send(client, "awaitGate", (x: Client) => x.awaitGate())
+      val viaGet = Cogs.send(a.runtime.spawn(new Client(s)), "getGate", (x: Client) => x.getGate())
+      while (s.send[Int]("waiters").join(30, TimeUnit.SECONDS) < 2) Thread.sleep(10)
+      child.destroyForcibly().waitFor()
+      for (f <- List(viaAwait, viaGet)) {
+        val n = lostCause(f)
+        assertEquals(childAddress, n.node)
+        assertTrue(n.getMessage.contains("Store.waitOpen") && n.getMessage.contains("unreachable"), n.getMessage)
+      }
+      assertTrue(a.runtime.awaitQuiescence(30, TimeUnit.SECONDS))
+      assertEquals(Nil, a.runtime.deadlockReport())
+    } finally {
+      child.destroyForcibly()
+      TestNodes.closeAll(nodes)
+    }
+  }
+}

@@ -1,0 +1,157 @@
+package cogs.distributed.bench
+
+import cogs.distributed.{Node, RemoteRef}
+import cogs.runtime._
+import com.typesafe.config.ConfigFactory
+import java.util.concurrent.TimeUnit
+import java.util.concurrent.atomic.{AtomicBoolean, AtomicLong}
+import org.apache.pekko.actor.{Actor, ActorRef, Props}
+import scala.concurrent.Await
+import scala.concurrent.duration._
+
+/**
+ * PingPong throughput (not a test; docs/distributed.md has the command and the figures): K pingers
+ * and one ponger; each pinger sends a ball, waits for it to come back, and sends the next. Counted
+ * are round trips (two messages each) in one-second windows, after a warm-up, for four setups:
+ * Cogs in one runtime, Cogs with the ponger on a second node, plain Pekko actors in one actor
+ * system, and plain Pekko actors with the ponger in a second actor system (remote). The two
+ * nodes are two actor systems in this JVM, on loopback TCP (Artery), so the network path is real
+ * but both share this machine's cores.
+ *
+ * Arguments: `[WARMUP_S] [WINDOWS] [BALLS..]`, default `2 5 1 64`. With `--jvms` first, the second
+ * node is a second JVM (started with `Launcher.startJvm`) instead of a second actor system here.
+ */
+object PingPongThroughput {
+
+  final class Ponger extends ActiveObject {
+    def hit(i: Int): Proc[Int] = Proc.done(i)
+  }
+
+  final class Pinger(local: Ponger, remote: RemoteRef, count: AtomicLong, stop: AtomicBoolean) extends ActiveObject {
+    private def ball(i: Int): Fut[Int] =
+      if (remote ne null) remote.send[Int]("hit", i) else Cogs.send(local, "hit", (p: Ponger) => p.hit(i))
+    def go(): Proc[Unit] = Proc.loopWhile(!stop.get)(Proc.await(ball(1)).map { _ => count.incrementAndGet(); () })
+  }
+
+  final class PekkoPonger extends Actor {
+    def receive: Receive = { case i: Int => sender() ! i }
+  }
+
+  final class PekkoPinger(pong: ActorRef, count: AtomicLong, stop: AtomicBoolean) extends Actor {
+    override def preStart(): Unit = pong ! 1
+    def receive: Receive = {
+      case i: Int =>
+        count.incrementAndGet()
+        if (!stop.get) pong ! i else context.stop(self)
+    }
+  }
+
+  private def conf(seeds: Seq[String]) = ConfigFactory.parseString(
+    s"""pekko.loglevel = ERROR
+       |pekko.stdout-loglevel = ERROR
+       |pekko.log-dead-letters = off
+       |pekko.remote.artery.canonical.hostname = "127.0.0.1"
+       |pekko.remote.artery.canonical.port = 0
+       |pekko.cluster.seed-nodes = [${seeds.map("\"" + _ + "\"").mkString(",")}]
+       |pekko.cluster.jmx.multi-mbeans-in-same-jvm = on
+       |pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off
+       |""".stripMargin).withFallback(ConfigFactory.load())
+
+  /** Round trips per one-second window. */
+  private def measure(count: AtomicLong, warmup: Int, windows: Int): Vector[Long] = {
+    Thread.sleep(warmup * 1000L)
+    (1 to windows).map { _ =>
+      val c0 = count.get
+      val t0 = System.nanoTime()
+      Thread.sleep(1000)
+      val c1 = count.get
+      val t1 = System.nanoTime()
+      ((c1 - c0) * 1e9 / (t1 - t0)).round
+    }.toVector
+  }
+
+  /** The second node in a JVM of its own: both pongers, READY, then wait for standard input to close. */
+  private def servePongers(seed: String): Unit = {
+    val b = Node.start(conf(Seq(seed)))
+    b.register("ponger")(_ => b.runtime.spawn(new Ponger))
+    b.system.actorOf(Props(new PekkoPonger), "pong")
+    println(s"READY ${b.address}")
+    System.out.flush()
+    while (System.in.read() >= 0) {}
+    b.close()
+    System.exit(0)
+  }
+
+  def main(argv: Array[String]): Unit = {
+    if (argv.headOption.contains("--ponger")) return servePongers(argv(1))
+    val jvms = argv.headOption.contains("--jvms")
+    val args = if (jvms) argv.tail else argv
+    val warmup = args.headOption.fold(2)(_.toInt)
+    val windows = args.lift(1).fold(5)(_.toInt)
+    val ballsList = if (args.length > 2) args.drop(2).map(_.toInt).toSeq else Seq(1, 64)
+    val a = Node.start(conf(Nil))
+    var child: java.lang.Process = null
+    var b: Node = null
+    val bAddress =
+      if (jvms) {
+        child = cogs.distributed.Launcher.startJvm(getClass.getName.stripSuffix("$"), Seq("--ponger", a.address.toString), Map.empty, inheritIO = false)
+        val out = new java.io.BufferedReader(new java.io.InputStreamReader(child.getInputStream))
+        var line = out.readLine()
+        while (line != null && !line.startsWith("READY ")) line = out.readLine()
+        require(line != null, "the ponger JVM ended before it was ready")
+        val drain = new Thread(() => try while (out.readLine() != null) {} catch { case _: java.io.IOException => () })
+        drain.setDaemon(true)
+        drain.start()
+        org.apache.pekko.actor.AddressFromURIString(line.stripPrefix("READY ").trim)
+      } else {
+        b = Node.start(conf(Seq(a.address.toString)))
+        b.register("ponger")(_ => b.runtime.spawn(new Ponger))
+        b.address
+      }
+    a.awaitMembers(2, 60, TimeUnit.SECONDS)
+    val remotePonger = a.create(bAddress, "ponger").join(30, TimeUnit.SECONDS)
+    val where = if (jvms) "two JVMs" else "two nodes"
+    println(f"${"setup"}%-22s ${"balls"}%5s  round trips/s per 1 s window")
+    try for (balls <- ballsList) {
+      def cogs(remote: Boolean): Vector[Long] = {
+        val count = new AtomicLong
+        val stop = new AtomicBoolean
+        val local = a.runtime.spawn(new Ponger)
+        val pingers = (1 to balls).map(_ => a.runtime.spawn(new Pinger(local, if (remote) remotePonger else null, count, stop)))
+        val done = pingers.map(p => Cogs.send(p, "go", (x: Pinger) => x.go()))
+        val w = measure(count, warmup, windows)
+        stop.set(true)
+        done.foreach(_.join(60, TimeUnit.SECONDS))
+        w
+      }
+      def pekko(remote: Boolean): Vector[Long] = {
+        val count = new AtomicLong
+        val stop = new AtomicBoolean
+        val pong =
+          if (!remote) a.system.actorOf(Props(new PekkoPonger))
+          else {
+            val name = if (jvms) "pong" else { b.system.actorOf(Props(new PekkoPonger), s"pong-$balls"); s"pong-$balls" }
+            Await.result(a.system.actorSelection(s"$bAddress/user/$name").resolveOne(10.seconds), 15.seconds)
+          }
+        (1 to balls).foreach(_ => a.system.actorOf(Props(new PekkoPinger(pong, count, stop))))
+        val w = measure(count, warmup, windows)
+        stop.set(true)
+        Thread.sleep(500)
+        w
+      }
+      for ((name, run) <- Seq[(String, () => Vector[Long])](
+             "cogs local" -> (() => cogs(false)),
+             "pekko local" -> (() => pekko(false)),
+             s"cogs $where" -> (() => cogs(true)),
+             s"pekko $where" -> (() => pekko(true)))) {
+        val w = run()
+        val sorted = w.sorted
+        println(f"$name%-22s $balls%5d  median ${sorted(sorted.size / 2)}%9d  min ${sorted.head}%9d  max ${sorted.last}%9d  windows ${w.mkString(" ")}")
+      }
+    } finally {
+      if (child ne null) { child.getOutputStream.close(); child.waitFor(30, TimeUnit.SECONDS); child.destroyForcibly() }
+      if (b ne null) b.close()
+      a.close()
+    }
+  }
+}
