@@ -58,4 +58,6 @@ private[typecheck] final class Tables {
   /** User-defined schedulers: of classes, and of `new` expressions whose statement names one (SchedulerAnnotations). */
   val classSchedulers = new IdentityHashMap[ClassSym, SchedulerSpec]
   val newSchedulers = new IdentityHashMap[NewExp, SchedulerSpec]
+  /** Statements annotated `[HTTPName: name]`, with the name's expression (HttpAnnotations). */
+  val httpNames = new IdentityHashMap[Stmt, PureExp]
 }

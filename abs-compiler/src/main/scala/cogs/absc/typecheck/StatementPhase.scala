@@ -22,6 +22,7 @@ private[typecheck] trait StatementPhase { self: Checker =>
       case c: ClassSym => checkClass(c)
       case _ =>
     }
+    all.foreach(checkHttpCallable)
     for (m <- mods.modules; main <- m.decl.main) {
       checkAnnotations(main.annotations, "block")
       val ctx = Ctx(module = m, where = Where.InMain(m))
@@ -94,7 +95,10 @@ private[typecheck] trait StatementPhase { self: Checker =>
   /** Checks a statement; returns the context for the statements after it (with its variable, for a declaration). */
   def checkStmt(s: Stmt, ctx: Ctx): Ctx = {
     val after = checkStmtItself(s, ctx)
-    if (s.annotations.nonEmpty) checkStatementScheduler(s, ctx)
+    if (s.annotations.nonEmpty) {
+      checkStatementScheduler(s, ctx)
+      checkStatementHttpName(s, ctx)
+    }
     after
   }
 
