@@ -171,6 +171,9 @@ final class ModelApiServer private (server: HttpServer, pool: ExecutorService, v
    */
   private def finish[A](ex: HttpExchange, what: String, fut: cogs.runtime.Fut[A])(ok: A => JsonNode): Unit = {
     val done = new CompletableFuture[scala.util.Try[A]]
+    // No lost wake-up: `onComplete` either registers the callback before the future resolves (the
+    // resolving thread then runs it) or, if registration finds it resolved, runs it here at once
+    // (Fut's contract); `done.get()` returns whether `complete` ran before or after it was called.
     fut.onComplete(t => done.complete(t))
     done.get() match {
       case Success(v) => json(ex, 200, ok(v))
