@@ -41,12 +41,13 @@ object CachePolicy {
  * (`--main-module`; `mainModuleOption` says whether the command offers that option, for the
  * hint when a choice is needed), how many worker threads its runtime has (`--workers`), and
  * whether the run records its scheduling decisions into a file or replays them from one
- * (`--record`, `--replay`; see cogs.absc.run.ScheduleFile), and where Timed ABS's simulated clock
- * stops (`--clock-limit`).
+ * (`--record`, `--replay`; see cogs.absc.run.ScheduleFile), where Timed ABS's simulated clock
+ * stops (`--clock-limit`), and whether it serves the Model API (`--port`,
+ * `--modelapi-index-file`; see cogs.absc.modelapi).
  */
 final case class ProgramOptions(mainModule: Option[String] = None, workers: Option[Int] = None,
     mainModuleOption: Boolean = false, record: Option[String] = None, replay: Option[String] = None,
-    clockLimit: Option[String] = None)
+    clockLimit: Option[String] = None, port: Option[Int] = None, modelApiIndexFile: Option[String] = None)
 
 /**
  * The phases of absc, shared by the commands: reading sources, parsing, checking, emission,
@@ -484,7 +485,7 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     }
 
   /**
-   * `--workers N`, `--record FILE`, `--replay FILE`: the program's runtime is configured from the
+   * `--workers N`, `--record FILE`, `--replay FILE`, `--port N`: the program's runtime is configured from the
    * system properties (through Typesafe Config, which caches them; the runner reads the schedule
    * ones), so the properties are set, and the caches dropped, for the run. The program runs in
    * this JVM and only one at a time, so that is all it affects.
@@ -493,7 +494,9 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     val props = program.workers.map(n => "cogs.executor.parallelism" -> n.toString).toList ++
       program.record.map(f => "cogs.absc.record" -> Paths.get(f).toAbsolutePath.toString) ++
       program.replay.map(f => "cogs.absc.replay" -> Paths.get(f).toAbsolutePath.toString) ++
-      program.clockLimit.map(l => "cogs.absc.clock-limit" -> l)
+      program.clockLimit.map(l => "cogs.absc.clock-limit" -> l) ++
+      program.port.map(p => "cogs.absc.modelapi.port" -> p.toString) ++
+      program.modelApiIndexFile.map(f => "cogs.absc.modelapi.index-file" -> Paths.get(f).toAbsolutePath.toString)
     if (props.isEmpty) body
     else {
       val before = props.map { case (k, _) => k -> Option(System.getProperty(k)) }

@@ -196,6 +196,16 @@ private[driver] final class ClockOptions {
   var limit: String = _
 }
 
+/** `-p/--port`, `--modelapi-index-file`: the Model API of `run` (see cogs.absc.modelapi). */
+private[driver] final class ModelApiOptions {
+  @Opt(names = Array("-p", "--port"), paramLabel = "PORT",
+    description = Array("Serve the Model API on PORT of the loopback interface (0: any free port; the URL is printed): objects registered with [HTTPName], their [HTTPCallable] methods, the clock, a chart page. The model then runs until killed or until /quit is requested."))
+  var port: Integer = _
+  @Opt(names = Array("--modelapi-index-file"), paramLabel = "FILE",
+    description = Array("The Model API's index page (instead of the default chart); files next to it are served below static/."))
+  var indexFile: String = _
+}
+
 /** `--monitor`, for the commands that can build a monitored program. */
 private[driver] final class MonitorOptions {
   @Opt(names = Array("--monitor"), paramLabel = "CONF",
@@ -345,6 +355,7 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
   @Mixin var workers: WorkerOptions = _
   @Mixin var schedule: ScheduleOptions = _
   @Mixin var clock: ClockOptions = _
+  @Mixin var modelApi: ModelApiOptions = _
   override protected def programOptions: ProgramOptions = {
     if ((schedule.record ne null) && (schedule.replay ne null))
       throw new CommandLine.ParameterException(spec.commandLine, "--record and --replay exclude each other")
@@ -353,8 +364,16 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
       if (!l.matches("[0-9]+(/[0-9]*[1-9][0-9]*)?"))
         throw new CommandLine.ParameterException(spec.commandLine, s"--clock-limit: '$l' is not a time (a whole number or a fraction such as 5/2)")
     }
+    val port = Option(modelApi.port).map(_.intValue)
+    if (port.exists(p => p < 0 || p > 65535))
+      throw new CommandLine.ParameterException(spec.commandLine, s"--port must be from 0 to 65535, not ${port.get}")
+    if ((modelApi.indexFile ne null) && port.isEmpty)
+      throw new CommandLine.ParameterException(spec.commandLine, "--modelapi-index-file needs --port")
+    if ((modelApi.indexFile ne null) && !java.nio.file.Files.isRegularFile(java.nio.file.Paths.get(modelApi.indexFile)))
+      throw new CommandLine.ParameterException(spec.commandLine, s"--modelapi-index-file: no such file: ${modelApi.indexFile}")
     ProgramOptions(Option(main.mainModule), workersOption(workers), mainModuleOption = true,
-      record = Option(schedule.record), replay = Option(schedule.replay), clockLimit = limit)
+      record = Option(schedule.record), replay = Option(schedule.replay), clockLimit = limit, port = port,
+      modelApiIndexFile = Option(modelApi.indexFile))
   }
 
   def call(): Integer =

@@ -334,7 +334,8 @@ private[emit] final class Printer {
   private def cls(c: LClass): Unit = {
     blank()
     val ps = c.params.map { case (n, t) => s"var ${typed(n, t)}" }.mkString("(", ", ", ")")
-    line(s"final class ${c.name}$ps extends ${("ActiveObject" :: c.interfaces.map(tpe)).mkString(" with ")} {")
+    val exposed = if (c.http.isDefined) List("_root_.cogs.absc.modelapi.HttpExposed") else Nil
+    line(s"final class ${c.name}$ps extends ${("ActiveObject" :: c.interfaces.map(tpe) ::: exposed).mkString(" with ")} {")
     indented {
       c.fields.foreach { case (n, t, init) => line(s"var ${typed(n, t)} = "); exp(init) }
       // Traces and monitor configurations name the class as the model does.
@@ -351,12 +352,37 @@ private[emit] final class Printer {
         }
       }
       c.methods.foreach(method)
+      c.http.foreach(http(c.name, _))
       blank()
       line(s"override def toString: String = s\"${Naming.displayName(c.absName)}#$${System.identityHashCode(this)}\"")
     }
     line("}")
     // Message constructors for calls on `this` (methods not in any interface included).
     messages(c.name, c.messageSigs)
+  }
+
+  /**
+   * The Model API's entry points: each `[HTTPCallable]` method as an asynchronous call with
+   * arguments the server decoded to the parameters' types, and the fields, read by a process of
+   * the object's COG (never while one of its methods runs).
+   */
+  private def http(cls: String, h: LHttp): Unit = {
+    val api = "_root_.cogs.absc.modelapi"
+    blank(); line("// the Model API")
+    line(s"def http$$methods: List[$api.HttpMethod] = List(")
+    indented {
+      h.methods.zipWithIndex.foreach { case (m, i) =>
+        val params = m.params.map { case (n, t, _) => s"$api.HttpParam(${Naming.stringLit(n)}, $t)" }.mkString("List(", ", ", ")")
+        val args = m.params.zipWithIndex.map { case ((_, _, t), j) => s"a$$($j).asInstanceOf[${tpe(t)}]" }.mkString("(", ", ", ")")
+        line(s"$api.HttpMethod(${Naming.stringLit(m.absName)}, $params, ${Naming.stringLit(m.result)},")
+        indented(line(s"(a$$: IndexedSeq[Any]) => _root_.cogs.runtime.Cogs.send(this, ${Naming.stringLit(m.absName)}, $cls.${m.name}$args).asInstanceOf[_root_.cogs.runtime.Fut[Any]])" +
+          (if (i < h.methods.length - 1) "," else "")))
+      }
+    }
+    line(")")
+    val fields = h.fields.map { case (abs, n) => s"(${Naming.stringLit(abs)}, o$$.$n)" }.mkString("List(", ", ", ")")
+    line(s"def http$$state: _root_.cogs.runtime.Fut[List[(String, Any)]] =")
+    indented(line(s"_root_.cogs.runtime.Cogs.send(this, \"$$state\", (o$$: $cls) => Proc.done[List[(String, Any)]]($fields))"))
   }
 
   /**

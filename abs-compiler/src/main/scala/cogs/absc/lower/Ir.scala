@@ -182,7 +182,20 @@ final case class LSig(absName: String, name: String, params: List[(String, T)], 
 /** A class: an `ActiveObject` with fields, an init block, `recover`, methods and message constructors. */
 final case class LClass(absName: String, name: String, params: List[(String, T)], interfaces: List[T],
     fields: List[(String, T, S)], init: Option[LInit], recover: List[Case[List[St]]], usesDie: Boolean,
-    methods: List[LMethod], messageSigs: List[LSig]) extends LDecl
+    methods: List[LMethod], messageSigs: List[LSig], http: Option[LHttp] = None) extends LDecl
+
+/**
+ * What the Model API sees of a class, in a program that registers objects with `[HTTPName]`:
+ * the `[HTTPCallable]` methods of its interfaces and its fields (`(ABS name, Scala name)`).
+ */
+final case class LHttp(methods: List[LHttpMethod], fields: List[(String, String)])
+
+/**
+ * An `[HTTPCallable]` method: `name` is the Scala name of the class's method (and message
+ * constructor); each parameter is `(ABS name, the HttpType as Scala text, Scala type)`; `result`
+ * is the ABS result type, as `/call/NAME` lists it.
+ */
+final case class LHttpMethod(absName: String, name: String, params: List[(String, String, T)], result: String)
 
 /** An init block: plain statements run in the constructor, or a process the object starts with. */
 final case class LInit(plain: Option[List[St]], suspending: Option[P])

@@ -199,7 +199,37 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
     val usesDie = c.methods.valuesIterator.exists(_.body.exists(b => LowerStmt.exists(b)(_.isInstanceOf[DieStmt])))
     val methods = c.methods.valuesIterator.flatMap(m => method(c, m)).toList
     LClass(c.name, names.cls(c), params, c.interfaces.filterNot(_.module.isPrelude).map(i => T.Ref(x.ifaceRef(i, c0))),
-      fields, init, recover, usesDie, methods, c.methods.valuesIterator.map(sig(_, c0)).toList)
+      fields, init, recover, usesDie, methods, c.methods.valuesIterator.map(sig(_, c0)).toList,
+      if (program.usesModelApi) Some(LHttp(httpMethods(c, c0), c.fields.map(f => (f.name, names.field(f))))) else None)
+  }
+
+  /**
+   * The `[HTTPCallable]` methods of a class's interfaces, in the order of its `implements` clause
+   * (each interface before those it extends), each once.
+   */
+  private def httpMethods(c: ClassSym, c0: Ctx): List[LHttpMethod] = {
+    def order(is: List[InterfaceSym]): List[InterfaceSym] = is.flatMap(i => i :: order(i.directSupers))
+    order(c.interfaces).distinct.flatMap(_.ownMethods).filter(_.isHttpCallable).distinctBy(_.name).flatMap { im =>
+      c.method(im.name).map { cm =>
+        LHttpMethod(im.name, names.method(cm),
+          im.params.zip(cm.params).map { case (ip, cp) => (ip.name, httpType(ip.tpe), x.tpe(cp.tpe, c0)) },
+          Type.show(im.resultType))
+      }
+    }
+  }
+
+  /** The runtime's `HttpType` of a parameter type the checker allowed (HttpAnnotations). */
+  private def httpType(t: Type): String = {
+    val h = "_root_.cogs.absc.modelapi.HttpType."
+    t match {
+      case _ if b.isBool(t) => h + "BoolT"
+      case _ if b.isInt(t) => h + "IntT"
+      case _ if b.isFloat(t) => h + "FloatT"
+      case _ if b.isString(t) => h + "StringT"
+      case b.ListT(e) => s"${h}ListT(${httpType(e)})"
+      case Type.Data(_, List(_, v)) => s"${h}MapT(${httpType(v)})"
+      case other => throw new IllegalStateException(s"absc: [HTTPCallable] parameter of type ${Type.show(other)} passed the checker")
+    }
   }
 
   private def method(c: ClassSym, m: MethodSym): Option[LMethod] = m.body.map { body =>

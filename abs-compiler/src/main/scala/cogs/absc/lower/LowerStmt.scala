@@ -53,7 +53,28 @@ private[lower] final class LowerStmt(x: LowerExp) {
     case other => plainStmt(other, ctx, assigned)
   })
 
-  private def plainStmt(s: Stmt, ctx: Ctx, assigned: Set[LocalSym]): List[St] = s match {
+  // ------------------------------------------------------------------ [HTTPName]
+
+  private def register(name: S, obj: S): S = S.App(S.Id("_root_.cogs.absc.modelapi.HttpObjects.register"), Nil, List(name, obj))
+
+  /** After a statement `[HTTPName: name] x = ..` or `[HTTPName: name] I x = ..`: registers the object in `x`. */
+  private def httpRegistration(s: Stmt, ctx: Ctx): List[St] = program.httpNameOf(s).toList.flatMap { name =>
+    (s match {
+      case v: VarDeclStmt => Some(S.Id(x.local(program.declared(v).asInstanceOf[LocalSym])))
+      case AssignStmt(lv, _, _) => Some(x.variable(lv))
+      case _ => None
+    }).map(obj => St.Eval(register(x.exp(name, ctx), obj)))
+  }
+
+  private def plainStmt(s: Stmt, ctx: Ctx, assigned: Set[LocalSym]): List[St] = program.httpNameOf(s) match {
+    case None => plainStmtItself(s, ctx, assigned)
+    case Some(name) => s match {
+      case ExpStmt(e, _) => List(St.Eval(register(x.exp(name, ctx), value(e, ctx))))
+      case _ => plainStmtItself(s, ctx, assigned) ++ httpRegistration(s, ctx)
+    }
+  }
+
+  private def plainStmtItself(s: Stmt, ctx: Ctx, assigned: Set[LocalSym]): List[St] = s match {
     case SkipStmt(_) => Nil
     case v: VarDeclStmt =>
       val l = program.declared(v).asInstanceOf[LocalSym]
@@ -185,7 +206,11 @@ private[lower] final class LowerStmt(x: LowerExp) {
     val last = rest.isEmpty
     val branchTail = tail && last
     val branchEnd = if (branchTail) end else None
-    def restOf: P = cpsBlock(rest, ctx, assigned, tail, end)
+    // The object of `[HTTPName: ..] x = await ..` is registered once the value is there.
+    def restOf: P = httpRegistration(s, ctx) match {
+      case Nil => cpsBlock(rest, ctx, assigned, tail, end)
+      case reg => then(reg, cpsBlock(rest, ctx, assigned, tail, end))
+    }
     def continue(first: P): P = andThen(first, None, restOf)
     program.costOf(s) match {
       // `[Cost: c] s`: pay first (it may block the COG over time units), then `s` as usual: a

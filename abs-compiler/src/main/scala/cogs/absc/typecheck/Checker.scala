@@ -20,7 +20,7 @@ import cogs.absc.diag.Diagnostic
  */
 private[typecheck] final class Checker(val units: List[CompilationUnit])
     extends CheckerBase with SignaturePhase with ExpressionPhase with StatementPhase with EffectPhase
-    with SchedulerAnnotations with TimedAnnotations {
+    with SchedulerAnnotations with TimedAnnotations with HttpAnnotations {
 
   def run(): Either[List[Diagnostic], TypedProgram] = {
     mods.resolveAll()
@@ -259,6 +259,9 @@ private[typecheck] trait CheckerBase {
       case Some(n) if Annotations.Ignored(n) =>
       case Some(n) if Annotations.Timed(n) && a.tag.nonEmpty => // TimedAnnotations
       case Some(Annotations.Scheduler) if a.tag.nonEmpty => // SchedulerAnnotations
+      case Some(Annotations.HttpName) if a.tag.nonEmpty => // HttpAnnotations
+      case Some(Annotations.HttpCallable) if a.tag.isEmpty =>
+        if (site != "method") warning(a.pos, s"'[${Annotations.HttpCallable}]' applies to method declarations of interfaces; it is ignored here")
       case Some(n) if Annotations.Unsupported.contains(n) =>
         warning(a.pos, s"annotation '$n' (${Annotations.Unsupported(n)}) is not supported; it is ignored")
       case Some(n) =>

@@ -63,4 +63,6 @@ private[typecheck] final class Tables {
   val deadlines = new IdentityHashMap[AsyncCall, PureExp]
   /** `[DC: dc] new C(..)`: the deployment component of the new COG. */
   val newDCs = new IdentityHashMap[NewExp, PureExp]
+  /** Statements annotated `[HTTPName: name]`, with the name's expression (HttpAnnotations). */
+  val httpNames = new IdentityHashMap[Stmt, PureExp]
 }

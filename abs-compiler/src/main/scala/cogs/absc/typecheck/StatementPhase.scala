@@ -22,6 +22,7 @@ private[typecheck] trait StatementPhase { self: Checker =>
       case c: ClassSym => checkClass(c)
       case _ =>
     }
+    all.foreach(checkHttpCallable)
     for (m <- mods.modules; main <- m.decl.main) {
       checkAnnotations(main.annotations, "block")
       val ctx = Ctx(module = m, where = Where.InMain(m))
@@ -97,6 +98,7 @@ private[typecheck] trait StatementPhase { self: Checker =>
     if (s.annotations.nonEmpty) {
       checkStatementScheduler(s, ctx)
       checkTimedAnnotations(s, ctx)
+      checkStatementHttpName(s, ctx)
     }
     after
   }

@@ -22,6 +22,10 @@ private[typecheck] object Annotations {
   /** The tag of a user-defined scheduler, `[Scheduler: f(queue, ..)]`: see SchedulerAnnotations. */
   val Scheduler = "Scheduler"
 
+  /** The Model API's annotations: see HttpAnnotations. */
+  val HttpName = "HTTPName"
+  val HttpCallable = "HTTPCallable"
+
   /**
    * Accepted without a word: they only guide static analyses of the reference toolchain
    * (location types, nullability, Crowbar specifications) and mean nothing at run time.
@@ -39,8 +43,6 @@ private[typecheck] object Annotations {
 
   /** Known to the reference toolchain, not (yet) to Cogs: a warning, then ignored. */
   val Unsupported: Map[String, String] = Map(
-    "HTTPName" -> "the Model API",
-    "HTTPCallable" -> "the Model API",
     "Critical" -> "deadlines of Timed ABS",
     "Foreign" -> "the foreign language interface",
     "Expansion" -> "internal use of the reference toolchain",

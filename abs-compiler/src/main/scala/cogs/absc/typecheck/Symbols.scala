@@ -326,6 +326,8 @@ final class MethodSym private[typecheck] (val name: String, val owner: DeclSym, 
 
   def isAtomic: Boolean = Annotations.has(sig.annotations, "Atomic")
   def isReadonly: Boolean = Annotations.has(sig.annotations, "Readonly")
+  /** `[HTTPCallable]`: callable through the Model API (meaningful on interface methods, see HttpAnnotations). */
+  def isHttpCallable: Boolean = Annotations.has(sig.annotations, Annotations.HttpCallable)
 }
 
 /** A variable of some kind: a local (parameter, variable, pattern variable, ...) or a field. */

@@ -67,6 +67,12 @@ final class TypedProgram private[typecheck] (
   // ---------------------------------------------------------------------------------
   // Modules and declarations
 
+  /** The name under which a statement registers its object for the Model API (`[HTTPName: name]`). */
+  def httpNameOf(s: Stmt): Option[PureExp] = Option(tables.httpNames.get(s))
+
+  /** Whether some statement registers an object for the Model API: then every class is compiled for it. */
+  def usesModelApi: Boolean = !tables.httpNames.isEmpty
+
   /** The user-defined scheduler of a class (`[Scheduler: ..] class C ..`), if it has one. */
   def schedulerOf(c: ClassSym): Option[SchedulerSpec] = Option(tables.classSchedulers.get(c))
 

@@ -36,7 +36,8 @@ class GoldenTest {
     "traits/trait_modifies_original.abs",    // traits and original()
     "names/hostile_names.abs",               // names of the generated code's world
     "names/shadowing.abs",                   // shadowing of every kind
-    "schedulers/scheduler_reads_fields.abs") // a user-defined scheduler reading fields, and one on new
+    "schedulers/scheduler_reads_fields.abs", // a user-defined scheduler reading fields, and one on new
+    "modelapi/http_names.abs")               // [HTTPName] registrations and [HTTPCallable] dispatchers
 
   /** The file of a program: in the run corpus, or the repository's `examples/`. */
   private def source(p: String): Path = if (p.startsWith("examples/")) Paths.get("..").resolve(p) else corpus.resolve(p)

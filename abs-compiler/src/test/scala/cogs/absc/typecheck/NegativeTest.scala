@@ -197,7 +197,20 @@ class NegativeTest {
     ("movecogto", m("{ movecogto 1; }"),
       List("2:3: error: 'movecogto' (deployment components) is not supported yet")),
     ("a deployment name without its import", m("{ Rat s = total(Speed); }"),
-      List("2:11: error: unknown function 'total'", "2:17: error: the deployment constructor 'Speed' is in the module ABS.DC: add 'import * from ABS.DC;' to module 'T'"))
+      List("2:11: error: unknown function 'total'", "2:17: error: the deployment constructor 'Speed' is in the module ABS.DC: add 'import * from ABS.DC;' to module 'T'")),
+    // ---- the Model API (HttpAnnotations)
+    ("HTTPCallable with a Rat parameter", m("interface I { [HTTPCallable] Unit m(Int ok, Rat r); }"),
+      List("2:49: error: parameter 'r' of the [HTTPCallable] method 'm' has type Rat; the Model API passes only Bool, Int, Float, String, and List<A> and Map<String, A> of these")),
+    ("HTTPCallable with a Map keyed by Int", m("interface I { [HTTPCallable] Unit m(Map<Int, String> p, Map<String, List<Bool>> ok); }"),
+      List("2:54: error: parameter 'p' of the [HTTPCallable] method 'm' has type Map<Int, String>; the Model API passes only Bool, Int, Float, String, and List<A> and Map<String, A> of these")),
+    ("HTTPCallable with a list of data", m("interface I { [HTTPCallable] Unit m(List<Maybe<Int>> p); }"),
+      List("2:54: error: parameter 'p' of the [HTTPCallable] method 'm' has type List<Maybe<Int>>; the Model API passes only Bool, Int, Float, String, and List<A> and Map<String, A> of these")),
+    ("HTTPName of an Int", m("interface I {} class C implements I {} { [HTTPName: 1] I x = new C(); }"),
+      List("2:53: error: type mismatch in the name of [HTTPName: ..]: expected String, found Int; use toString(..) to turn a value into a String")),
+    ("HTTPName on a data value", m("{ [HTTPName: \"n\"] Int x = 1; }"),
+      List("2:4: error: '[HTTPName: ..]' exposes an object; this statement gives a value of type Int")),
+    ("HTTPName on skip", m("{ [HTTPName: \"n\"] skip; }"),
+      List("2:4: error: '[HTTPName: ..]' applies to a statement that declares or assigns a variable, or to 'new C(..);'"))
   )
 
   @TestFactory def rejected(): java.util.List[DynamicTest] = cases.map { case (name, program, expected) =>

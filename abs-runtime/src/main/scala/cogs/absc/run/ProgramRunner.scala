@@ -3,6 +3,7 @@ package cogs.absc.run
 import java.io.PrintStream
 
 import cogs.absc.lib.{AbsException, HeapOverflowException, Out, StackOverflowException}
+import cogs.absc.modelapi.{HttpObjects, ModelApiServer, ModelView}
 import cogs.runtime.{CallFailedException, CogRuntime, DeadlockException, Proc}
 
 /**
@@ -54,6 +55,16 @@ import cogs.runtime.{CallFailedException, CogRuntime, DeadlockException, Proc}
  *
  * `absc test` passes a file when its program ends with status 0 and `testresult` True; `absc run`
  * and a standalone program do not look at `testresult`.
+ *
+ * == The Model API ==
+ *
+ * With a port (`absc run -p PORT`, which sets the system property `cogs.absc.modelapi.port`; a
+ * standalone program also takes `-p PORT` / `--port PORT` among its arguments), the runner starts
+ * the Model API ([[cogs.absc.modelapi.ModelApiServer]], loopback only) before the main block, says
+ * its URL on standard error, and after the main block has ended (and its failure, if any, was
+ * reported) keeps the model running and serving until the process is killed or a client asks for
+ * `/quit`; then it exits as it would have. `--modelapi-index-file FILE` (property
+ * `cogs.absc.modelapi.index-file`) replaces the default index page. Port 0 picks a free port.
  */
 object ProgramRunner {
 
@@ -72,11 +83,66 @@ object ProgramRunner {
    * `monitor`: the HOCON text of a monitor pipeline (programs compiled with `--monitor`), or null.
    */
   def runMain(args: Array[String], main: CogRuntime => Proc[Unit], monitor: String = null): Unit =
-    finish(execute(main, isTest = false, monitor))
+    finish(withModelApi(args)(execute(main, isTest = false, monitor, _)))
 
   /** The main block of a program that declares `Bool testresult`; the Proc yields its final value. */
   def runTest(args: Array[String], main: CogRuntime => Proc[Boolean], monitor: String = null): Unit =
-    finish(execute(main, isTest = true, monitor))
+    finish(withModelApi(args)(execute(main, isTest = true, monitor, _)))
+
+  // ------------------------------------------------------------------ the Model API
+
+  /** `-p PORT` and `--modelapi-index-file FILE`, from the system properties and then the arguments. */
+  private[run] final case class ModelApiOptions(port: Int, indexFile: Option[java.nio.file.Path])
+
+  private[run] def modelApiOptions(args: Array[String]): Either[String, Option[ModelApiOptions]] = {
+    var port = sys.props.get("cogs.absc.modelapi.port")
+    var index = sys.props.get("cogs.absc.modelapi.index-file")
+    val rest = Option(args).getOrElse(Array.empty[String]).toList
+    def loop(as: List[String]): Option[String] = as match {
+      case ("-p" | "--port") :: v :: more => port = Some(v); loop(more)
+      case "--modelapi-index-file" :: v :: more => index = Some(v); loop(more)
+      case List("-p" | "--port" | "--modelapi-index-file") => Some(s"option '${as.head}' needs a value")
+      case _ :: more => loop(more) // the program's own arguments
+      case Nil => None
+    }
+    loop(rest) match {
+      case Some(problem) => Left(problem)
+      case None => port match {
+        case None =>
+          if (index.isDefined) Left("--modelapi-index-file needs a port for the Model API (-p PORT)") else Right(None)
+        case Some(p) =>
+          val n = p.trim.toIntOption.filter(n => n >= 0 && n <= 65535)
+          val file = index.map(f => java.nio.file.Paths.get(f).toAbsolutePath.normalize())
+          if (n.isEmpty) Left(s"the Model API's port must be a number from 0 to 65535, not '$p'")
+          else if (file.exists(f => !java.nio.file.Files.isRegularFile(f))) Left(s"the Model API's index file ${file.get} is not there")
+          else Right(Some(ModelApiOptions(n.get, file)))
+      }
+    }
+  }
+
+  /** What the Model API shows of the model besides its objects: the runtime's clock and components. */
+  private def modelView(rt: CogRuntime): ModelView = ModelView.of(rt)
+
+  /** Runs `body`, which runs the program, under the Model API if the options ask for it. */
+  private def withModelApi(args: Array[String])(body: Option[CogRuntime => ModelApiServer] => Outcome): Outcome =
+    modelApiOptions(args) match {
+      case Left(problem) =>
+        err.println(s"absc: $problem")
+        Outcome(ExitUsage, None, Some(problem))
+      case Right(None) => body(None)
+      case Right(Some(o)) =>
+        HttpObjects.clear()
+        @volatile var server: ModelApiServer = null
+        // Started with the runtime, before the main block, so that its objects can be queried while it runs.
+        val started = (rt: CogRuntime) => {
+          server = ModelApiServer.start(o.port, modelView(rt), o.indexFile)
+          err.println(s"absc: the Model API listens at ${server.url} (stop the model with Ctrl-C or ${server.url}quit)")
+          err.flush()
+          server
+        }
+        try body(Some(started))
+        finally if (server ne null) server.stop()
+    }
 
   // ------------------------------------------------------------------ in-process runs (absc run/test)
 
@@ -114,13 +180,15 @@ object ProgramRunner {
   // kept here: java.util.logging holds loggers weakly, and a collected one forgets its level.
   private[this] val runtimeLog = java.util.logging.Logger.getLogger("cogs.runtime")
 
-  private def execute[A](main: CogRuntime => Proc[A], isTest: Boolean, monitor: String): Outcome = {
+  private def execute[A](main: CogRuntime => Proc[A], isTest: Boolean, monitor: String,
+      modelApi: Option[CogRuntime => ModelApiServer]): Outcome = {
     runtimeLog.setLevel(if (verbose) null else java.util.logging.Level.OFF)
-    executeWith(main, isTest, monitor)
+    executeWith(main, isTest, monitor, modelApi)
   }
 
-  private def executeWith[A](main: CogRuntime => Proc[A], isTest: Boolean, monitor: String): Outcome =
-    if (monitor eq null) executeOn(CogRuntime(), main, isTest)
+  private def executeWith[A](main: CogRuntime => Proc[A], isTest: Boolean, monitor: String,
+      modelApi: Option[CogRuntime => ModelApiServer]): Outcome =
+    if (monitor eq null) executeOn(CogRuntime(), main, isTest, modelApi)
     else {
       val loader = Option(Thread.currentThread().getContextClassLoader).getOrElse(getClass.getClassLoader)
       val started =
@@ -135,7 +203,7 @@ object ProgramRunner {
           if (verbose) e.printStackTrace(err)
           Outcome(ExitUsage, None, Some("the monitor pipeline could not be started"))
         case Right(m) =>
-          val outcome = executeOn(m.runtime, main, isTest)
+          val outcome = executeOn(m.runtime, main, isTest, modelApi)
           // The program's runtime is closed: every event has been emitted. Now the verdicts.
           val verdict = m.finish(err)
           if (verdict.violated) outcome.copy(status = ExitMonitor, failure = outcome.failure.orElse(Some(verdict.headline)))
@@ -143,7 +211,8 @@ object ProgramRunner {
       }
     }
 
-  private def executeOn[A](rt: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean): Outcome = {
+  private def executeOn[A](rt: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean,
+      modelApi: Option[CogRuntime => ModelApiServer]): Outcome = {
     val schedule =
       try {
         val m = ScheduleFile.fromSystemProperties()
@@ -155,6 +224,32 @@ object ProgramRunner {
           err.println(s"absc: ${e.getMessage}")
           return Outcome(ExitUsage, None, Some(e.getMessage))
       }
+    val api =
+      try modelApi.map(start => start(rt))
+      catch {
+        case e: java.io.IOException =>
+          rt.close()
+          err.println(s"absc: the Model API cannot listen on the port asked for: $e")
+          return Outcome(ExitUsage, None, Some("the Model API cannot listen on the port asked for"))
+      }
+    try {
+      val outcome = runMainBlock(rt, main, isTest)
+      // The model keeps running and serving its objects after the main block, until killed or /quit.
+      api.foreach { server =>
+        flushOutput()
+        err.flush()
+        server.awaitQuit()
+      }
+      outcome
+    } finally {
+      flushOutput()
+      rt.close()
+      try ScheduleFile.finish(schedule)
+      catch { case e: java.io.IOException => err.println(s"absc: the schedule could not be written: $e") }
+    }
+  }
+
+  private def runMainBlock[A](rt: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean): Outcome = {
     val limit = clockLimit()
     try {
       limit.foreach(rt.limitClock)
@@ -184,11 +279,6 @@ object ProgramRunner {
       case e: Throwable =>
         // Not from the program's processes: creating the runtime, a bug in the runtime or here.
         fail(s"the program could not be run: ${describe(e)}", e)
-    } finally {
-      flushOutput()
-      rt.close()
-      try ScheduleFile.finish(schedule)
-      catch { case e: java.io.IOException => err.println(s"absc: the schedule could not be written: $e") }
     }
   }
 

@@ -1,0 +1,140 @@
+package cogs.absc.driver
+
+import java.net.URI
+import java.net.http.{HttpClient, HttpRequest, HttpResponse}
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path, Paths}
+import java.util.concurrent.TimeUnit
+
+import org.junit.jupiter.api.Assertions._
+import org.junit.jupiter.api.{AfterAll, BeforeAll, Test, TestInstance}
+
+import DriverTestSupport._
+
+/**
+ * `absc run -p PORT` in a JVM of its own, as a user starts it: the model compiles, runs its main
+ * block, and then serves the Model API until the process is killed or `/quit` is requested. The
+ * requests are real HTTP requests to the port the model prints.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ModelApiEndToEndTest {
+
+  private var dir: Path = _
+  private val client = HttpClient.newHttpClient()
+
+  private val model =
+    """module Shop;
+      |interface Stock {
+      |  [HTTPCallable] Int add(String item, Int n);
+      |  [HTTPCallable] Map<String, Int> all();
+      |  [HTTPCallable] Int ratio(Int a, Int b);
+      |}
+      |class StockImpl implements Stock {
+      |  Map<String, Int> items = map[];
+      |  Int add(String item, Int n) {
+      |    items = put(items, item, lookupDefault(items, item, 0) + n);
+      |    return lookupDefault(items, item, 0);
+      |  }
+      |  Map<String, Int> all() { return items; }
+      |  Int ratio(Int a, Int b) { return truncate(a / b); }
+      |}
+      |{
+      |  [HTTPName: "stock"] Stock s = new StockImpl();
+      |  await s!add("apples", 3);
+      |  println("main block done");
+      |}
+      |""".stripMargin
+
+  @BeforeAll def setUp(): Unit = dir = tempDir("absc-modelapi")
+
+  @AfterAll def tearDown(): Unit =
+    Files.walk(dir).sorted(java.util.Comparator.reverseOrder()).forEach(p => Files.deleteIfExists(p))
+
+  private final class Model(val process: Process, val out: Path, val err: Path, val url: String)
+
+  /** Starts `absc run -p 0` on the model; returns once the model says where it listens. */
+  private def start(name: String): Model = {
+    val file = absFile(dir, name, model)
+    val out = dir.resolve(s"$name.out")
+    val err = dir.resolve(s"$name.err")
+    val java = Paths.get(System.getProperty("java.home"), "bin", "java").toString
+    val pb = new ProcessBuilder(java, "-Xss256m", "-cp", System.getProperty("java.class.path"),
+      "cogs.absc.driver.Main", "run", "--cache-dir", dir.resolve("cache").toString, "-p", "0", file)
+    pb.redirectOutput(out.toFile).redirectError(err.toFile)
+    val p = pb.start()
+    p.getOutputStream.close()
+    val Url = "absc: the Model API listens at (http://127\\.0\\.0\\.1:[0-9]+/) .*".r
+    // Compiling takes a while on a loaded machine: wait for the line or the end of the process (no
+    // time is asserted; the bound only keeps a broken build from hanging).
+    val deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10)
+    var url: Option[String] = None
+    while (url.isEmpty) {
+      url = Files.readString(err).linesIterator.collectFirst { case Url(u) => u }
+      if (url.isEmpty) {
+        if (!p.isAlive) fail(s"absc ended with status ${p.exitValue} before serving:\n${Files.readString(err)}")
+        if (System.nanoTime() > deadline) { p.destroyForcibly(); fail("absc did not start the Model API") }
+        Thread.sleep(200)
+      }
+    }
+    new Model(p, out, err, url.get)
+  }
+
+  private def get(m: Model, path: String): HttpResponse[String] =
+    client.send(HttpRequest.newBuilder(URI.create(m.url + path)).GET().build(), HttpResponse.BodyHandlers.ofString(UTF_8))
+
+  private def compact(json: String): String = json.replaceAll("\\s+", "")
+
+  @Test def aRunningModelAnswersAndIsStoppedByKilling(): Unit = {
+    val m = start("shop")
+    try {
+      assertEquals("[\"stock\"]", compact(get(m, "o").body))
+      // The main block has ended (its output is out), and the model still serves.
+      assertEquals("main block done\n", waitForOutput(m))
+      assertEquals("{\"result\":5}", compact(get(m, "call/stock/add?item=apples&n=2").body))
+      val posted = client.send(HttpRequest.newBuilder(URI.create(m.url + "call/stock/add"))
+        .POST(HttpRequest.BodyPublishers.ofString("{\"item\": \"pears\", \"n\": 4}")).build(), HttpResponse.BodyHandlers.ofString(UTF_8))
+      assertEquals("{\"result\":4}", compact(posted.body))
+      assertEquals("{\"result\":{\"apples\":5,\"pears\":4}}", compact(get(m, "call/stock/all").body))
+      assertEquals("{\"items\":{\"apples\":5,\"pears\":4}}", compact(get(m, "o/stock").body))
+      val methods = compact(get(m, "call/stock").body)
+      assertTrue(methods.contains("{\"name\":\"add\",\"parameters\":[{\"name\":\"item\",\"type\":\"String\"},{\"name\":\"n\",\"type\":\"Int\"}],\"return\":\"Int\"}"), methods)
+      // The clock is not there yet: 0 (see the README).
+      assertEquals("{\"result\":0}", compact(get(m, "clock/now").body))
+      assertEquals("[]", compact(get(m, "dcs").body))
+
+      val bad = get(m, "call/stock/add?item=x&n=many")
+      assertEquals(400, bad.statusCode)
+      assertEquals("{\"error\":\"stock.add:argument'n'mustbeoftypeInt;got'many'\"}", compact(bad.body))
+      assertEquals(404, get(m, "call/stock/remove?item=x").statusCode)
+      assertEquals(404, get(m, "o/shelf").statusCode)
+      val failed = get(m, "call/stock/ratio?a=1&b=0")
+      assertEquals(500, failed.statusCode)
+      assertTrue(failed.body.contains("stock.ratio failed: DivisionByZeroException"), failed.body)
+      // The failed call killed the object (ABS semantics); the model serves on.
+      assertEquals(500, get(m, "call/stock/all").statusCode)
+      assertEquals(200, get(m, "o").statusCode)
+      assertTrue(get(m, "").body.contains("uPlot"), "the default index page")
+      assertTrue(m.process.isAlive, "the model keeps running")
+    } finally {
+      m.process.destroy()
+      assertTrue(m.process.waitFor(60, TimeUnit.SECONDS), "absc did not stop when killed")
+    }
+  }
+
+  @Test def quitEndsTheModelWithItsStatus(): Unit = {
+    val m = start("quitting")
+    try {
+      assertEquals("main block done\n", waitForOutput(m))
+      assertEquals(200, get(m, "quit").statusCode)
+      assertTrue(m.process.waitFor(60, TimeUnit.SECONDS), "absc did not stop after /quit")
+      assertEquals(0, m.process.exitValue, Files.readString(m.err))
+    } finally m.process.destroyForcibly()
+  }
+
+  /** The program's standard output once the main block has printed (it is flushed when the main block ends). */
+  private def waitForOutput(m: Model): String = {
+    val deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2)
+    while (Files.readString(m.out).isEmpty && System.nanoTime() < deadline) Thread.sleep(100)
+    Files.readString(m.out)
+  }
+}

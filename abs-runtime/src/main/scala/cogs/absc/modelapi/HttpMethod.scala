@@ -1,0 +1,49 @@
+package cogs.absc.modelapi
+
+import cogs.runtime.Fut
+
+/**
+ * The type of a parameter of an `[HTTPCallable]` method: the types the reference toolchain
+ * accepts, and how a request's value becomes an ABS value of that type (see [[JsonCodec]]).
+ */
+sealed trait HttpType extends Product with Serializable {
+  /** The ABS name of the type, as `/call/NAME` lists it. */
+  def absName: String
+}
+
+object HttpType {
+  case object BoolT extends HttpType { def absName = "Bool" }
+  case object IntT extends HttpType { def absName = "Int" }
+  case object FloatT extends HttpType { def absName = "Float" }
+  case object StringT extends HttpType { def absName = "String" }
+  /** `List<A>`: from a JSON array only. */
+  final case class ListT(elem: HttpType) extends HttpType { def absName = s"List<${elem.absName}>" }
+  /** `Map<String, A>`: from a JSON object only. */
+  final case class MapT(value: HttpType) extends HttpType { def absName = s"Map<String, ${value.absName}>" }
+}
+
+/** A parameter of an `[HTTPCallable]` method. */
+final case class HttpParam(name: String, tpe: HttpType)
+
+/**
+ * An `[HTTPCallable]` method of one object, as absc generates it. `call` gets the decoded
+ * arguments in parameter order (each of its parameter's type) and sends the ABS call
+ * asynchronously to the object, returning the call's future; it is called from the server's
+ * threads, outside every COG.
+ */
+final case class HttpMethod(name: String, params: List[HttpParam], resultType: String, call: IndexedSeq[Any] => Fut[Any])
+
+/**
+ * An object whose class absc compiled for the Model API: its callable methods and a snapshot of
+ * its fields. Every class of a model that uses `[HTTPName]` implements it.
+ */
+trait HttpExposed {
+  /** The object's `[HTTPCallable]` methods, from every interface its class implements. */
+  def http$methods: List[HttpMethod]
+
+  /**
+   * The object's fields by name, read by a process of the object's COG (so never while one of its
+   * methods runs), as the future of that process.
+   */
+  def http$state: Fut[List[(String, Any)]]
+}

@@ -1,0 +1,315 @@
+package cogs.absc.modelapi
+
+import java.io.{ByteArrayOutputStream, InputStream}
+import java.net.{InetAddress, InetSocketAddress, URLDecoder}
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path}
+import java.util.concurrent.{CompletableFuture, CountDownLatch, ExecutorService, Executors, ThreadFactory}
+import java.util.concurrent.atomic.AtomicInteger
+
+import scala.util.{Failure, Success}
+
+import com.fasterxml.jackson.databind.JsonNode
+import com.sun.net.httpserver.{HttpExchange, HttpServer}
+
+import cogs.absc.lib.{AbsException, AbsRat}
+
+/**
+ * The Model API of a running model: an HTTP server on the loopback interface only (other
+ * machines cannot reach it), with the endpoints of the ABS manual's Model API chapter:
+ *
+ *  - `GET /o`: the names of the objects registered with `[HTTPName]`, a JSON array;
+ *  - `GET /o/NAME`: the object's fields, a JSON object (read between two of its processes);
+ *  - `GET /call/NAME`: its `[HTTPCallable]` methods: `[{"name", "parameters": [{"name", "type"}], "return"}]`;
+ *  - `GET|POST /call/NAME/METHOD?p=..`: calls the method, arguments from the query string and/or
+ *    a JSON object in the body (the query string wins); `{"result": ..}`, or 500 with
+ *    `{"error": ABS exception}` when the call fails;
+ *  - `GET /clock/now`: `{"result": now}`;
+ *  - `GET /dcs`: the deployment components, `[{"name", "creationTime", "values": [[t, used, total], ..],
+ *    "resources": {"Speed": [[t, used, total], ..], ..}}]` (`values`: the Speed history, the shape the
+ *    reference backends give; `total` null: unlimited);
+ *  - `GET /`: the index page: the user's file, or the default chart of the components' load;
+ *    `GET /static/PATH`: files next to the user's index file; `GET /webjars/uplot/PATH`: the chart library;
+ *  - `GET /quit`: ends the serving (the program then exits).
+ *
+ * A request the API cannot answer gets a 4xx with `{"error": message}`: 404 for an unknown path,
+ * object or method, 400 for wrong arguments, 405 for a method other than GET/POST. Nothing a
+ * client sends reaches the model except a well-formed call.
+ *
+ * Requests are handled on a small pool of daemon threads: a call blocks its thread until the ABS
+ * method returns (as in the reference backends: a client must not time out), the others go on.
+ */
+final class ModelApiServer private (server: HttpServer, pool: ExecutorService, view: ModelView,
+    indexFile: Option[Path]) {
+
+  private[this] val quit = new CountDownLatch(1)
+
+  /** The port the server listens on (the one asked for, or the one the system chose for 0). */
+  def port: Int = server.getAddress.getPort
+
+  def url: String = s"http://${server.getAddress.getAddress.getHostAddress}:$port/"
+
+  /** Blocks until a client requests `/quit`. */
+  def awaitQuit(): Unit = quit.await()
+
+  def stop(): Unit = {
+    server.stop(0)
+    pool.shutdownNow()
+  }
+
+  private def handle(ex: HttpExchange): Unit =
+    try {
+      val method = ex.getRequestMethod
+      if (method != "GET" && method != "POST" && method != "HEAD")
+        json(ex, 405, error(s"method $method is not supported: use GET or POST"))
+      else route(ex, ex.getRequestURI.getRawPath.split("/").toList.filter(_.nonEmpty).map(decode))
+    } catch {
+      case e: Exception =>
+        // A bug here, never the model's: the client hears of it, the model goes on.
+        try json(ex, 500, error(s"the Model API failed: $e")) catch { case _: Exception => () }
+    } finally ex.close()
+
+  private def route(ex: HttpExchange, path: List[String]): Unit = path match {
+    case Nil => index(ex)
+    case List("o") => json(ex, 200, JsonCodec.array(HttpObjects.names.map(JsonCodec.text)))
+    case List("o", name) => withObject(ex, name)(state(ex, name, _))
+    case List("call") => json(ex, 200, JsonCodec.array(HttpObjects.names.map(JsonCodec.text)))
+    case List("call", name) => withObject(ex, name)(o => json(ex, 200, JsonCodec.array(methodsOf(o).map(describe))))
+    case List("call", name, m) => withObject(ex, name)(call(ex, name, m, _))
+    case List("clock", "now") => json(ex, 200, JsonCodec.obj("result" -> JsonCodec.toJson(view.now())))
+    case List("dcs") => json(ex, 200, dcs())
+    case List("quit") =>
+      json(ex, 200, JsonCodec.obj("result" -> JsonCodec.text("the model stops")))
+      quit.countDown()
+    case "static" :: rest if indexFile.isDefined => staticFile(ex, rest)
+    case "webjars" :: "uplot" :: rest => webjar(ex, rest)
+    case _ => json(ex, 404, error(s"no such resource: ${ex.getRequestURI.getRawPath}"))
+  }
+
+  // ------------------------------------------------------------------ objects
+
+  private def withObject(ex: HttpExchange, name: String)(body: AnyRef => Unit): Unit =
+    HttpObjects.lookup(name) match {
+      case Some(o) => body(o)
+      case None => json(ex, 404, error(s"no object is registered with [HTTPName: \"$name\"]"))
+    }
+
+  private def methodsOf(o: AnyRef): List[HttpMethod] = o match {
+    case e: HttpExposed => e.http$methods
+    case _ => Nil
+  }
+
+  private def describe(m: HttpMethod): JsonNode = JsonCodec.obj(
+    "name" -> JsonCodec.text(m.name),
+    "parameters" -> JsonCodec.array(m.params.map(p => JsonCodec.obj("name" -> JsonCodec.text(p.name), "type" -> JsonCodec.text(p.tpe.absName)))),
+    "return" -> JsonCodec.text(m.resultType))
+
+  private def state(ex: HttpExchange, name: String, o: AnyRef): Unit = o match {
+    case e: HttpExposed =>
+      finish(ex, s"reading the fields of '$name'", e.http$state) { fields =>
+        JsonCodec.obj(fields.map { case (k, v) => k -> JsonCodec.toJson(v) }: _*)
+      }
+    case _ => json(ex, 200, JsonCodec.obj())
+  }
+
+  private def call(ex: HttpExchange, name: String, methodName: String, o: AnyRef): Unit =
+    methodsOf(o).find(_.name == methodName) match {
+      case None =>
+        val known = methodsOf(o).map(_.name)
+        json(ex, 404, error(s"object '$name' has no [HTTPCallable] method '$methodName'" +
+          (if (known.isEmpty) "" else known.mkString(" (it has: ", ", ", ")"))))
+      case Some(m) =>
+        val args = try Right(arguments(ex, m)) catch {
+          case e: JsonCodec.BadArgument => Left(e.getMessage)
+        }
+        args match {
+          case Left(msg) => json(ex, 400, error(s"$name.$methodName: $msg"))
+          case Right(values) =>
+            finish(ex, s"$name.$methodName", m.call(values))(v => JsonCodec.obj("result" -> JsonCodec.toJson(v)))
+        }
+    }
+
+  /** The arguments of a call, in parameter order: query string over JSON body; each exactly once. */
+  private def arguments(ex: HttpExchange, m: HttpMethod): IndexedSeq[Any] = {
+    val query = parseQuery(ex.getRequestURI.getRawQuery)
+    val body = readBody(ex.getRequestBody)
+    val fromBody: Map[String, JsonNode] =
+      if (body.trim.isEmpty) Map.empty
+      else {
+        val j = try JsonCodec.mapper.readTree(body) catch {
+          case e: com.fasterxml.jackson.core.JsonProcessingException =>
+            throw new JsonCodec.BadArgument(s"the body is not JSON: ${e.getOriginalMessage}")
+        }
+        if (!j.isObject) throw new JsonCodec.BadArgument("the body must be a JSON object of the arguments by name")
+        val b = Map.newBuilder[String, JsonNode]
+        j.fields().forEachRemaining(e => b += e.getKey -> e.getValue)
+        b.result()
+      }
+    val names = m.params.map(_.name).toSet
+    val unknown = (query.keySet ++ fromBody.keySet).filterNot(names).toList.sorted
+    if (unknown.nonEmpty)
+      throw new JsonCodec.BadArgument(s"unknown argument(s) ${unknown.map(u => s"'$u'").mkString(", ")}; " +
+        s"the method takes ${signature(m)}")
+    m.params.map { p =>
+      query.get(p.name) match {
+        case Some(List(v)) => JsonCodec.fromText(p.name, v, p.tpe)
+        case Some(_) => throw new JsonCodec.BadArgument(s"argument '${p.name}' is given more than once")
+        case None => fromBody.get(p.name) match {
+          case Some(j) => JsonCodec.fromJson(p.name, j, p.tpe)
+          case None => throw new JsonCodec.BadArgument(s"missing argument '${p.name}'; the method takes ${signature(m)}")
+        }
+      }
+    }.toIndexedSeq
+  }
+
+  private def signature(m: HttpMethod): String =
+    if (m.params.isEmpty) "no arguments" else m.params.map(p => s"${p.tpe.absName} ${p.name}").mkString("(", ", ", ")")
+
+  /**
+   * Answers once the call's future resolves: blocks this request's thread (not the model's), as
+   * the reference backends do. A failure of the ABS call is a 500 with the ABS error text.
+   */
+  private def finish[A](ex: HttpExchange, what: String, fut: cogs.runtime.Fut[A])(ok: A => JsonNode): Unit = {
+    val done = new CompletableFuture[scala.util.Try[A]]
+    // No lost wake-up: `onComplete` either registers the callback before the future resolves (the
+    // resolving thread then runs it) or, if registration finds it resolved, runs it here at once
+    // (Fut's contract); `done.get()` returns whether `complete` ran before or after it was called.
+    fut.onComplete(t => done.complete(t))
+    done.get() match {
+      case Success(v) => json(ex, 200, ok(v))
+      case Failure(e) => json(ex, 500, error(s"$what failed: ${abs(e)}"))
+    }
+  }
+
+  private def abs(e: Throwable): String = AbsException.lift(e match {
+    case c: cogs.runtime.CallFailedException if c.getCause ne null => c.getCause
+    case other => other
+  }) match {
+    case a: AbsException => a.getMessage
+    case other => Option(other.getMessage).filter(_.nonEmpty).map(m => s"${other.getClass.getName}: $m").getOrElse(other.getClass.getName)
+  }
+
+  // ------------------------------------------------------------------ deployment components
+
+  private def dcs(): JsonNode = JsonCodec.array(view.deploymentComponents().map { dc =>
+    def rows(us: IndexedSeq[ResourceUse]): JsonNode = JsonCodec.array(us.zipWithIndex.map { case (u, i) =>
+      JsonCodec.array(List(
+        JsonCodec.toJson(dc.creationTime + AbsRat.fromInt(i)),
+        JsonCodec.toJson(u.used),
+        u.total.map(JsonCodec.toJson).getOrElse(JsonCodec.mapper.nullNode())))
+    })
+    JsonCodec.obj(
+      "name" -> JsonCodec.text(dc.name),
+      "creationTime" -> JsonCodec.toJson(dc.creationTime),
+      "values" -> rows(dc.history.getOrElse("Speed", IndexedSeq.empty)),
+      "resources" -> JsonCodec.obj(dc.history.toList.sortBy(_._1).map { case (k, us) => k -> rows(us) }: _*))
+  })
+
+  // ------------------------------------------------------------------ pages and files
+
+  private def index(ex: HttpExchange): Unit = indexFile match {
+    case Some(f) => file(ex, f)
+    case None => resource(ex, "cogs/absc/modelapi/index.html")
+  }
+
+  private def staticFile(ex: HttpExchange, rest: List[String]): Unit = {
+    val dir = indexFile.get.toAbsolutePath.getParent
+    val target = rest.foldLeft(dir)(_.resolve(_)).normalize()
+    // Only files below the index file's directory: no "..", no absolute path in a segment.
+    if (rest.exists(s => s == ".." || s.contains('\\') || s.contains('/')) || !target.startsWith(dir) || !Files.isRegularFile(target))
+      json(ex, 404, error(s"no such file: static/${rest.mkString("/")}"))
+    else file(ex, target)
+  }
+
+  private def webjar(ex: HttpExchange, rest: List[String]): Unit =
+    if (rest.isEmpty || rest.exists(s => s == ".." || s == ".")) json(ex, 404, error("no such file"))
+    else resource(ex, s"META-INF/resources/webjars/uplot/${ModelApiServer.uplotVersion}/${rest.mkString("/")}")
+
+  private def file(ex: HttpExchange, f: Path): Unit =
+    if (!Files.isRegularFile(f)) json(ex, 404, error(s"the index file $f is not there"))
+    else send(ex, 200, contentType(f.getFileName.toString), Files.readAllBytes(f))
+
+  private def resource(ex: HttpExchange, name: String): Unit =
+    Option(getClass.getClassLoader.getResourceAsStream(name)) match {
+      case None => json(ex, 404, error(s"no such file: ${ex.getRequestURI.getRawPath}"))
+      case Some(in) => try send(ex, 200, contentType(name), in.readAllBytes()) finally in.close()
+    }
+
+  private def contentType(name: String): String = name.substring(name.lastIndexOf('.') + 1).toLowerCase match {
+    case "html" | "htm" => "text/html; charset=utf-8"
+    case "js" => "text/javascript; charset=utf-8"
+    case "css" => "text/css; charset=utf-8"
+    case "json" => "application/json"
+    case "svg" => "image/svg+xml"
+    case "png" => "image/png"
+    case _ => "application/octet-stream"
+  }
+
+  // ------------------------------------------------------------------ plumbing
+
+  private def error(message: String): JsonNode = JsonCodec.obj("error" -> JsonCodec.text(message))
+
+  private def json(ex: HttpExchange, status: Int, body: JsonNode): Unit =
+    send(ex, status, "application/json", JsonCodec.mapper.writerWithDefaultPrettyPrinter().writeValueAsBytes(body))
+
+  private def send(ex: HttpExchange, status: Int, contentType: String, bytes: Array[Byte]): Unit = {
+    ex.getResponseHeaders.set("Content-Type", contentType)
+    ex.getResponseHeaders.set("Cache-Control", "no-store")
+    if (ex.getRequestMethod == "HEAD") ex.sendResponseHeaders(status, -1)
+    else {
+      ex.sendResponseHeaders(status, if (bytes.isEmpty) -1 else bytes.length.toLong)
+      if (bytes.nonEmpty) ex.getResponseBody.write(bytes)
+    }
+  }
+
+  private def decode(s: String): String = URLDecoder.decode(s.replace("+", "%2B"), UTF_8)
+
+  private def parseQuery(raw: String): Map[String, List[String]] =
+    if (raw == null || raw.isEmpty) Map.empty
+    else raw.split("&").toList.filter(_.nonEmpty).map { kv =>
+      val i = kv.indexOf('=')
+      if (i < 0) (URLDecoder.decode(kv, UTF_8), "") else (URLDecoder.decode(kv.substring(0, i), UTF_8), URLDecoder.decode(kv.substring(i + 1), UTF_8))
+    }.groupMap(_._1)(_._2)
+
+  private def readBody(in: InputStream): String = {
+    val out = new ByteArrayOutputStream
+    in.transferTo(out)
+    new String(out.toByteArray, UTF_8)
+  }
+}
+
+object ModelApiServer {
+
+  /**
+   * Starts a server on the loopback interface at `port` (0: any free port). `indexFile`: the
+   * user's index page (`--modelapi-index-file`), else the default one. Throws
+   * `java.net.BindException` if the port is taken.
+   */
+  def start(port: Int, view: ModelView, indexFile: Option[Path]): ModelApiServer = {
+    val server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress, port), 0)
+    val count = new AtomicInteger
+    val pool = Executors.newCachedThreadPool(new ThreadFactory {
+      def newThread(r: Runnable): Thread = {
+        val t = new Thread(r, s"cogs-modelapi-${count.incrementAndGet()}")
+        t.setDaemon(true)
+        t
+      }
+    })
+    server.setExecutor(pool)
+    val api = new ModelApiServer(server, pool, view, indexFile)
+    server.createContext("/", ex => api.handle(ex))
+    server.start()
+    api
+  }
+
+  /** The version of the uPlot WebJar on the class path (the page asks for it without a version). */
+  private lazy val uplotVersion: String = {
+    val in = getClass.getClassLoader.getResourceAsStream("META-INF/maven/org.webjars.npm/uplot/pom.properties")
+    if (in == null) "missing"
+    else try {
+      val p = new java.util.Properties
+      p.load(in)
+      p.getProperty("version", "missing")
+    } finally in.close()
+  }
+}
