@@ -572,7 +572,9 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
           val written = phase("fast index") { FastRun.record(req, built.program, files, root) }
           note(if (written) s"fast path: wrote ${req.index}" else "fast path: no index (the sources or absc changed since the launcher looked)")
         } catch {
-          case e: IOException => note(s"fast path: cannot write ${req.index} ($e)")
+          // The index only saves time: whatever goes wrong with it, the program runs.
+          case e @ (_: IOException | _: java.io.UncheckedIOException | _: SecurityException) =>
+            note(s"fast path: cannot write ${req.index} ($e)")
         }
     }
 

@@ -62,8 +62,16 @@ class LauncherFastPathTest {
   }
 
   private final case class Ran(status: Int, out: String, err: String, fast: Boolean) {
-    /** stderr without the fast path's own line, and with objects' hash codes made equal. */
-    def report: String = err.linesIterator.filterNot(_.startsWith("absc: fast path: ")).mkString("\n").replaceAll("#-?\\d+", "#N")
+    /**
+     * stderr without the fast path's own line, with objects' hash codes made equal, and the lines
+     * of a deadlock report (one per COG, in the order of a hash set: it differs from run to run,
+     * on either path) sorted.
+     */
+    def report: String = {
+      val lines = err.linesIterator.filterNot(_.startsWith("absc: fast path: ")).map(_.replaceAll("#-?\\d+", "#N")).toList
+      val (cogs, rest) = lines.partition(_.startsWith("  COG of "))
+      (rest ++ cogs.sorted).mkString("\n")
+    }
   }
 
   private def absc(args: List[String], env: Map[String, String] = Map.empty): Ran = {
