@@ -11,7 +11,7 @@
 #   absc-calls     ./absc run calls.abs           a cached run of 100 objects, N asynchronous calls
 # and prints the median of each and the ratios the issue sets targets for: one-line / hello
 # (at most 4) and calls - empty (at most 50 ms). The models are compiled (and their class-data
-# archives dumped) by two runs of each before the timing. Uses $JAVA_HOME/bin/java (and javac)
+# archives dumped) by three runs of each before the timing. Uses $JAVA_HOME/bin/java (and javac)
 # when JAVA_HOME is set, as absc does; JAVA_OPTS and ABSC_NO_FAST/ABSC_NO_CDS reach absc.
 set -euo pipefail
 
@@ -82,10 +82,13 @@ run_one() {
 }
 
 echo "warming up (absc builds if needed, compiles the models, dumps their class-data archives)..." >&2
-for name in "${names[@]}"; do
-  for _ in 1 2; do
+for round in 1 2 3; do
+  for name in "${names[@]}"; do
     run_one "$name" >"$work/out" 2>"$work/err" || { echo "startup.sh: $name failed:" >&2; cat "$work/err" >&2; exit 1; }
   done
+  # On JDK 25 the second run of a model records its AOT configuration and a JVM in the background
+  # makes the cache from it: let it finish before the timing.
+  [ "$round" != 2 ] || sleep 5
 done
 
 declare -A times
