@@ -11,8 +11,14 @@ import java.security.MessageDigest
 import scala.jdk.CollectionConverters._
 import scala.util.Using
 
-/** A source file as absc read it: the name it was given on the command line and its text. */
-final case class SourceFile(name: String, text: String)
+/**
+ * A source file as absc read it: the name it was given on the command line and its text; and the
+ * SHA-256 of the bytes read, in hex, when absc read it from a file (for the launcher's fast path,
+ * [[FastRun]]; not part of equality).
+ */
+final case class SourceFile(name: String, text: String) {
+  private[driver] var digest: String = ""
+}
 
 /**
  * The compiled form of a program, in a directory:
@@ -124,6 +130,7 @@ final class ClassCache(val root: Path) {
     val complete = entries.filter(d => Files.isDirectory(d) && d.getFileName.toString.length == 64)
     if (complete.size > MaxEntries)
       complete.sortBy(d => -Files.getLastModifiedTime(d).toMillis).drop(MaxEntries).foreach(deleteTree)
+    FastRun.prune(root)
   } catch { case _: IOException => () } // another run may be pruning too
 
   /** Removes every entry. */

@@ -71,6 +71,9 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
 
   private def note(message: String): Unit = if (verbose) err.println(s"absc: $message")
 
+  /** Set by `absc run` when the launcher asked for a fast-path index (see [[FastRun]]). */
+  private[driver] var fastRequest: Option[FastRun.Request] = None
+
   // ------------------------------------------------------------------ reading
 
   /**
@@ -85,7 +88,10 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     while (it.hasNext) {
       val name = it.next()
       readSource(name) match {
-        case Right(Right(text)) => read += SourceFile(name, text)
+        case Right(Right((text, digest))) =>
+          val f = SourceFile(name, text)
+          f.digest = digest
+          read += f
         case Right(Left((diagnostics, text))) =>
           err.println(Diagnostic.renderAll(diagnostics, text))
           encodingErrors += diagnostics.size
@@ -101,12 +107,16 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     } else Right(read.result())
   }
 
-  private def readSource(name: String): Either[String, Either[(List[Diagnostic], String), String]] =
+  /** The text, and the SHA-256 of the bytes read (for the fast path; monitor sources get none). */
+  private def readSource(name: String): Either[String, Either[(List[Diagnostic], String), (String, String)]] =
     try {
       val p = Paths.get(name)
       if (Files.isDirectory(p)) Left("Is a directory")
-      else if (name.endsWith(".scala")) Right(Right(new String(Files.readAllBytes(p), UTF_8))) // monitor sources: scalac's business
-      else Right(SourceText.decode(name, Files.readAllBytes(p)))
+      else if (name.endsWith(".scala")) Right(Right((new String(Files.readAllBytes(p), UTF_8), ""))) // monitor sources: scalac's business
+      else {
+        val bytes = Files.readAllBytes(p)
+        Right(SourceText.decode(name, bytes).map(text => (text, FastRun.sha256(bytes))))
+      }
     } catch {
       case _: NoSuchFileException   => Left("No such file")
       case _: AccessDeniedException => Left("Permission denied")
@@ -255,7 +265,8 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
   // ------------------------------------------------------------------ Scala to classes, with the cache
 
   /** A compiled program ready to run, and what to do when it is no longer needed. */
-  final class Built(val program: CompiledProgram, val cacheHit: Boolean, cleanup: () => Unit) {
+  final class Built(val program: CompiledProgram, val cacheHit: Boolean, cleanup: () => Unit,
+      private[driver] val cacheRoot: Option[Path] = None) {
     def close(): Unit = cleanup()
   }
 
@@ -272,7 +283,7 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
           case Some(hit) =>
             note(s"cache hit: ${hit.dir}")
             if (hit.warnings.nonEmpty) err.println(hit.warnings)
-            keep(keepGenerated, hit.generatedFiles).map(_ => new Built(hit, cacheHit = true, () => ()))
+            keep(keepGenerated, hit.generatedFiles).map(_ => new Built(hit, cacheHit = true, () => (), Some(root)))
           case None =>
             note(s"cache miss: ${c.entryDir(key)}")
             val temp =
@@ -288,7 +299,7 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
                 buildInto(temp, sources, keepGenerated) match {
                   case Left(f) => ClassCache.deleteTree(temp); Left(f)
                   case Right(()) =>
-                    if (forkedKey(temp).forall(_ == key)) Right(new Built(c.commit(key, temp), cacheHit = false, () => ()))
+                    if (forkedKey(temp).forall(_ == key)) Right(new Built(c.commit(key, temp), cacheHit = false, () => (), Some(root)))
                     else {
                       // A source changed while the other JVM read it: run what it built, cache nothing.
                       note("a source changed during the build; the result is not cached")
@@ -551,8 +562,26 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
           if (built.program.mainObject.isEmpty) {
             err.println("absc: nothing to run: the program has no main block")
             Exit.Compile
-          } else execute(built, args, err).status
+          } else {
+            recordFastPath(built, sources)
+            execute(built, args, err).status
+          }
         } finally built.close()
+    }
+
+  /** The launcher's index for the next run of these sources (see [[FastRun]]); never fails the run. */
+  private def recordFastPath(built: Built, sources: List[SourceFile]): Unit =
+    for (req <- fastRequest; root <- built.cacheRoot) {
+      val files = sources.map(s => s.name -> s.digest)
+      if (files.forall(_._2.nonEmpty))
+        try {
+          val written = phase("fast index") { FastRun.record(req, built.program, files, root) }
+          note(if (written) s"fast path: wrote ${req.index}" else "fast path: no index (the sources or absc changed since the launcher looked)")
+        } catch {
+          // The index only saves time: whatever goes wrong with it, the program runs.
+          case e @ (_: IOException | _: java.io.UncheckedIOException | _: SecurityException) =>
+            note(s"fast path: cannot write ${req.index} ($e)")
+        }
     }
 
   /**

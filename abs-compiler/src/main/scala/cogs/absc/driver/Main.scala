@@ -378,8 +378,20 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
 
   def call(): Integer =
     withMonitoredSources { (sources, m) =>
-      driverFor(m, CompilerJvm.fromSystemProperties).run(sources, build.policy(ctx.env), Option(build.keepGenerated), ctx.programArgs)
+      val d = driverFor(m, CompilerJvm.fromSystemProperties)
+      if (plain) d.fastRequest = FastRun.request
+      d.run(sources, build.policy(ctx.env), Option(build.keepGenerated), ctx.programArgs)
     }
+
+  /**
+   * `absc run FILE.abs... [-- ARG...]` and nothing else: the only form the launcher's fast path
+   * takes (an option would change what runs or how), so the only one it gets an index for.
+   */
+  private def plain: Boolean =
+    common.verbosity.isEmpty && build.cacheDir == null && !build.noCache && build.keepGenerated == null &&
+      monitor.config == null && main.mainModule == null && workers.workers == null &&
+      schedule.record == null && schedule.replay == null &&
+      files.asScala.forall(f => f.endsWith(".abs") && java.nio.file.Files.isRegularFile(java.nio.file.Paths.get(f)))
 }
 
 @Command(name = "test", mixinStandardHelpOptions = true, versionProvider = classOf[VersionProvider],

@@ -1,0 +1,196 @@
+package cogs.absc.driver
+
+import java.io.File
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path, Paths}
+import java.nio.file.attribute.FileTime
+import java.util.concurrent.{Callable, Executors, TimeUnit}
+import java.util.jar.{JarEntry, JarOutputStream}
+
+import scala.jdk.CollectionConverters._
+import scala.util.Using
+
+import org.junit.jupiter.api.Assertions._
+import org.junit.jupiter.api.{AfterAll, Test, TestInstance}
+
+/**
+ * The launcher's fast path for cached `absc run FILE.abs` (the `absc` script and [[FastRun]]): the
+ * real script, copied into a tree of its own whose build stamp lists jars of this test's class
+ * path (directories are packed into jars first), so it never builds; a private cache
+ * (XDG_CACHE_HOME). `ABSC_SHOW_COMMAND=1` makes a fast run say so on stderr; that line is the
+ * only thing a test strips before comparing a fast run with the slow path.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class LauncherFastPathTest {
+
+  private val repo: Path = {
+    val here = Paths.get("").toAbsolutePath
+    if (Files.isRegularFile(here.resolve("absc"))) here else here.getParent
+  }
+
+  private val tmp = Files.createTempDirectory("absc-fast-")
+  private val tree = tmp.resolve("tree")
+  private val cache = tmp.resolve("cache")
+  private val models = Files.createDirectories(tmp.resolve("models"))
+
+  private val jars: List[Path] = {
+    val dir = Files.createDirectories(tmp.resolve("jars"))
+    ClassPath.entries.zipWithIndex.map { case (e, i) =>
+      // Copies, so that a test may change one as a rebuild would, without touching the build's.
+      if (Files.isRegularFile(e)) Files.copy(e, dir.resolve(s"$i-${e.getFileName}")) else jarOf(e, dir.resolve(s"$i-dir.jar"))
+    }
+  }
+
+  locally {
+    val target = Files.createDirectories(tree.resolve("abs-compiler/target"))
+    Files.copy(repo.resolve("absc"), tree.resolve("absc"))
+    Files.writeString(target.resolve("absc.classpath"), jars.mkString(File.pathSeparator), UTF_8)
+  }
+
+  @AfterAll def cleanUp(): Unit = ClassCache.deleteTree(tmp)
+
+  private def jarOf(dir: Path, jar: Path): Path = {
+    val files = Using.resource(Files.walk(dir))(_.iterator.asScala.filter(Files.isRegularFile(_)).toVector)
+    Using.resource(new JarOutputStream(Files.newOutputStream(jar))) { out =>
+      for (f <- files) {
+        out.putNextEntry(new JarEntry(dir.relativize(f).toString.replace(File.separatorChar, '/')))
+        Files.copy(f, out)
+        out.closeEntry()
+      }
+    }
+    jar
+  }
+
+  private final case class Ran(status: Int, out: String, err: String, fast: Boolean) {
+    /**
+     * stderr without the fast path's own line, with objects' hash codes made equal, and the lines
+     * of a deadlock report (one per COG, in the order of a hash set: it differs from run to run,
+     * on either path) sorted.
+     */
+    def report: String = {
+      val lines = err.linesIterator.filterNot(_.startsWith("absc: fast path: ")).map(_.replaceAll("#-?\\d+", "#N")).toList
+      val (cogs, rest) = lines.partition(_.startsWith("  COG of "))
+      (rest ++ cogs.sorted).mkString("\n")
+    }
+  }
+
+  private def absc(args: List[String], env: Map[String, String] = Map.empty): Ran = {
+    val pb = new ProcessBuilder(("bash" :: tree.resolve("absc").toString :: args): _*)
+    pb.directory(models.toFile)
+    val e = pb.environment()
+    e.put("XDG_CACHE_HOME", cache.toString)
+    e.put("ABSC_SHOW_COMMAND", "1")
+    e.remove("ABSC_NO_FAST")
+    e.remove("JAVA_OPTS")
+    e.put("JAVA_HOME", System.getProperty("java.home"))
+    env.foreach { case (k, v) => e.put(k, v) }
+    pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+    val id = java.util.UUID.randomUUID()
+    val outFile = tmp.resolve(s"out-$id")
+    val errFile = tmp.resolve(s"err-$id")
+    pb.redirectOutput(outFile.toFile).redirectError(errFile.toFile)
+    val p = pb.start()
+    assertTrue(p.waitFor(300, TimeUnit.SECONDS), s"absc ${args.mkString(" ")} did not end")
+    val err = Files.readString(errFile, UTF_8)
+    Ran(p.exitValue, Files.readString(outFile, UTF_8), err, err.linesIterator.exists(_.startsWith("absc: fast path: ")))
+  }
+
+  private def model(name: String, text: String): String = {
+    Files.writeString(models.resolve(name), text, UTF_8)
+    name
+  }
+
+  /** The slow path (a miss), then two fast runs (the first dumps the class-data archive), then the slow path on a hit. */
+  private def sameOnBothPaths(file: String, status: Int): Ran = {
+    val first = absc(List("run", file))
+    assertFalse(first.fast, s"a first run cannot be fast:\n${first.err}")
+    val fast1 = absc(List("run", file))
+    val fast2 = absc(List("run", file))
+    val slow = absc(List("run", file), Map("ABSC_NO_FAST" -> "1"))
+    assertTrue(fast1.fast && fast2.fast, s"the second and third runs should take the fast path:\n${fast1.err}\n${fast2.err}")
+    assertFalse(slow.fast)
+    for (r <- List(first, fast1, fast2, slow)) {
+      assertEquals(status, r.status, r.err)
+      assertEquals(first.out, r.out)
+      assertEquals(first.report, r.report)
+    }
+    first
+  }
+
+  @Test def aPrintingModelRunsTheSameFastAndSlow(): Unit = {
+    val r = sameOnBothPaths(model("hello.abs", "module Hello;\n{ println(\"hello\"); }\n"), 0)
+    assertEquals("hello\n", r.out)
+    assertEquals("", r.report)
+  }
+
+  @Test def aFailingModelFailsTheSameWay(): Unit = {
+    val r = sameOnBothPaths(model("failing.abs", "module Failing;\n{\n  println(\"before\");\n  assert False;\n}\n"), 1)
+    assertEquals("before\n", r.out)
+    assertTrue(r.report.contains("absc: the main block failed: uncaught exception AssertionFailException"), r.err)
+  }
+
+  @Test def aDeadlockIsReportedTheSameWay(): Unit = {
+    val r = sameOnBothPaths(model("deadlock.abs",
+      """module Deadlock;
+        |interface I { Unit m(); }
+        |class C implements I { Bool b = False; Unit m() { await b; } }
+        |{ I o = new C(); Fut<Unit> f = o!m(); f.get; }
+        |""".stripMargin), 1)
+    assertTrue(r.report.contains("absc: deadlock:"), r.err)
+  }
+
+  @Test def anEditedSourceIsNeverServedFromTheOldEntry(): Unit = {
+    val f = model("edited.abs", "module Edited;\n{ println(\"one\"); }\n")
+    absc(List("run", f))
+    assertTrue(absc(List("run", f)).fast)
+    // Same length and same modification time: only the content tells.
+    val time = Files.getLastModifiedTime(models.resolve(f))
+    model(f, "module Edited;\n{ println(\"two\"); }\n")
+    Files.setLastModifiedTime(models.resolve(f), time)
+    val after = absc(List("run", f))
+    assertFalse(after.fast, after.err)
+    assertEquals("two\n", after.out)
+    assertTrue(absc(List("run", f)).fast)
+  }
+
+  @Test def optionsAndARebuiltAbscTakeTheSlowPath(): Unit = {
+    val f = model("options.abs", "module Options;\n{ println(\"x\"); }\n")
+    absc(List("run", f))
+    assertTrue(absc(List("run", f)).fast)
+    val withOption = absc(List("run", "--workers", "1", f))
+    assertEquals((0, "x\n", false), (withOption.status, withOption.out, withOption.fast))
+    // A jar of absc's class path with a new time, as a rebuild leaves it: the old index no longer applies.
+    val jar = jars.last
+    val before = Files.getLastModifiedTime(jar)
+    try {
+      Files.setLastModifiedTime(jar, FileTime.fromMillis(before.toMillis + 5000))
+      val rebuilt = absc(List("run", f))
+      assertEquals((0, "x\n", false), (rebuilt.status, rebuilt.out, rebuilt.fast))
+    } finally Files.setLastModifiedTime(jar, before)
+  }
+
+  @Test def concurrentFirstRunsAgree(): Unit = {
+    val f = model("race.abs", "module Race;\n{ println(\"raced\"); }\n")
+    val pool = Executors.newFixedThreadPool(2)
+    try {
+      val runs = pool.invokeAll(List.fill(2)(new Callable[Ran] { def call(): Ran = absc(List("run", f)) }).asJava).asScala.map(_.get)
+      for (r <- runs) assertEquals((0, "raced\n"), (r.status, r.out), r.err)
+    } finally pool.shutdown()
+    val next = absc(List("run", f))
+    assertEquals((0, "raced\n", true), (next.status, next.out, next.fast), next.err)
+  }
+
+  @Test def theScriptAndFastRunHashTheSameText(): Unit = {
+    // What FastRun.record compares the script's key against: computed here from the same parts.
+    val f = model("key.abs", "module Key;\n{ skip; }\n")
+    absc(List("run", f))
+    val index = Using.resource(Files.list(cache.resolve("absc/fast")))(_.iterator.asScala.toList)
+      .filterNot(_.getFileName.toString.startsWith("tmp-"))
+    val digest = FastRun.sha256(Files.readAllBytes(models.resolve(f)))
+    val javaReal = Paths.get(System.getProperty("java.home"), "bin", "java").toRealPath()
+    val jdk = javaReal.getParent.getParent
+    val jdkId = s"${jdk.getFileName}-${Files.getLastModifiedTime(jdk.resolve("release")).to(TimeUnit.SECONDS)}"
+    val key = FastRun.sha256(FastRun.manifest(s"$jdkId $javaReal", jars, List(f -> digest)).getBytes(UTF_8))
+    assertTrue(index.exists(_.getFileName.toString == key), s"no index named $key among ${index.map(_.getFileName)}")
+  }
+}
