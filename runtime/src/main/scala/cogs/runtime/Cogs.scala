@@ -90,6 +90,17 @@ object Cogs {
   /** The deployment components of the running process's runtime. */
   def deploymentComponents: Seq[DeploymentComponent] = here("deploymentComponents").runtime.deploymentComponents
 
+  /**
+   * ABS `[DataSize: amount] o!m(..)`: the message travels to `target`'s deployment component,
+   * consuming `amount` of that component's Bandwidth (over as many time units as it takes,
+   * blocking the sender's COG), unless the sender is on the same component or the target on none.
+   */
+  def transfer(target: Active, amount: SimTime): Proc[Unit] = Proc.defer {
+    val from = here("transfer").dc
+    val to = if (target eq null) null else target.cog.dc
+    if ((to eq null) || (to eq from)) Proc.unit else to.consume(Resource.Bandwidth, amount)
+  }
+
   /** ABS `[DC: dc] new C(..)` inside a process: see [[CogRuntime.spawnOn]]. */
   def spawnOn[T <: ActiveObject](dc: DeploymentComponent)(make: => T): T = here("spawnOn").runtime.spawnOn(dc)(make)
 

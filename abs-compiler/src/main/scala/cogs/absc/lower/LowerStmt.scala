@@ -212,11 +212,14 @@ private[lower] final class LowerStmt(x: LowerExp) {
       case reg => then(reg, cpsBlock(rest, ctx, assigned, tail, end))
     }
     def continue(first: P): P = andThen(first, None, restOf)
-    program.costOf(s) match {
-      // `[Cost: c] s`: pay first (it may block the COG over time units), then `s` as usual: a
-      // statement with nothing to wait for of its own is plain code after the payment.
-      case Some(c) if !costPaid =>
-        val pay = P.Call(S.call("AbsTime.cost", x.exp(c, ctx)))
+    val payments = program.costOf(s).map(c => P.Call(S.call("AbsTime.cost", x.exp(c, ctx)))).toList ++
+      program.dataSizeOf(s).map { case (size, call) => P.Call(S.call("AbsTime.transfer", x.exp(call.target, ctx), x.exp(size, ctx))) }
+    payments match {
+      // `[Cost: c] s`, `[DataSize: d] s`: pay first (it may block the COG over time units), then `s`
+      // as usual: a statement with nothing to wait for of its own is plain code after the payment.
+      // The call's target is evaluated for the payment and again for the call (it is pure).
+      case _ :: _ if !costPaid =>
+        val pay = payments.map(p => p: P).reduceLeft((a, b) => andThen(a, None, b))
         val stmt = s match {
           case r: ReturnStmt if r.exp.isInstanceOf[PureExp] && branchTail => P.Done(value(r.exp, ctx))
           case r: ReturnStmt if !branchTail => then(plainStmt(r, ctx, assigned), restOf)

@@ -63,6 +63,8 @@ private[typecheck] final class Tables {
   val deadlines = new IdentityHashMap[AsyncCall, PureExp]
   /** `[DC: dc] new C(..)`: the deployment component of the new COG. */
   val newDCs = new IdentityHashMap[NewExp, PureExp]
+  /** `[DataSize: s] o!m(..)`: the size and the call, by statement. */
+  val dataSizes = new IdentityHashMap[Stmt, (PureExp, AsyncCall)]
   /** Statements annotated `[HTTPName: name]`, with the name's expression (HttpAnnotations). */
   val httpNames = new IdentityHashMap[Stmt, PureExp]
 }

@@ -93,8 +93,8 @@ private[typecheck] trait EffectPhase { self: Checker =>
     def w(x: Stmt): Boolean = walk(x, suspends, record)
     def e(x: Exp): Boolean = expSuspends(x, suspends, record)
     def all(bs: List[Boolean]): Boolean = bs.exists(identity)
-    // `[Cost: c]` may block the COG until resources refill: a scheduling point before the statement.
-    val r = tables.costs.containsKey(s) | (s match {
+    // `[Cost: c]` and `[DataSize: s]` may block the COG until resources refill: a scheduling point before the statement.
+    val r = tables.costs.containsKey(s) | tables.dataSizes.containsKey(s) | (s match {
       case Block(ss, _) => all(ss.map(w))
       case _: SuspendStmt | _: AwaitStmt | _: DurationStmt => true
       case VarDeclStmt(_, _, init, _) => init.exists(e)
@@ -225,7 +225,7 @@ private[typecheck] trait EffectPhase { self: Checker =>
       }
       case _ => false
     }
-    def go(s: Stmt): Boolean = tables.costs.containsKey(s) || (s match {
+    def go(s: Stmt): Boolean = tables.costs.containsKey(s) || tables.dataSizes.containsKey(s) || (s match {
       case Block(ss, _) => ss.exists(go)
       case _: SuspendStmt | _: AwaitStmt | _: DurationStmt => true
       case VarDeclStmt(_, _, init, _) => init.exists(exp)

@@ -36,10 +36,10 @@ private[typecheck] object Annotations {
     "DomainClass", "Plain", "COG")
 
   /** Deployment components and resources: errors, since they change what a model means. */
-  val Deployment: Set[String] = Set("DataSize", "MaxSize", "CogLocation")
+  val Deployment: Set[String] = Set("MaxSize", "CogLocation")
 
   /** Timed ABS annotations with a meaning at run time (checked and lowered: see TimedAnnotations). */
-  val Timed: Set[String] = Set("Cost", "Deadline", "DC")
+  val Timed: Set[String] = Set("Cost", "Deadline", "DC", "DataSize")
 
   /** Known to the reference toolchain, not (yet) to Cogs: a warning, then ignored. */
   val Unsupported: Map[String, String] = Map(

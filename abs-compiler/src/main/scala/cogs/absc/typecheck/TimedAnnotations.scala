@@ -9,7 +9,10 @@ import cogs.absc.ast._
  *    of its COG's deployment component, which may take several time units (it blocks the COG);
  *  - `[Deadline: d] o!m(..)`: the call's process has the deadline `d` (a `Duration`) from now,
  *    which it reads with `deadline()`;
- *  - `[DC: dc] new C(..)`: the new COG runs on the deployment component `dc` (module ABS.DC).
+ *  - `[DC: dc] new C(..)`: the new COG runs on the deployment component `dc` (module ABS.DC);
+ *  - `[DataSize: s] o!m(..)`: before the call is sent, the message consumes `s` of the Bandwidth
+ *    of `o`'s deployment component (unless the caller is on the same one), which may take
+ *    several time units (it blocks the caller's COG). Results (`return`) cost no bandwidth.
  * What each expression means is evaluated where the statement runs, in its scope.
  */
 private[typecheck] trait TimedAnnotations { self: Checker =>
@@ -18,20 +21,15 @@ private[typecheck] trait TimedAnnotations { self: Checker =>
     case "Cost" =>
       val t = checkPure(a.value, ctx)
       if (expect(a.value.pos, t, b.RatT, " in the cost")) tables.costs.put(s, a.value)
+    case "DataSize" =>
+      callOf(s) match {
+        case None =>
+          warning(a.pos, "'[DataSize: ..]' applies to statements that make an asynchronous call ('o!m(..)'); it is ignored here")
+        case Some(c) =>
+          if (expect(a.value.pos, checkPure(a.value, ctx), b.RatT, " in the data size")) tables.dataSizes.put(s, (a.value, c))
+      }
     case "Deadline" =>
-      def callIn(e: Exp): Option[AsyncCall] = e match {
-        case c: AsyncCall => Some(c)
-        case AwaitExp(c) => Some(c)
-        case _ => None
-      }
-      val call = s match {
-        case VarDeclStmt(_, _, Some(e), _) => callIn(e)
-        case AssignStmt(_, e, _) => callIn(e)
-        case ExpStmt(e, _) => callIn(e)
-        case ReturnStmt(e, _) => callIn(e)
-        case _ => None
-      }
-      call match {
+      callOf(s) match {
         case None =>
           warning(a.pos, "'[Deadline: ..]' applies to statements that make an asynchronous call ('o!m(..)'); it is ignored here")
         case Some(c) =>
@@ -61,5 +59,20 @@ private[typecheck] trait TimedAnnotations { self: Checker =>
         }
       }
     case _ =>
+  }
+
+  private def callOf(s: Stmt): Option[AsyncCall] = {
+    def callIn(e: Exp): Option[AsyncCall] = e match {
+      case c: AsyncCall => Some(c)
+      case AwaitExp(c) => Some(c)
+      case _ => None
+    }
+    s match {
+      case VarDeclStmt(_, _, Some(e), _) => callIn(e)
+      case AssignStmt(_, e, _) => callIn(e)
+      case ExpStmt(e, _) => callIn(e)
+      case ReturnStmt(e, _) => callIn(e)
+      case _ => None
+    }
   }
 }

@@ -90,6 +90,9 @@ final class TypedProgram private[typecheck] (
   /** `[Deadline: d]` of an asynchronous call's statement, if it has one. */
   def deadlineOf(c: AsyncCall): Option[PureExp] = Option(tables.deadlines.get(c))
 
+  /** `[DataSize: s]` of a statement that makes an asynchronous call, with that call. */
+  def dataSizeOf(s: Stmt): Option[(PureExp, AsyncCall)] = Option(tables.dataSizes.get(s))
+
   /** `[DC: dc]` of the statement of a `new` (not `new local`), if it has one. */
   def dcAt(n: NewExp): Option[PureExp] = Option(tables.newDCs.get(n))
 

@@ -35,6 +35,9 @@ object AbsTime {
   /** ABS `[Cost: c] s`: consumes Speed of this COG's deployment component before `s`. */
   def cost(c: AbsRat): Proc[Unit] = Cogs.cost(toSim(c))
 
+  /** ABS `[DataSize: s] o!m(..)`: Bandwidth of `o`'s component, before the call is sent. */
+  def transfer(target: Active, size: AbsRat): Proc[Unit] = Cogs.transfer(target, toSim(size))
+
   /** ABS `[Deadline: d] o!m(..)`. */
   def sendWithDeadline[T <: Active, A](target: T, method: String, args: Seq[Any], d: Duration, call: T => Proc[A]): Fut[A] =
     d match {
