@@ -55,11 +55,11 @@ class CorpusParseTest {
     val dirs = corpus.map(p => runDir.relativize(p).getName(0).toString).toSet
     for (d <- List("functional", "datatypes", "patterns", "stdlib-list", "stdlib-set", "stdlib-map",
         "stdlib-string", "numbers", "modules", "objects", "async", "await", "sync", "exceptions", "control",
-        "output", "errors-runtime", "seeds", "stress"))
+        "output", "errors-runtime", "seeds", "stress", "timed"))
       assertTrue(dirs.contains(d), s"no programs in $runDir/$d")
     assertTrue(corpus.forall(p => runDir.relativize(p).getNameCount == 2),
       "programs live exactly one directory below the corpus root")
-    assertEquals(List("Listing1.abs", "NQueens.abs"), examples.map(_.getFileName.toString))
+    assertEquals(List("CloudAutoscaler.abs", "Listing1.abs", "NQueens.abs"), examples.map(_.getFileName.toString))
   }
 
   @Test def everyProgramParses(): Unit = {
