@@ -5,8 +5,8 @@ import java.util.concurrent.TimeUnit
 
 /**
  * The main of each JVM in LauncherTest: configured only by the launcher's system properties.
- * Node 0 offers one shared store (a barrier) and waits until all nodes are up, then until every
- * other node has left; each other node adds its index to the store on node 0, waits until every
+ * Node 0 offers one shared store (a barrier) and waits until all nodes are up, every other node
+ * has added its index, and every other node has left; each other node adds its index to the store on node 0, waits until every
  * other node has added its own (the sum), and leaves.
  * Exit status 0 when everything checked out.
  */
@@ -32,12 +32,15 @@ object LaunchedNode {
         // before another one's Up reached this node), and the others left again.
         val seen = scala.collection.mutable.Set.empty[org.apache.pekko.actor.Address]
         val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120)
-        while ((seen.size < count || node.members.size > 1) && System.nanoTime() < deadline) {
+        // And not before every other node has added its index: one that was seen only as joining
+        // may still be about to call the barrier when the others have left.
+        def added: Int = barrier.send("total")((b: Store) => b.total()).join(60, TimeUnit.SECONDS)
+        while ((seen.size < count || node.members.size > 1 || added < expected) && System.nanoTime() < deadline) {
           seen ++= node.cluster.state.members.iterator.map(_.address)
           Thread.sleep(20)
         }
         println(s"node 0 at ${node.address} saw ${seen.size} of $count nodes as members; ${node.members.size} left")
-        status = if (seen.size == count && node.members.size == 1) 0 else 1
+        status = if (seen.size == count && node.members.size == 1 && added == expected) 0 else 1
       } else {
         val seed = org.apache.pekko.actor.AddressFromURIString(System.getProperty("pekko.cluster.seed-nodes.0"))
         val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90)
