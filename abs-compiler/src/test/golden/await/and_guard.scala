@@ -62,6 +62,7 @@ object Test {
     def allow(): Proc[Unit] = {
       if (dead$ != null) throw ObjectDeadException
       try {
+        // and_guard.abs:11
         this.allowed = true
         Proc.unit
       } catch { case e$: Throwable => throw recover$(e$) }
@@ -70,8 +71,11 @@ object Test {
     def combine(s: Slow): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
       Proc.defer {
+        // and_guard.abs:13
         val f: Fut[AbsInt] = nullCheck(s, "call of 'compute' on null at await/and_guard.abs:13:20").send("compute")(Slow.compute())
+        // and_guard.abs:14
         Proc.await(Guard.future(f) & Guard.cond("and_guard.abs:14:16")(this.allowed)).flatMap { _ =>
+          // and_guard.abs:15
           f.get.flatMap { (v: AbsInt) =>
             Proc.done(v + AbsInt(1))
           }
@@ -88,11 +92,17 @@ object Test {
 
   // the main block
   def main(): Proc[Boolean] = {
+    // and_guard.abs:21
     val s: Slow = Cogs.spawn(new SlowImpl())
+    // and_guard.abs:22
     val c: Combiner = Cogs.spawn(new CombinerImpl())
+    // and_guard.abs:23
     val r: Fut[AbsInt] = nullCheck(c, "call of 'combine' on null at await/and_guard.abs:23:18").send("combine")(Combiner.combine(s))
+    // and_guard.abs:24
     nullCheck(c, "call of 'allow' on null at await/and_guard.abs:24:5").tell("allow")(Combiner.allow())
+    // and_guard.abs:25
     r.get.flatMap { (v: AbsInt) =>
+      // and_guard.abs:26
       val testresult: Boolean = v == AbsInt(11)
       Proc.done(testresult)
     }

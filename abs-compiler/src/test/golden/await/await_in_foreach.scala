@@ -40,21 +40,31 @@ object Test {
 
   // the main block
   def main(): Proc[Boolean] = {
+    // await_in_foreach.abs:9
     val l: Len = Cogs.spawn(new LenImpl())
+    // await_in_foreach.abs:10
     var weighted: AbsInt = AbsInt(0)
+    // await_in_foreach.abs:11
     Proc.foreach(list("a", "bb", "ccc").zipWithIndex) { case (w, i$i) =>
       val i = AbsInt(i$i)
+      // await_in_foreach.abs:12
       val f: Fut[AbsInt] = nullCheck(l, "call of 'len' on null at await/await_in_foreach.abs:12:20").send("len")(Len.len(w))
+      // await_in_foreach.abs:13
       Proc.awaitResolved(f).flatMap { _ =>
+        // await_in_foreach.abs:14
         f.get.flatMap { (n: AbsInt) =>
+          // await_in_foreach.abs:15
           weighted = weighted + n * (i + AbsInt(1))
+          // await_in_foreach.abs:16
           Proc.suspend.flatMap { _ =>
+            // await_in_foreach.abs:17
             weighted = weighted + AbsInt(0) * i
             Proc.unit
           }
         }
       }
     }.flatMap { _ =>
+      // await_in_foreach.abs:19
       val testresult: Boolean = weighted == AbsInt(14)
       Proc.done(testresult)
     }

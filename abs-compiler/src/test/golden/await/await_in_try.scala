@@ -42,15 +42,23 @@ object Test {
 
   // the main block
   def main(): Proc[Boolean] = {
+    // await_in_try.abs:11
     val n: Num = Cogs.spawn(new NumImpl())
+    // await_in_try.abs:12
     var caught: AbsInt = AbsInt(0)
+    // await_in_try.abs:13
     var fin: AbsInt = AbsInt(0)
+    // await_in_try.abs:14
     Proc.defer {
+      // await_in_try.abs:15
       Proc.await(nullCheck(n, "call of 'get10' on null at await/await_in_try.abs:15:21").send("get10")(Num.get10())).flatMap { (v: AbsInt) =>
+        // await_in_try.abs:16
         Proc.suspend.flatMap { _ =>
+          // await_in_try.abs:17
           if (v > AbsInt(5)) {
             throw TooBig(v)
           }
+          // await_in_try.abs:18
           caught = -AbsInt(1)
           Proc.unit
         }
@@ -58,15 +66,18 @@ object Test {
     }.recoverWith { case e$1: Throwable =>
       (AbsException.liftAbs(e$1) match {
         case TooBig(x) =>
+          // await_in_try.abs:20
           caught = x
           Proc.unit
         case other$2 =>
           Proc.raise(other$2)
       })
     }.guarantee {
+      // await_in_try.abs:22
       fin = fin + AbsInt(1)
       Proc.unit
     }.flatMap { _ =>
+      // await_in_try.abs:24
       val testresult: Boolean = caught == AbsInt(10) && fin == AbsInt(1)
       Proc.done(testresult)
     }

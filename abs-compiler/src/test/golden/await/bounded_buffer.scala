@@ -31,7 +31,9 @@ object Test {
     def put_(v: AbsInt): Proc[Unit] = {
       if (dead$ != null) throw ObjectDeadException
       Proc.defer {
+        // bounded_buffer.abs:9
         Proc.await(Guard.cond("bounded_buffer.abs:9:11")(length(this.items) < this.capacity)).flatMap { _ =>
+          // bounded_buffer.abs:10
           this.items = appendright(this.items, v)
           Proc.unit
         }
@@ -41,8 +43,11 @@ object Test {
     def take_(): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
       Proc.defer {
+        // bounded_buffer.abs:13
         Proc.await(Guard.cond("bounded_buffer.abs:13:11")(this.items != Nil)).flatMap { _ =>
+          // bounded_buffer.abs:14
           val v: AbsInt = head(this.items, "await/bounded_buffer.abs:14:13")
+          // bounded_buffer.abs:15
           this.items = tail(this.items, "await/bounded_buffer.abs:15:13")
           Proc.done(v)
         }
@@ -77,7 +82,9 @@ object Test {
     def produce(from__ : AbsInt, to__ : AbsInt): Proc[Unit] = {
       if (dead$ != null) throw ObjectDeadException
       Proc.defer {
+        // bounded_buffer.abs:23
         var i: AbsInt = from__
+        // bounded_buffer.abs:24
         Proc.loopWhile(i <= to__) {
           Proc.awaitResolved(nullCheck(this.b, "call of 'put' on null at await/bounded_buffer.abs:24:32").send("put")(Buffer.put_(i))).flatMap { _ =>
             i = i + AbsInt(1)
@@ -114,8 +121,11 @@ object Test {
     def consume(n: AbsInt): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
       Proc.defer {
+        // bounded_buffer.abs:31
         var sum: AbsInt = AbsInt(0)
+        // bounded_buffer.abs:32
         var i: AbsInt = AbsInt(0)
+        // bounded_buffer.abs:33
         Proc.loopWhile(i < n) {
           Proc.await(nullCheck(this.b, "call of 'take' on null at await/bounded_buffer.abs:33:37").send("take")(Buffer.take_())).flatMap { (v: AbsInt) =>
             sum = sum + v
@@ -136,13 +146,21 @@ object Test {
 
   // the main block
   def main(): Proc[Boolean] = {
+    // bounded_buffer.abs:39
     val b: Buffer = Cogs.spawn(new BufferImpl(AbsInt(2)))
+    // bounded_buffer.abs:40
     val p1: Producer = Cogs.spawn(new ProducerImpl(b))
+    // bounded_buffer.abs:41
     val p2: Producer = Cogs.spawn(new ProducerImpl(b))
+    // bounded_buffer.abs:42
     val c: Consumer = Cogs.spawn(new ConsumerImpl(b))
+    // bounded_buffer.abs:43
     nullCheck(p1, "call of 'produce' on null at await/bounded_buffer.abs:43:6").tell("produce")(Producer.produce(AbsInt(1), AbsInt(25)))
+    // bounded_buffer.abs:44
     nullCheck(p2, "call of 'produce' on null at await/bounded_buffer.abs:44:6").tell("produce")(Producer.produce(AbsInt(26), AbsInt(50)))
+    // bounded_buffer.abs:45
     Proc.await(nullCheck(c, "call of 'consume' on null at await/bounded_buffer.abs:45:23").send("consume")(Consumer.consume(AbsInt(50)))).flatMap { (total: AbsInt) =>
+      // bounded_buffer.abs:46
       val testresult: Boolean = total == AbsInt(1275)
       Proc.done(testresult)
     }

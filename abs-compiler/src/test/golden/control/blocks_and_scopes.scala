@@ -9,21 +9,30 @@ object Test {
 
   // the main block
   def main(): Proc[Boolean] = {
+    // blocks_and_scopes.abs:8
     var outer: AbsInt = AbsInt(0)
     locally {
+      // blocks_and_scopes.abs:10
       val tmp: AbsInt = AbsInt(5)
+      // blocks_and_scopes.abs:11
       outer = outer + tmp
     }
     locally {
+      // blocks_and_scopes.abs:14
       val tmp: AbsInt = AbsInt(7)
+      // blocks_and_scopes.abs:15
       outer = outer + tmp
       locally {
         ()
       }
+      // blocks_and_scopes.abs:17
     }
+    // blocks_and_scopes.abs:19
     if (outer > AbsInt(0)) {
       ()
+    } else {
     }
+    // blocks_and_scopes.abs:20
     val testresult: Boolean = outer == AbsInt(12)
     Proc.done(testresult)
   }

@@ -15,34 +15,46 @@ object Test {
 
   // the main block
   def main(): Proc[Boolean] = {
+    // switch_on_values.abs:8
     var acc: AbsInt = AbsInt(1)
+    // switch_on_values.abs:9
     list(Inc(AbsInt(4)), Double_, Inc(AbsInt(1)), Reset, Inc(AbsInt(9)), Double_).foreach { op =>
+      // switch_on_values.abs:10
       op match {
         case Inc(n) =>
+          // switch_on_values.abs:11
           var k: AbsInt = AbsInt(0)
           while (k < n) {
             acc = acc + AbsInt(1)
             k = k + AbsInt(1)
           }
         case Double_ =>
+          // switch_on_values.abs:12
           acc = acc * AbsInt(2)
         case Reset =>
+          // switch_on_values.abs:13
           acc = AbsInt(0)
         case v$1 =>
           matchFail(v$1, "control/switch_on_values.abs:10:5")
       }
     }
+    // switch_on_values.abs:16
     var kind: String = ""
+    // switch_on_values.abs:17
     acc match {
       case v$2 if v$2 == AbsInt(0) =>
+        // switch_on_values.abs:18
         kind = "zero"
       case v$3 if v$3 == AbsInt(18) =>
+        // switch_on_values.abs:19
         kind = "eighteen"
       case _ =>
+        // switch_on_values.abs:20
         kind = "other"
       case v$4 =>
         matchFail(v$4, "control/switch_on_values.abs:17:3")
     }
+    // switch_on_values.abs:22
     val testresult: Boolean = acc == AbsInt(18) && kind == "eighteen"
     Proc.done(testresult)
   }

@@ -24,25 +24,33 @@ object Test {
     case other$ => matchFail(other$, "rhs")
   }
 
+  // binary_search_tree.abs:7
   def ins[A_](t: Tree[A_], k: A_): Tree[A_] =
     t match { case Leaf => Node[A_](Leaf, k, Leaf); case Node(l, x, r) => if (lt(k, x)) Node[A_](ins[A_](l, k), x, r) else (if (lt(x, k)) Node[A_](l, x, ins[A_](r, k)) else t); case v$1 => matchFail(v$1, "datatypes/binary_search_tree.abs:8:3"); }
 
+  // binary_search_tree.abs:14
   def member[A_](t: Tree[A_], k: A_): Boolean =
     t match { case Leaf => false; case Node(l, x, r) => x == k || member[A_](if (lt(k, x)) l else r, k); case v$1 => matchFail(v$1, "datatypes/binary_search_tree.abs:15:3"); }
 
+  // binary_search_tree.abs:16
   def inorder[A_](t: Tree[A_]): List[A_] =
     t match { case Leaf => Nil; case Node(l, x, r) => concatenate(inorder[A_](l), x :: inorder[A_](r)); case v$1 => matchFail(v$1, "datatypes/binary_search_tree.abs:17:3"); }
 
+  // binary_search_tree.abs:18
   def height[A_](t: Tree[A_]): AbsInt =
     t match { case Leaf => AbsInt(0); case Node(l, _, r) => AbsInt(1) + max(height[A_](l), height[A_](r)); case v$1 => matchFail(v$1, "datatypes/binary_search_tree.abs:19:3"); }
 
+  // binary_search_tree.abs:20
   def fromList[A_](l: List[A_], acc: Tree[A_]): Tree[A_] =
     l match { case Nil => acc; case h :: rest => fromList[A_](rest, ins[A_](acc, h)); case v$1 => matchFail(v$1, "datatypes/binary_search_tree.abs:21:3"); }
 
   // the main block
   def main(): Proc[Boolean] = {
+    // binary_search_tree.abs:24
     val t: Tree[AbsInt] = fromList[AbsInt](list(AbsInt(50), AbsInt(30), AbsInt(70), AbsInt(20), AbsInt(40), AbsInt(60), AbsInt(80), AbsInt(30)), Leaf)
+    // binary_search_tree.abs:25
     val s: Tree[String] = fromList[String](list("m", "c", "x"), Leaf)
+    // binary_search_tree.abs:26
     val testresult: Boolean = inorder[AbsInt](t) == list(AbsInt(20), AbsInt(30), AbsInt(40), AbsInt(50), AbsInt(60), AbsInt(70), AbsInt(80)) && member[AbsInt](t, AbsInt(60)) && (!member[AbsInt](t, AbsInt(65))) && height[AbsInt](t) == AbsInt(3) && inorder[String](s) == list("c", "m", "x") && key[String](s) == "m"
     Proc.done(testresult)
   }

@@ -29,6 +29,7 @@ object Test {
       if (dead$ == null) AbsException.lift(e$) match {
         case Fault(msg) =>
           locally {
+            // recover_block.abs:13
             this.faultCount = this.faultCount + AbsInt(1)
             this.last = msg
           }
@@ -42,6 +43,7 @@ object Test {
     def work(v: AbsInt): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
       try {
+        // recover_block.abs:16
         if (v == AbsInt(0)) {
           throw Fault("zero")
         }
@@ -73,8 +75,11 @@ object Test {
 
   // the main block
   def main(): Proc[Boolean] = {
+    // recover_block.abs:24
     val s: Service = Cogs.spawn(new ServiceImpl())
+    // recover_block.abs:25
     var sawFault: Boolean = false
+    // recover_block.abs:26
     Proc.defer {
       Proc.await(nullCheck(s, "call of 'work' on null at exceptions/recover_block.abs:26:25").send("work")(Service.work(AbsInt(0)))).flatMap { (r: AbsInt) =>
         Proc.unit
@@ -88,9 +93,13 @@ object Test {
           Proc.raise(other$2)
       })
     }.flatMap { _ =>
+      // recover_block.abs:27
       Proc.await(nullCheck(s, "call of 'work' on null at exceptions/recover_block.abs:27:20").send("work")(Service.work(AbsInt(21)))).flatMap { (ok: AbsInt) =>
+        // recover_block.abs:28
         Proc.await(nullCheck(s, "call of 'faults' on null at exceptions/recover_block.abs:28:19").send("faults")(Service.faults())).flatMap { (n: AbsInt) =>
+          // recover_block.abs:29
           Proc.await(nullCheck(s, "call of 'lastFault' on null at exceptions/recover_block.abs:29:22").send("lastFault")(Service.lastFault())).flatMap { (l: String) =>
+            // recover_block.abs:30
             val testresult: Boolean = sawFault && ok == AbsInt(42) && n == AbsInt(1) && l == "zero"
             Proc.done(testresult)
           }

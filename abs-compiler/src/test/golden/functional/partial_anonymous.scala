@@ -7,17 +7,21 @@ import cogs.absc.lib._
 
 object Test {
 
+  // partial_anonymous.abs:5
   def applyOnce[A_, B_](fn: A_ => B_)(v: A_): B_ =
     fn(v)
 
+  // partial_anonymous.abs:6
   def combine[A_, B_, C_](fn: (A_, B_) => C_)(a: A_, b: B_): C_ =
     fn(a, b)
 
+  // partial_anonymous.abs:7
   def constantly[A_](fn: () => A_)(): A_ =
     fn()
 
   // the main block
   def main(): Proc[Boolean] = {
+    // partial_anonymous.abs:10
     val testresult: Boolean = applyOnce[AbsInt, AbsInt]((x: AbsInt) => (x * x))(AbsInt(9)) == AbsInt(81) && combine[AbsInt, AbsInt, AbsInt]((a: AbsInt, b: AbsInt) => (a - b))(AbsInt(10), AbsInt(3)) == AbsInt(7) && combine[String, AbsInt, String]((s: String, n: AbsInt) => (s + absToString(n)))("n=", AbsInt(4)) == "n=4" && constantly[String](() => "k")() == "k"
     Proc.done(testresult)
   }

@@ -45,9 +45,11 @@ object HttpNames {
     def add(n: AbsInt, more: List[AbsInt], flags: AbsMap[String, Boolean]): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
       try {
+        // http_names.abs:16
         more.foreach { m =>
           this.count = this.count + m
         }
+        // http_names.abs:17
         this.count = this.count + n + (if (lookupDefault(flags, "bonus", false)) AbsInt(100) else AbsInt(0))
         Proc.done(this.count)
       } catch { case e$: Throwable => throw recover$(e$) }
@@ -100,6 +102,7 @@ object HttpNames {
     def made(): Proc[Counter] = {
       if (dead$ != null) throw ObjectDeadException
       Proc.defer {
+        // http_names.abs:27
         Proc.await(this.send("make")(HolderImpl.make())).flatMap { (v$1: Counter) =>
           this.kept = v$1
           _root_.cogs.absc.modelapi.HttpObjects.register("held", this.kept)
@@ -130,13 +133,20 @@ object HttpNames {
 
   // the main block
   def main(): Proc[Boolean] = {
+    // http_names.abs:34
     val c: Counter = Cogs.spawn(new CounterImpl("first"))
     _root_.cogs.absc.modelapi.HttpObjects.register("first", c)
+    // http_names.abs:35
     Proc.await(nullCheck(c, "call of 'add' on null at modelapi/http_names.abs:35:19").send("add")(Counter.add(AbsInt(1), list(AbsInt(2), AbsInt(3)), map(Pair("bonus", true))))).flatMap { (a: AbsInt) =>
+      // http_names.abs:36
       _root_.cogs.absc.modelapi.HttpObjects.register("second" + "!", Cogs.spawn(new CounterImpl("second")))
+      // http_names.abs:37
       val h: Holder = Cogs.spawn(new HolderImpl())
+      // http_names.abs:38
       Proc.await(nullCheck(h, "call of 'made' on null at modelapi/http_names.abs:38:23").send("made")(Holder.made())).flatMap { (m: Counter) =>
+        // http_names.abs:39
         Proc.await(nullCheck(m, "call of 'name' on null at modelapi/http_names.abs:39:22").send("name")(Named.name())).flatMap { (n: String) =>
+          // http_names.abs:40
           val testresult: Boolean = a == AbsInt(106) && n == "made"
           Proc.done(testresult)
         }

@@ -41,6 +41,7 @@ object Impl {
     def put_(v: String): Proc[Unit] = {
       if (dead$ != null) throw ObjectDeadException
       try {
+        // classes_across_modules.abs:13
         this.items = appendright(this.items, this.prefix + v)
         Proc.unit
       } catch { case e$: Throwable => throw recover$(e$) }
@@ -72,13 +73,21 @@ object Main$ {
 
   // the main block
   def main(): Proc[Boolean] = {
+    // classes_across_modules.abs:22
     val s: Api.Store = Cogs.spawn(new Impl.MemoryStore("#"))
+    // classes_across_modules.abs:23
     val t: Api.Store = Cogs.spawnLocal(new Impl.MemoryStore("@"))
+    // classes_across_modules.abs:24
     Proc.sync(nullCheck(s, "call of 'put' on null at modules/classes_across_modules.abs:24:5"), "put")(Api.Store.put_("a")).flatMap { _ =>
+      // classes_across_modules.abs:25
       Proc.sync(nullCheck(s, "call of 'put' on null at modules/classes_across_modules.abs:25:5"), "put")(Api.Store.put_("b")).flatMap { _ =>
+        // classes_across_modules.abs:26
         Proc.sync(nullCheck(t, "call of 'put' on null at modules/classes_across_modules.abs:26:5"), "put")(Api.Store.put_("c")).flatMap { _ =>
+          // classes_across_modules.abs:27
           Proc.sync(nullCheck(s, "call of 'all' on null at modules/classes_across_modules.abs:27:23"), "all")(Api.Store.all()).flatMap { (sa: List[String]) =>
+            // classes_across_modules.abs:28
             Proc.sync(nullCheck(t, "call of 'all' on null at modules/classes_across_modules.abs:28:23"), "all")(Api.Store.all()).flatMap { (ta: List[String]) =>
+              // classes_across_modules.abs:29
               val testresult: Boolean = sa == list("#a", "#b") && ta == list("@c")
               Proc.done(testresult)
             }

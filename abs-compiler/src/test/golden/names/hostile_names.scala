@@ -56,6 +56,7 @@ object Names {
     def wait_(yield_ : AbsInt): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
       try {
+        // hostile_names.abs:21
         this.lazy_ = this.lazy_ + yield_
         Proc.done(this.lazy_ + this.val_)
       } catch { case e$: Throwable => throw recover$(e$) }
@@ -64,6 +65,7 @@ object Names {
     def notify_(): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
       try {
+        // hostile_names.abs:22
         val x: AbsInt = Proc.now(this.wait_(AbsInt(1)))
         Proc.done(x)
       } catch { case e$: Throwable => throw recover$(e$) }
@@ -72,6 +74,7 @@ object Names {
     def clone_(object__ : AbsInt): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
       try {
+        // hostile_names.abs:23
         val match_ : AbsInt = object__ + AbsInt(1)
         Proc.done(match_)
       } catch { case e$: Throwable => throw recover$(e$) }
@@ -85,29 +88,47 @@ object Names {
     def clone_(object__ : AbsInt): ActiveObject_ => Proc[AbsInt] = _.clone_(object__)
   }
 
+  // hostile_names.abs:26
   def send__(send__ : AbsInt): AbsInt =
     send__ + AbsInt(1)
 
+  // hostile_names.abs:27
   def forSome_(implicit_ : AbsInt): AbsInt =
     implicit_ * AbsInt(2)
 
   // the main block
   def main(): Proc[Boolean] = {
+    // hostile_names.abs:30
     val map_ : AbsMap[AbsInt, AbsInt] = map(Pair(AbsInt(1), AbsInt(10)), Pair(AbsInt(2), AbsInt(20)))
+    // hostile_names.abs:31
     val set_ : AbsSet[AbsInt] = set(AbsInt(1), AbsInt(2), AbsInt(3))
+    // hostile_names.abs:32
     val list_ : List[AbsInt] = list(AbsInt(4), AbsInt(5), AbsInt(6))
+    // hostile_names.abs:33
     val head_ : AbsInt = head(list_, "names/hostile_names.abs:33:14")
+    // hostile_names.abs:34
     val length_ : AbsInt = length(list_)
+    // hostile_names.abs:35
     val p: Proc_ = Proc_.Proc_(AbsInt(7))
+    // hostile_names.abs:36
     val cogs_ : AbsInt = p match { case Proc_.Proc_(c) => c; case Cogs_ => AbsInt(0); case v$1 => matchFail(v$1, "names/hostile_names.abs:36:14"); }
+    // hostile_names.abs:37
     val o: Option_ = Some__(AbsInt(3))
+    // hostile_names.abs:38
     val v__ : AbsInt = o match { case Some__(v__) => v__; case None__ => AbsInt(0); case v$2 => matchFail(v$2, "names/hostile_names.abs:38:12"); }
+    // hostile_names.abs:39
     val g: Guard_ = Cogs.spawn(new ActiveObject_(AbsInt(5)))
+    // hostile_names.abs:40
     Proc.await(nullCheck(g, "call of 'wait' on null at names/hostile_names.abs:40:19").send("wait")(Guard_.wait_(AbsInt(2)))).flatMap { (w: AbsInt) =>
+      // hostile_names.abs:41
       Proc.await(nullCheck(g, "call of 'notify' on null at names/hostile_names.abs:41:19").send("notify")(Guard_.notify_())).flatMap { (n: AbsInt) =>
+        // hostile_names.abs:42
         Proc.await(nullCheck(g, "call of 'clone' on null at names/hostile_names.abs:42:19").send("clone")(Guard_.clone_(AbsInt(41)))).flatMap { (c: AbsInt) =>
+          // hostile_names.abs:43
           val yield_ : AbsInt = send__(forSome_(AbsInt(3)))
+          // hostile_names.abs:44
           var msg: String = ""
+          // hostile_names.abs:45
           try {
             throw AbsException_("m")
           } catch { case e$3: Throwable =>
@@ -118,6 +139,7 @@ object Names {
                 throw other$4
             }
           }
+          // hostile_names.abs:46
           val testresult: Boolean = lookupDefault(map_, AbsInt(2), AbsInt(0)) == AbsInt(20) && size(set_) == AbsInt(3) && head_ == AbsInt(4) && length_ == AbsInt(3) && cogs_ == AbsInt(7) && v__ == AbsInt(3) && w == AbsInt(7) && n == AbsInt(8) && c == AbsInt(42) && yield_ == AbsInt(7) && msg == "m"
           Proc.done(testresult)
         }

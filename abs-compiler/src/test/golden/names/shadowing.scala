@@ -29,10 +29,14 @@ object Shadowing {
     def next_(): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
       Proc.defer {
+        // shadowing.abs:11
         var x: AbsInt = this.x + AbsInt(10)
+        // shadowing.abs:12
         this.x = this.x + AbsInt(1)
+        // shadowing.abs:13
         Proc.await(Guard.cond("shadowing.abs:13:11")(this.x > AbsInt(0))).flatMap { _ =>
           locally {
+            // shadowing.abs:14
             val y: AbsInt = x
             x = y + AbsInt(1)
           }
@@ -47,28 +51,40 @@ object Shadowing {
     def next_(): C => Proc[AbsInt] = _.next_()
   }
 
+  // shadowing.abs:19
   def twice(x: AbsInt): AbsInt =
     { val x$1: AbsInt = x + AbsInt(1); val x$2: AbsInt = x$1 * AbsInt(2); x$2 }
 
   // the main block
   def main(): Proc[Boolean] = {
+    // shadowing.abs:22
     val b: Boolean = { val x: Boolean = false; val x$1: Boolean = true; x$1 }
+    // shadowing.abs:23
     val t: AbsInt = twice(AbsInt(3))
+    // shadowing.abs:24
     val l: List[AbsInt] = list(AbsInt(1), AbsInt(2), AbsInt(3))
+    // shadowing.abs:25
     var s: AbsInt = AbsInt(0)
+    // shadowing.abs:26
     l.foreach { length_ =>
       s = s + length_
     }
+    // shadowing.abs:27
     val h: AbsInt = ((list(AbsInt(9)): List[AbsInt])) match { case head_ :: tail_ => head_; case Nil => AbsInt(0); case v$2 => matchFail(v$2, "names/shadowing.abs:27:11"); }
+    // shadowing.abs:28
     val c: Counter = Cogs.spawn(new C())
+    // shadowing.abs:29
     Proc.await(nullCheck(c, "call of 'next' on null at names/shadowing.abs:29:19").send("next")(Counter.next_())).flatMap { (n: AbsInt) =>
+      // shadowing.abs:30
       val k: AbsInt = AbsInt(5)
       Proc.awaitResolved(nullCheck(c, "call of 'next' on null at names/shadowing.abs:30:24").send("next")(Counter.next_())).flatMap { _ =>
         s = s + k
         locally {
+          // shadowing.abs:31
           val k: AbsInt = AbsInt(7)
           s = s + k + length(l)
         }
+        // shadowing.abs:32
         val testresult: Boolean = b && t == AbsInt(8) && s == AbsInt(21) && h == AbsInt(9) && n == AbsInt(12)
         Proc.done(testresult)
       }

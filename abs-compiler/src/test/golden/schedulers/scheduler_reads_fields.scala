@@ -7,6 +7,7 @@ import cogs.absc.lib._
 
 object SchedulerReadsFields {
 
+  // scheduler_reads_fields.abs:7
   def prefer(queue: List[AbsProcess], preferred: String, picks: AbsInt): AbsProcess =
     { val wanted: List[AbsProcess] = filter[AbsProcess]((p: AbsProcess) => (AbsProcess.method(p) == preferred))(queue); if (isEmpty(wanted)) head(queue, "schedulers/scheduler_reads_fields.abs:9:27") else head(wanted, "schedulers/scheduler_reads_fields.abs:9:44") }
 
@@ -40,6 +41,7 @@ object SchedulerReadsFields {
     def ping(): Proc[Unit] = {
       if (dead$ != null) throw ObjectDeadException
       Proc.defer {
+        // scheduler_reads_fields.abs:23
         Proc.await(Guard.cond("scheduler_reads_fields.abs:23:23")(this.isOpen)).flatMap { _ =>
           this.log_ = appendright(this.log_, "ping")
           Proc.unit
@@ -50,6 +52,7 @@ object SchedulerReadsFields {
     def pong(): Proc[Unit] = {
       if (dead$ != null) throw ObjectDeadException
       Proc.defer {
+        // scheduler_reads_fields.abs:24
         Proc.await(Guard.cond("scheduler_reads_fields.abs:24:23")(this.isOpen)).flatMap { _ =>
           this.log_ = appendright(this.log_, "pong")
           Proc.unit
@@ -60,6 +63,7 @@ object SchedulerReadsFields {
     def open_(): Proc[Unit] = {
       if (dead$ != null) throw ObjectDeadException
       try {
+        // scheduler_reads_fields.abs:25
         this.isOpen = true
         Proc.unit
       } catch { case e$: Throwable => throw recover$(e$) }
@@ -68,6 +72,7 @@ object SchedulerReadsFields {
     def done(n: AbsInt): Proc[List[String]] = {
       if (dead$ != null) throw ObjectDeadException
       Proc.defer {
+        // scheduler_reads_fields.abs:26
         Proc.await(Guard.cond("scheduler_reads_fields.abs:26:36")(length(this.log_) == n)).flatMap { _ =>
           Proc.done(this.log_)
         }
@@ -85,18 +90,27 @@ object SchedulerReadsFields {
 
   // the main block
   def main(): Proc[Boolean] = {
+    // scheduler_reads_fields.abs:30
     val w: Worker = Cogs.spawnScheduled((o$1: W) => AbsProcess.policy((queue$2) => prefer(queue$2, o$1.preferred, o$1.picks)))(new W("pong"))
+    // scheduler_reads_fields.abs:31
     nullCheck(w, "call of 'ping' on null at schedulers/scheduler_reads_fields.abs:31:5").tell("ping")(Worker.ping())
     nullCheck(w, "call of 'pong' on null at schedulers/scheduler_reads_fields.abs:31:15").tell("pong")(Worker.pong())
     nullCheck(w, "call of 'ping' on null at schedulers/scheduler_reads_fields.abs:31:25").tell("ping")(Worker.ping())
     nullCheck(w, "call of 'pong' on null at schedulers/scheduler_reads_fields.abs:31:35").tell("pong")(Worker.pong())
+    // scheduler_reads_fields.abs:32
     Proc.awaitResolved(nullCheck(w, "call of 'open' on null at schedulers/scheduler_reads_fields.abs:32:11").send("open")(Worker.open_())).flatMap { _ =>
+      // scheduler_reads_fields.abs:33
       Proc.await(nullCheck(w, "call of 'done' on null at schedulers/scheduler_reads_fields.abs:33:32").send("done")(Worker.done(AbsInt(4)))).flatMap { (first: List[String]) =>
+        // scheduler_reads_fields.abs:36
         val v: Worker = Cogs.spawnScheduled((o$3: W) => AbsProcess.policy((queue$4) => AbsProcess.defaultscheduler(queue$4)))(new W("pong"))
+        // scheduler_reads_fields.abs:37
         nullCheck(v, "call of 'ping' on null at schedulers/scheduler_reads_fields.abs:37:5").tell("ping")(Worker.ping())
         nullCheck(v, "call of 'pong' on null at schedulers/scheduler_reads_fields.abs:37:15").tell("pong")(Worker.pong())
+        // scheduler_reads_fields.abs:38
         Proc.awaitResolved(nullCheck(v, "call of 'open' on null at schedulers/scheduler_reads_fields.abs:38:11").send("open")(Worker.open_())).flatMap { _ =>
+          // scheduler_reads_fields.abs:39
           Proc.await(nullCheck(v, "call of 'done' on null at schedulers/scheduler_reads_fields.abs:39:33").send("done")(Worker.done(AbsInt(2)))).flatMap { (second: List[String]) =>
+            // scheduler_reads_fields.abs:41
             val testresult: Boolean = first == list("pong", "pong", "ping", "ping") && length(second) == AbsInt(2) && contains(setFromList(second), "ping") && contains(setFromList(second), "pong")
             Proc.done(testresult)
           }

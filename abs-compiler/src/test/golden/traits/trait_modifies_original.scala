@@ -30,6 +30,7 @@ object Test {
     def greet(n: String): Proc[String] = {
       if (dead$ != null) throw ObjectDeadException
       try {
+        // trait_modifies_original.abs:12
         val o: String = Proc.now(this.greet$original$1(n))
         Proc.done(o + "!")
       } catch { case e$: Throwable => throw recover$(e$) }
@@ -38,6 +39,7 @@ object Test {
     def flag(): Proc[Boolean] = {
       if (dead$ != null) throw ObjectDeadException
       try {
+        // trait_modifies_original.abs:13
         val o: Boolean = Proc.now(this.flag$original$2())
         Proc.done(!o)
       } catch { case e$: Throwable => throw recover$(e$) }
@@ -68,9 +70,13 @@ object Test {
 
   // the main block
   def main(): Proc[Boolean] = {
+    // trait_modifies_original.abs:19
     val g: Greeter = Cogs.spawnLocal(new LoudGreeter())
+    // trait_modifies_original.abs:20
     Proc.sync(nullCheck(g, "call of 'greet' on null at traits/trait_modifies_original.abs:20:16"), "greet")(Greeter.greet("bo")).flatMap { (s: String) =>
+      // trait_modifies_original.abs:21
       Proc.sync(nullCheck(g, "call of 'flag' on null at traits/trait_modifies_original.abs:21:14"), "flag")(Greeter.flag()).flatMap { (f: Boolean) =>
+        // trait_modifies_original.abs:22
         val testresult: Boolean = s == "hi bo!" && f
         Proc.done(testresult)
       }

@@ -31,10 +31,14 @@ object Listing1 {
     def recursive_m(i: AbsInt, id: AbsInt): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
       Proc.defer {
+        // Listing1.abs:17
         (if (i > AbsInt(0)) {
+          // Listing1.abs:18
           Proc.defer(this.recursive_m(i - AbsInt(1), id)).void
         } else {
+          // Listing1.abs:20
           val f: Fut[AbsInt] = this.send("compute")(A.compute())
+          // Listing1.abs:21
           Proc.awaitResolved(f)
         }).flatMap { _ =>
           Proc.done(AbsInt(1))
@@ -45,6 +49,7 @@ object Listing1 {
     def compute(): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
       try {
+        // Listing1.abs:27
         this.result = this.result + AbsInt(1)
         Proc.done(this.result)
       } catch { case e$: Throwable => throw recover$(e$) }
@@ -67,26 +72,43 @@ object Listing1 {
 
   // the main block
   def main(): Proc[Boolean] = {
+    // Listing1.abs:35
     val n: AbsInt = AbsInt(500)
+    // Listing1.abs:36
     var i: AbsInt = AbsInt(0)
+    // Listing1.abs:37
     val master: Ainterface = Cogs.spawn(new A())
+    // Listing1.abs:38
     var futures: List[Fut[AbsInt]] = Nil
+    // Listing1.abs:39
     while (i < n) {
+      // Listing1.abs:40
       val f: Fut[AbsInt] = nullCheck(master, "call of 'recursive_m' on null at examples/abs/Listing1.abs:40:25").send("recursive_m")(Ainterface.recursive_m(AbsInt(5), i))
+      // Listing1.abs:41
       futures = f :: futures
+      // Listing1.abs:42
       i = i + AbsInt(1)
     }
+    // Listing1.abs:44
     var returned: AbsInt = AbsInt(0)
+    // Listing1.abs:45
     Proc.loopWhile(futures != Nil) {
+      // Listing1.abs:46
       val f1: Fut[AbsInt] = head(futures, "examples/abs/Listing1.abs:46:19")
+      // Listing1.abs:47
       futures = tail(futures, "examples/abs/Listing1.abs:47:15")
+      // Listing1.abs:48
       f1.get.flatMap { (r: AbsInt) =>
+        // Listing1.abs:49
         returned = returned + r
         Proc.unit
       }
     }.flatMap { _ =>
+      // Listing1.abs:51
       Proc.await(nullCheck(master, "call of 'counter' on null at examples/abs/Listing1.abs:51:30").send("counter")(Ainterface.counter())).flatMap { (counter: AbsInt) =>
+        // Listing1.abs:52
         println(absToString(n) + " calls of recursive_m(5, id): counter = " + absToString(counter) + ", results returned = " + absToString(returned))
+        // Listing1.abs:53
         val testresult: Boolean = counter == n && returned == n
         Proc.done(testresult)
       }

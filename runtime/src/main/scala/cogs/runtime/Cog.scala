@@ -431,7 +431,10 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
         // runSlice turns an ordinary failure into a Raise that the process's own handlers see; a
         // fatal error (rethrown by `raised`), or anything thrown by the interpreter or a tracer,
         // arrives here and ends the process without running more of its code.
-        case e: Throwable => processThrew(p, e); SliceDone
+        // The process ends: its frames go first, before anything here allocates. Out of memory, they
+        // are usually what filled the heap (a deep synchronous recursion), and until they are
+        // dropped every allocation fails again, in this handler and in the worker's.
+        case e: Throwable => p.dropFrames(); processThrew(p, e); SliceDone
       }
     running = null
     if (p.traceMode == TraceHooks.Traced && outcome != SliceDone) traceSuspended(p, outcome)
@@ -591,6 +594,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
    * exception the process fails with, and a fatal error is kept for the end of the batch.
    */
   private def processThrew(p: Process, e: Throwable): Unit = {
+    if (exhausted(e)) releaseReserve() // before anything below allocates
     if (isFatal(e)) noteFatal(p.describe, e)
     if (!p.isDone) fail(p, asFailure(e, p))
   }
@@ -600,6 +604,9 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
 
   private def fail(p: Process, e: Throwable): Unit = {
     p.finish()
+    // What it was computing is garbage now, even while the process is still referenced (until the
+    // batch ends, or longer by a trace): after running out of memory, that is what frees it.
+    p.dropFrames()
     removeFromWaitList(p)
     // An exception that came from another call keeps naming where it was first raised.
     val from = p.raisedFrom
@@ -673,6 +680,27 @@ private[runtime] object Cog {
   private final val Failed = 3 // the guard threw a fatal error: the process has ended
   private final val TakenBack = 4
   private final val Parked = 5
+
+  /**
+   * Memory for reporting that the heap is exhausted. Failing the process, describing it, logging,
+   * halting the runtime (a thread) and the JVM's own handling of SIGTERM (a thread too) all
+   * allocate; with the heap full they threw again: the uncaught-exception handler itself died, the
+   * runtime never halted, and the JVM, deaf to SIGTERM, needed `kill -9`. Released at the first
+   * `VirtualMachineError` a process or worker raises (once per JVM; the run ends after it).
+   */
+  @volatile private[this] var reserve: Array[Byte] = new Array[Byte](1 << 20)
+  private[runtime] def releaseReserve(): Unit = reserve = null
+
+  // Resolve the classes the fatal-error path tests for now: resolving them on first use allocates,
+  // which fails when that first use is an OutOfMemoryError.
+  locally {
+    val probe = new LinkageError("resolving the classes of isFatal")
+    isFatal(probe)
+    exhausted(probe)
+  }
+
+  /** The JVM ran out of something (memory): the reserve goes. No allocation, once the class is resolved above. */
+  private[runtime] def exhausted(e: Throwable): Boolean = e.isInstanceOf[VirtualMachineError]
 
   private val EmptyProcs = new Array[Process](0)
   private def grow(a: Array[Process]): Array[Process] =

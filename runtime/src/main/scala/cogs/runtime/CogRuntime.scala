@@ -458,7 +458,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
    * can take the program as finished before the halt's report exists.
    */
   private[runtime] def fatalError(where: String, e: Throwable): Unit = {
-    Log.log(Level.ERROR, s"cogs: $where failed with a fatal error ($e); handing it to the worker's uncaught-exception handler")
+    logQuietly(s"cogs: $where failed with a fatal error ($e); handing it to the worker's uncaught-exception handler", null)
     val t = Thread.currentThread()
     val h = t.getUncaughtExceptionHandler
     // A handler of another executor's thread may throw: that must not leave the COG's task.
@@ -469,9 +469,16 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
 
   /** The handler of this runtime's workers: a fatal error, from a process (fatalError) or from the executor itself. */
   private[this] lazy val uncaughtHandler: Thread.UncaughtExceptionHandler = (t: Thread, e: Throwable) => {
-    Log.log(Level.ERROR, s"cogs: fatal error on ${t.getName} (cogs.on-fatal-error = ${settings.onFatalError})", e)
+    if (Cog.exhausted(e)) Cog.releaseReserve()
+    logQuietly(s"cogs: fatal error on ${t.getName} (cogs.on-fatal-error = ${settings.onFatalError})", e)
     applyFatalPolicy(e)
   }
+
+  // Logging a fatal error must not keep the policy from being applied: out of memory, building the
+  // message or the record may throw again, and then the log is what is given up.
+  private def logQuietly(message: => String, e: Throwable): Unit =
+    try Log.log(Level.ERROR, message, e)
+    catch { case _: VirtualMachineError | _: RuntimeException => }
 
   private def applyFatalPolicy(e: Throwable): Unit =
     if (settings.onFatalError == Settings.Shutdown) startHalt(e)

@@ -75,6 +75,13 @@ private[runtime] final class Process(
     sp += 1
   }
 
+  /** The process failed: its computation and call stack are garbage (what `describe` needs is kept). */
+  private[runtime] def dropFrames(): Unit = {
+    stack = null
+    sp = 0
+    if (started) slot = null
+  }
+
   def pop(): AnyRef = {
     sp -= 1
     val f = stack(sp)

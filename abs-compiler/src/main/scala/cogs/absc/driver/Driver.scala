@@ -430,7 +430,15 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     val userFiles = monitor.toList.flatMap(_.scalaFiles)
     val errors = phase("scalac") { ScalaCompiler.compile(generated.files ++ userFiles, ClassPath.asString(classPath), dir.resolve("classes")) }
     val inMonitors = errors.filter(e => userFiles.exists(_.relativePath == e.file))
-    if (errors.isEmpty) Right(())
+    if (errors.isEmpty) {
+      // Next to the classes, so that the program's runner finds them with its class loader.
+      generated.lineTables.foreach { t =>
+        val file = dir.resolve("classes").resolve(t.relativePath)
+        Files.createDirectories(file.getParent)
+        Files.writeString(file, t.text, UTF_8)
+      }
+      Right(())
+    }
     else if (inMonitors.nonEmpty) {
       // The monitor sources are the user's: their errors are compile errors, not absc's bugs.
       inMonitors.foreach(e => err.println(e.render))

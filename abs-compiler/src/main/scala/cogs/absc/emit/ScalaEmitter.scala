@@ -10,9 +10,12 @@ final case class EmittedFile(relativePath: String, text: String)
  * The Scala translation of a checked ABS program. `mainObject` runs the main block, if there is
  * one (see `cogs.absc.run.ProgramRunner` for what it must do). `origins`: the ABS construct
  * behind each JVM method (`absmodel/Bank$.main`), to report limits of the JVM at the model's position.
+ * `lineTables`: for each module's Scala file `absmodel/Bank.scala`, the resource
+ * `absmodel/Bank.scala.abslines` that maps its lines to the model's (read by
+ * `cogs.absc.run.AbsLines`); they go next to the compiled classes.
  */
 final case class EmittedProgram(files: List[EmittedFile], mainObject: Option[String],
-    origins: Map[String, (cogs.absc.ast.Pos, String)] = Map.empty)
+    origins: Map[String, (cogs.absc.ast.Pos, String)] = Map.empty, lineTables: List[EmittedFile] = Nil)
 
 /**
  * The last phase of absc: the lowered program ([[cogs.absc.lower.LProgram]]) as Scala source
@@ -39,7 +42,13 @@ object ScalaEmitter {
 
   /** Print a lowered program. */
   def print(p: LProgram): EmittedProgram = {
-    val files = p.modules.map(m => EmittedFile(s"${m.objectName}.scala", module(p, m)))
+    val printed = p.modules.map { m =>
+      val out = new Printer
+      out.module(p.pkg, m)
+      val name = s"${m.objectName}.scala"
+      (EmittedFile(name, out.result), EmittedFile(s"${p.pkg.replace('.', '/')}/$name.abslines", out.lineTable(m.file)))
+    }
+    val files = printed.map(_._1)
     val main = p.mainModule.map { m =>
       val monitorArg = p.monitorConfig.fold("")(c => s", monitor = ${Naming.stringLit(c)}")
       val text =
@@ -53,12 +62,6 @@ object ScalaEmitter {
            |""".stripMargin
       EmittedFile(s"${p.pkg.replace('.', '/')}_main/Main.scala", text)
     }
-    EmittedProgram(files ++ main.toList, main.map(_ => s"${p.pkg}_main.Main"), p.origins)
-  }
-
-  private def module(p: LProgram, m: LModule): String = {
-    val out = new Printer
-    out.module(p.pkg, m)
-    out.result
+    EmittedProgram(files ++ main.toList, main.map(_ => s"${p.pkg}_main.Main"), p.origins, printed.map(_._2))
   }
 }

@@ -101,6 +101,13 @@ object St {
   final case class Block(stats: List[St]) extends St
   /** A comment line (the ABS source position of what follows, for a reader of the generated code). */
   final case class Comment(text: String) extends St
+  /**
+   * The ABS source line of the statements that follow (up to the next `Line` or the end of the
+   * declaration): printed as a comment for a reader, and recorded in the module's line table so
+   * that an error the JVM raises in generated code (a stack overflow, running out of memory) is
+   * reported at the model's line (see `cogs.absc.run.AbsLines`).
+   */
+  final case class Line(line: Int) extends St
 }
 
 /** A lowered computation of type `Proc[_]`. */
@@ -172,7 +179,7 @@ final case class LException(ctor: LCtor, selectors: List[LSelector]) extends LDe
 
 /** A function: `def name[tps](funParams)(params): result = body`. */
 final case class LFunction(absName: String, name: String, typeParams: List[String], funParams: List[(String, T)],
-    params: List[(String, T)], result: T, body: S) extends LDecl
+    params: List[(String, T)], result: T, body: S, line: Int = 0) extends LDecl
 
 /** An interface: a trait of `Proc`-returning methods and a companion of message constructors. */
 final case class LInterface(absName: String, name: String, supers: List[T], methods: List[LSig]) extends LDecl

@@ -92,6 +92,7 @@ private final class Limits {
     case St.Try(b, h, f) => St.Try(stats(b), h.map { case (n, hs) => (n, stats(hs)) }, stats(f))
     case St.Block(ss) => St.Block(stats(ss))
     case c: St.Comment => c
+    case l: St.Line => l
   }
 
   private def proc(p: P): P = p match {

@@ -148,7 +148,7 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
         }
         val params = f.params.map(p => (x.bind(p, c0), x.tpe(p.tpe, c0)))
         LFunction(f.name, names.function(f), f.typeParams.map(p => Naming.typeParam(p.name)), funParams, params,
-          x.tpe(f.resultType, c0), x.exp(e, c0))
+          x.tpe(f.resultType, c0), x.exp(e, c0), f.pos.line)
       case _: BuiltinBody if Library.isLibrary(f.module.name) =>
         // A library module's hook into the runtime: `AbsDC.f(params)` (cogs.absc.lib), as the declared type.
         val c0 = ctx(f.module)

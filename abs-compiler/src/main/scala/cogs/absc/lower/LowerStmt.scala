@@ -66,7 +66,12 @@ private[lower] final class LowerStmt(x: LowerExp) {
     }).map(obj => St.Eval(register(x.exp(name, ctx), obj)))
   }
 
-  private def plainStmt(s: Stmt, ctx: Ctx, assigned: Set[LocalSym]): List[St] = program.httpNameOf(s) match {
+  /** The statement's ABS line, for the module's line table (see [[St.Line]]). */
+  private def line(s: Stmt): List[St] = if (s.pos.line > 0 && !s.isInstanceOf[Block]) List(St.Line(s.pos.line)) else Nil
+
+  private def plainStmt(s: Stmt, ctx: Ctx, assigned: Set[LocalSym]): List[St] = line(s) ++ plainStmtOf(s, ctx, assigned)
+
+  private def plainStmtOf(s: Stmt, ctx: Ctx, assigned: Set[LocalSym]): List[St] = program.httpNameOf(s) match {
     case None => plainStmtItself(s, ctx, assigned)
     case Some(name) => s match {
       case ExpStmt(e, _) => List(St.Eval(register(x.exp(name, ctx), value(e, ctx))))
@@ -159,7 +164,7 @@ private[lower] final class LowerStmt(x: LowerExp) {
       }
     } else {
       val prefix = plainStmts(ss.take(i), ctx, assigned)
-      then(prefix, suspendingStmt(ss(i), ss.drop(i + 1), ctx, assigned, tail, end))
+      then(prefix ++ line(ss(i)), suspendingStmt(ss(i), ss.drop(i + 1), ctx, assigned, tail, end))
     }
   }
 

@@ -37,10 +37,11 @@ class LowerTest {
     val m = method(lower(model), "C", "n")
     // The assigned parameter is shadowed by a local; the body is one chain of binds.
     assertEquals(List(("x_in$1", "x")), m.shadowedParams)
+    // Each statement is preceded by its ABS line (St.Line), the suspending ones too.
     m.cps.get match {
-      case P.Then(List(St.Def("o", Some(T.Ref("I", Nil)), S.This, false)),
+      case P.Then(List(St.Line(6), St.Def("o", Some(T.Ref("I", Nil)), S.This, false), St.Line(6)),
         P.Bind(P.AwaitValue(_), Some(("v", T.Ref("AbsInt", Nil))),
-          P.Then(List(St.Assign(S.Id("x"), S.Infix(S.Id("x"), "+", S.Id("v")))),
+          P.Then(List(St.Line(6), St.Assign(S.Id("x"), S.Infix(S.Id("x"), "+", S.Id("v"))), St.Line(6)),
             P.Bind(P.Await(G.Cond("t.abs:6:68", _)), None, P.Done(S.Id("x")))))) =>
       case other => fail(s"unexpected lowering: $other")
     }

@@ -269,13 +269,13 @@ object ProgramRunner {
         fail(e.getMessage, e)
       case e: CallFailedException =>
         val cause = if (e.getCause ne null) e.getCause else e
-        fail(s"${describeOrigin(e.origin)} failed: ${describe(cause)}", cause)
+        fail(s"${describeOrigin(e.origin)} failed${jvmErrorAt(cause, main)}: ${describe(cause)}", cause)
       case e: InterruptedException =>
         Thread.currentThread().interrupt()
         fail("interrupted", e)
       case e: Throwable if rt.haltReport.isDefined =>
         // The runtime halted after a fatal error of the JVM in a process (cogs.on-fatal-error).
-        fail(fatal(rt), e)
+        fail(fatal(rt, jvmErrorAt(if (e.getCause ne null) e.getCause else e, main)), e)
       case e: Throwable =>
         // Not from the program's processes: creating the runtime, a bug in the runtime or here.
         fail(s"the program could not be run: ${describe(e)}", e)
@@ -293,14 +293,27 @@ object ProgramRunner {
     }
 
   /** A fatal error of the JVM as a modeller can act on it: where it happened, and what to raise. */
-  private def fatal(rt: CogRuntime): String = {
+  private def fatal(rt: CogRuntime, at: String): String = {
     val (where, error) = rt.firstFailure.map { f =>
       val i = f.indexOf(" failed: ")
       if (i < 0) ("the program", f) else (describeOrigin(f.substring(0, i)), f.substring(i + " failed: ".length))
     }.getOrElse(("the program", rt.haltReport.get))
     if (error.contains("OutOfMemoryError"))
-      s"$where ran out of memory ($error); give the JVM more heap, e.g. JAVA_OPTS=-Xmx4g"
-    else s"$where failed with a fatal error of the JVM ($error); the run was stopped"
+      s"$where ran out of memory$at ($error); give the JVM more heap, e.g. JAVA_OPTS=-Xmx4g"
+    else s"$where failed with a fatal error of the JVM$at ($error); the run was stopped"
+  }
+
+  /**
+   * ` at file.abs:line` for an error the JVM raised in the model's code (a stack overflow, out of
+   * memory), which has no ABS position of its own; empty for everything else (ABS exceptions and
+   * the library's failures name their call site in their message). `main` is the generated code's
+   * entry: its class loader has the line tables.
+   */
+  private def jvmErrorAt(t: Throwable, main: AnyRef): String = t match {
+    case _: VirtualMachineError =>
+      try AbsLines.of(t, main.getClass.getClassLoader).fold("")(" at " + _)
+      catch { case _: Exception | _: VirtualMachineError => "" } // only the location is lost
+    case _ => ""
   }
 
   /** What a modeller can do about a failure, if there is something: the JVM settings that limit it. */

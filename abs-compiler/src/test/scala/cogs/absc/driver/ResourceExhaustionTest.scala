@@ -1,0 +1,176 @@
+package cogs.absc.driver
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path, Paths}
+import java.util.concurrent.TimeUnit
+
+import org.junit.jupiter.api.Assertions._
+import org.junit.jupiter.api.{AfterAll, BeforeAll, Test, TestInstance}
+
+import DriverTestSupport._
+
+/**
+ * Running out of memory or stack is a failure of the model with a report (issue 16 point 2): the
+ * report names the object and method or the main block, the ABS line, and the setting to raise;
+ * the status is 1; no stack trace, no deadlock report; and the JVM ends by itself, or on SIGTERM.
+ *
+ * Each model is compiled here (absc's own JVM, normal heap) and run as a user's cached run is, in a
+ * JVM of its own with a small heap: `java -Xmx64m -cp CLASSES:... absmodel_main.Main`. Each run is
+ * bounded; a JVM still alive at the bound is killed and the test fails.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ResourceExhaustionTest {
+
+  private var dir: Path = _
+
+  @BeforeAll def setUp(): Unit = dir = tempDir("absc-exhaust")
+
+  @AfterAll def tearDown(): Unit =
+    Files.walk(dir).sorted(java.util.Comparator.reverseOrder()).forEach(p => Files.deleteIfExists(p))
+
+  private final case class Ended(status: Int, out: String, err: String)
+
+  /** The classes directory of `text` compiled as `name.abs`. */
+  private def compile(name: String, text: String): Path = {
+    val err = new java.io.ByteArrayOutputStream
+    val driver = new Driver(AbsBackend, new java.io.PrintStream(err, true, UTF_8), verbose = false)
+    val sources = driver.readSources(List(absFile(dir, name, text))).toOption.get
+    val built = driver.build(sources, CachePolicy.Cached(dir.resolve("cache")), None)
+    assertTrue(built.isRight, err.toString(UTF_8))
+    built.toOption.get.program.classes
+  }
+
+  private def start(classes: Path, name: String, jvmOptions: String*): (Process, Path, Path) = {
+    val java = Paths.get(System.getProperty("java.home"), "bin", "java").toString
+    val out = dir.resolve(s"$name.out")
+    val err = dir.resolve(s"$name.err")
+    val command = List(java) ++ jvmOptions ++
+      List("-cp", classes.toString + _root_.java.io.File.pathSeparator + System.getProperty("java.class.path"), "absmodel_main.Main")
+    val p = new ProcessBuilder(command: _*).redirectOutput(out.toFile).redirectError(err.toFile).start()
+    p.getOutputStream.close()
+    (p, out, err)
+  }
+
+  private def await(p: Process, out: Path, err: Path, what: String): Ended = {
+    // Not a timing assertion: the bound only turns a JVM that never ends into a failure.
+    if (!p.waitFor(3, TimeUnit.MINUTES)) {
+      p.destroyForcibly()
+      fail(s"$what: the JVM did not end by itself:\n${Files.readString(err)}")
+    }
+    Ended(p.exitValue, Files.readString(out), Files.readString(err))
+  }
+
+  private def run(name: String, text: String, jvmOptions: String*): Ended = {
+    val (p, out, err) = start(compile(name, text), name, jvmOptions: _*)
+    await(p, out, err, name)
+  }
+
+  private def assertClean(e: Ended): Unit = {
+    assertEquals(1, e.status, e.err)
+    assertFalse(e.err.contains("\tat "), s"no stack trace:\n${e.err}")
+    assertFalse(e.err.contains("deadlock"), s"no deadlock report:\n${e.err}")
+    assertFalse(e.err.contains("internal error"), e.err)
+    assertFalse(e.err.contains("Exception in thread"), e.err)
+  }
+
+  @Test def anEndlessSynchronousRecursionRunsOutOfMemoryAtItsLine(): Unit = {
+    // Synchronous calls keep their frames on the heap, so this exhausts memory, not the stack. This
+    // model left a JVM that ignored SIGTERM: the worker's handler itself ran out of memory.
+    val e = run("selfcall",
+      """module SelfCall;
+        |interface I { Int f(Int n); }
+        |class C implements I {
+        |  Int f(Int n) {
+        |    Int r = this.f(n + 1);
+        |    return r + 1;
+        |  }
+        |}
+        |{
+        |  I o = new C();
+        |  Int x = o.f(0);
+        |  println(toString(x));
+        |}
+        |""".stripMargin, "-Xmx64m")
+    assertClean(e)
+    assertTrue(e.err.matches("(?s).*absc: C#[0-9]+\\.f ran out of memory at \\S*selfcall\\.abs:5 .*"), e.err)
+    assertTrue(e.err.contains("JAVA_OPTS=-Xmx"), e.err)
+  }
+
+  @Test def memoryKeptInAFieldIsReportedAtTheLineThatAllocated(): Unit = {
+    val e = run("field",
+      """module Field;
+        |interface Hog { Unit eat(); }
+        |class HogImpl implements Hog {
+        |  List<Int> kept = Nil;
+        |  Unit eat() {
+        |    Int i = 0;
+        |    while (True) {
+        |      kept = Cons(i, kept);
+        |      i = i + 1;
+        |    }
+        |  }
+        |}
+        |{
+        |  Hog h = new HogImpl();
+        |  h!eat();
+        |  await duration(1000000, 1000000);
+        |}
+        |""".stripMargin, "-Xmx64m")
+    assertClean(e)
+    assertTrue(e.err.matches("(?s).*absc: HogImpl#[0-9]+\\.eat ran out of memory at \\S*field\\.abs:(8|9) .*"), e.err)
+  }
+
+  @Test def aDeepFunctionRecursionOverflowsTheStackAtTheFunction(): Unit = {
+    val e = run("deep",
+      """module Deep;
+        |def Int down(Int n) =
+        |  if n == 0 then 0
+        |  else 1 + down(n - 1);
+        |{
+        |  Int x = down(100000000);
+        |  println(toString(x));
+        |}
+        |""".stripMargin, "-Xss1m")
+    assertClean(e)
+    assertTrue(e.err.contains("absc: the main block failed at ") && e.err.contains("deep.abs:2: uncaught exception StackOverflowException"), e.err)
+    assertTrue(e.err.contains("JAVA_OPTS=-Xss"), e.err)
+  }
+
+  @Test def aJvmWithExhaustedMemoryStillEndsOnSigterm(): Unit = {
+    // cogs.on-fatal-error = continue: the run goes on after the hog ran out of memory, with its
+    // list still in the heap; the main block waits for ever. SIGTERM must still end the JVM.
+    val classes = compile("sigterm",
+      """module Sigterm;
+        |interface Hog { Unit eat(); }
+        |class HogImpl implements Hog {
+        |  List<Int> kept = Nil;
+        |  Unit eat() {
+        |    Int i = 0;
+        |    while (True) {
+        |      kept = Cons(i, kept);
+        |      i = i + 1;
+        |    }
+        |  }
+        |}
+        |{
+        |  Hog h = new HogImpl();
+        |  Fut<Unit> f = h!eat();
+        |  await f?;
+        |  while (True) { suspend; }
+        |}
+        |""".stripMargin)
+    // -Dcogs.absc.verbose=true: the runtime logs the fatal error (the program's own output is
+    // buffered until it ends), which says when memory has run out.
+    val (p, _, err) = start(classes, "sigterm", "-Xmx64m", "-Dcogs.on-fatal-error=continue", "-Dcogs.absc.verbose=true")
+    val bound = System.nanoTime() + TimeUnit.MINUTES.toNanos(3)
+    while (!Files.readString(err).contains("OutOfMemoryError") && p.isAlive && System.nanoTime() < bound) Thread.sleep(100)
+    assertTrue(Files.readString(err).contains("OutOfMemoryError"), Files.readString(err))
+    assertTrue(p.isAlive, s"the run goes on after the fatal error (cogs.on-fatal-error = continue):\n${Files.readString(err)}")
+    p.destroy() // SIGTERM
+    if (!p.waitFor(1, TimeUnit.MINUTES)) {
+      p.destroyForcibly()
+      fail(s"the JVM ignored SIGTERM:\n${Files.readString(err)}")
+    }
+    assertEquals(143, p.exitValue, Files.readString(err)) // 128 + SIGTERM
+  }
+}
