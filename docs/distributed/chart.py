@@ -18,12 +18,12 @@ for line in open(os.path.join(here, name + ".txt")):
             rows.append((m.group(2) + " " + m.group(1), int(m.group(3)), int(m.group(4)), int(m.group(5)), int(m.group(6))))
         unit, title, lo, hi = "pongs/s", "Big and Bang: pongs per second, all nodes", 1, 6
     elif name.startswith("chat"):
-        # "chat cogs local    rounds 20 in 3.1 s: ... median round 150.2 ms  min 120.0  max 200.1 ms"
-        m = re.match(r"chat cogs (local|\d+ nodes)\s+rounds \d+ in [\d.]+ s: [\d.]+ rounds/s\s+median round ([\d.]+) ms\s+min ([\d.]+)\s+max ([\d.]+) ms", line)
+        # "chat cogs  local    rounds 20 in 3.1 s: ... median round 150.2 ms  min 120.0  max 200.1 ms"
+        m = re.match(r"chat (cogs|pekko)\s+(local|\d+ nodes)\s+rounds \d+ in [\d.]+ s: [\d.]+ rounds/s\s+median round ([\d.]+) ms\s+min ([\d.]+)\s+max ([\d.]+) ms", line)
         if m:
-            n = 1 if m.group(1) == "local" else int(m.group(1).split()[0])
-            med, mn, mx = (1000.0 / float(m.group(k)) for k in (2, 4, 3))  # rounds/s: the slowest round is the minimum
-            rows.append(("cogs chat" if n == 1 else "cogs chat", n, med, mn, mx))
+            n = 1 if m.group(2) == "local" else int(m.group(2).split()[0])
+            med, mn, mx = (1000.0 / float(m.group(k)) for k in (3, 5, 4))  # rounds/s: the slowest round is the minimum
+            rows.append((m.group(1) + " chat", n, med, mn, mx))
         unit, title, lo, hi = "rounds/s", "Chat: rounds per second (from median, min, max round time)", -1, 3
     else:
         m = re.match(r"(\w+ [\w ]+?)\s+(\d+)\s+median\s+(\d+)\s+min\s+(\d+)\s+max\s+(\d+)", line)
@@ -42,7 +42,7 @@ for setup in setups:
 W, H, left, bottom, top = 760, 380, 70, 60, 40
 def y(v): return top + (H - top - bottom) * (1 - (math.log10(max(v, 10 ** lo)) - lo) / (hi - lo))
 out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
-       f'<text x="{W/2}" y="20" text-anchor="middle" font-size="14">{title} (median, whiskers min..max; log scale)</text>']
+       f'<text x="{W/2}" y="20" text-anchor="middle" font-size="14">{title} ({"median" if name.startswith("chat") else "median of 1 s windows"}, whiskers min..max; log scale)</text>']
 for e in range(lo, hi + 1):
     out.append(f'<line x1="{left}" x2="{W-10}" y1="{y(10**e):.1f}" y2="{y(10**e):.1f}" stroke="#ddd"/>')
     out.append(f'<text x="{left-6}" y="{y(10**e)+4:.1f}" text-anchor="end">1e{e}</text>')

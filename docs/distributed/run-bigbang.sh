@@ -2,7 +2,8 @@
 # Big and Bang on 2, 4 and 8 JVMs on loopback (docs/distributed.md): writes bigbang.txt here.
 # Needs the class path of the distributed module's tests in CP (see docs/distributed.md).
 set -e
-here=$(dirname "$0")
+cd "$(dirname "$0")/../.."   # the repository root: CP may be relative to it
+here=docs/distributed
 out="$here/bigbang.txt"
 : > "$out"
 for bench in big bang; do

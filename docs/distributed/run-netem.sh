@@ -6,8 +6,9 @@
 # here. Every packet crosses lo once per direction, so a delay of D ms is a round trip of 2D ms.
 # Exits 3, saying why, when netem cannot run.
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-out="$here/netem.txt"
+cd "$(dirname "$0")/../.."   # the repository root: CP may be relative to it
+here=docs/distributed
+out="$(pwd)/$here/netem.txt"
 ns=cogs-netem-$$
 nodes=${NODES:-4}
 if ! ip netns add "$ns"; then echo "run-netem: cannot create a network namespace (root needed)" >&2; exit 3; fi

@@ -6,10 +6,10 @@ import org.junit.jupiter.api.Assertions._
 import org.junit.jupiter.api.{Test, Timeout}
 
 /**
- * The chat macrobenchmark end to end, tiny: locally in this JVM and on two JVMs. The run itself
- * checks every round's accounting (every client acted once, every follow-up announced by a bump
- * reported, the count never went below zero) and fails its exit status otherwise; the mix makes
- * every action kind likely in a few rounds. No timing is checked.
+ * The chat macrobenchmark end to end, tiny, Cogs and plain Pekko: locally in this JVM and on two
+ * JVMs. The run itself checks every round's accounting (every client acted once, every follow-up
+ * announced by a bump reported, the count never went below zero) and fails its exit status
+ * otherwise; the mix makes every action kind likely in a few rounds. No timing is checked.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class ChatBenchTest {

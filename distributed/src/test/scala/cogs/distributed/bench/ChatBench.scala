@@ -29,8 +29,10 @@ import org.apache.pekko.actor.AddressFromURIString
  *
  * Arguments: `[--local] [--clients C] [--directories D] [--rounds R] [--warmup W] [--seed S]
  * [--befriend PERCENT] [--mix COMPUTE,POST,LEAVE,CREATE]` (percentages; default 40,30,5,25, the
- * source document's "start and stop actors" scenario). Prints each measured round's time and the
- * actions done; checks every round's accounting and exits 1 if a round's did not add up.
+ * source document's "start and stop actors" scenario). Runs the Cogs version, then the plain
+ * Pekko one (ChatPekko) in the same JVMs; prints, for each, the measured rounds' times (median,
+ * min, max) and the actions done; checks every round's accounting and exits 1 if a round's did
+ * not add up.
  */
 object ChatBench {
 
@@ -115,13 +117,9 @@ object ChatBench {
     private var self: Ref = _
     private val friends = scala.collection.mutable.ArrayBuffer.empty[Ref]
     private val chats = scala.collection.mutable.ArrayBuffer.empty[Ref]
-    private var rnd = (seed * 0x9E3779B97F4A7C15L) ^ (id + 1L) * 0xBF58476D1CE4E5B9L
+    private val rng = new Rng(seed, id)
+    private def next(bound: Int): Int = rng.next(bound)
     private var received = 0L
-    /** xorshift64*: the client's own pseudo-random sequence, fixed by the seed and its id. */
-    private def next(bound: Int): Int = {
-      rnd ^= rnd >>> 12; rnd ^= rnd << 25; rnd ^= rnd >>> 27
-      (((rnd * 0x2545F4914F6CDD1DL) >>> 33) % bound).toInt
-    }
     def setSelf(r: Any): Proc[Unit] = Proc.delay { self = ref(r) }
     def befriend(f: Any): Proc[Unit] = Proc.delay { friends += ref(f); () }
     def invited(chat: Any, acc: Any): Proc[Unit] = Proc.delay { chats += ref(chat); ref(acc).call[Unit]("stop", FollowUp); () }
@@ -131,11 +129,9 @@ object ChatBench {
     def act(accAny: Any): Proc[Unit] = {
       val acc = ref(accAny)
       def report(kind: Int): Proc[Unit] = Proc.delay { acc.call[Unit]("stop", kind); () }
-      val roll = next(100)
-      val kind = if (roll < mix(0)) Compute else if (roll < mix(0) + mix(1)) Post else if (roll < mix(0) + mix(1) + mix(2)) Leave else Create
-      kind match {
+      pick(rng, mix) match {
         case Compute =>
-          Proc.delay { var s = 0L; for (k <- 10 to 14) s += fib(k); if (s < 0) received -= 1 }.flatMap(_ => report(Compute))
+          Proc.delay { if (compute() < 0) received -= 1 }.flatMap(_ => report(Compute))
         case Post if chats.nonEmpty =>
           val chat = chats(next(chats.size))
           Proc.await(chat.call[Unit]("post", s"client $id says hello", acc)).flatMap(_ => report(Post))
@@ -159,6 +155,23 @@ object ChatBench {
   }
 
   private def fib(n: Int): Long = if (n < 2) n else fib(n - 1) + fib(n - 2)
+  /** The compute action: a few Fibonacci numbers, recursively. */
+  def compute(): Long = { var s = 0L; for (k <- 10 to 14) s += fib(k); s }
+
+  /** xorshift64*: a client's own pseudo-random sequence, fixed by the seed and its id. */
+  final class Rng(seed: Long, id: Int) {
+    private var x = (seed * 0x9E3779B97F4A7C15L) ^ (id + 1L) * 0xBF58476D1CE4E5B9L
+    def next(bound: Int): Int = {
+      x ^= x >>> 12; x ^= x << 25; x ^= x >>> 27
+      (((x * 0x2545F4914F6CDD1DL) >>> 33) % bound).toInt
+    }
+  }
+
+  /** The round's action by the mix (compute, post, leave, create percentages). */
+  def pick(rng: Rng, mix: Vector[Int]): Int = {
+    val roll = rng.next(100)
+    if (roll < mix(0)) Compute else if (roll < mix(0) + mix(1)) Post else if (roll < mix(0) + mix(1) + mix(2)) Leave else Create
+  }
 
   final class Directory(env: Env) extends Actor {
     private val clients = scala.collection.mutable.ArrayBuffer.empty[Ref]
@@ -203,18 +216,55 @@ object ChatBench {
     o
   }
 
-  /** Set up and run the rounds; directories(d) is where directory d lives. Returns the exit status. */
-  private def run(o: Options, env: Env, directories: Vector[Ref], where: String): Int = {
-    def j[A](f: Fut[A]): A = f.join(120, TimeUnit.SECONDS)
-    val per = (0 until o.directories).map(d => o.clients / o.directories + (if (d < o.clients % o.directories) 1 else 0))
-    val firsts = per.scanLeft(0)(_ + _)
-    directories.zipWithIndex.foreach { case (d, i) => j(d.call[Unit]("setup", firsts(i), per(i), o.seed, o.mix)) }
-    val clients: Vector[Ref] = directories.zipWithIndex.flatMap { case (d, i) => (0 until per(i)).map(k => ref(j(d.call[Any]("client", k)))) }
-    // Friends: each pair with probability befriend%, and each client at least its successor.
+  /** One implementation of the benchmark, set up: a round gives the accumulator's counts. */
+  trait Impl {
+    def name: String
+    /** Make the clients and their friendships; the number of friendships. */
+    def setup(o: Options): Int
+    /** One round: kinds 0..5 counted, then bumps, then 1 if the count went below zero. */
+    def round(): Array[Long]
+    /** Forwarded chat messages received by all clients so far. */
+    def received(): Long
+  }
+
+  def clientsPer(o: Options): IndexedSeq[Int] = (0 until o.directories).map(d => o.clients / o.directories + (if (d < o.clients % o.directories) 1 else 0))
+
+  /** Friends: each ordered pair with probability befriend%, and each client at least its successor. */
+  def friendships(o: Options): IndexedSeq[(Int, Int)] = {
     val rnd = new java.util.Random(o.seed)
-    val links = for (a <- clients.indices; b <- clients.indices if a != b && (b == (a + 1) % clients.size || rnd.nextInt(100) < o.befriend)) yield (a, b)
-    links.map { case (a, b) => clients(a).call[Unit]("befriend", clients(b)) }.foreach(f => j(f))
-    println(f"chat cogs $where%-8s clients ${o.clients} directories ${o.directories} friendships ${links.size} mix ${o.mix} seed ${o.seed}, load ${BigBang.loadAverage()}")
+    for (a <- 0 until o.clients; b <- 0 until o.clients if a != b && (b == (a + 1) % o.clients || rnd.nextInt(100) < o.befriend)) yield (a, b)
+  }
+
+  private def j[A](f: Fut[A]): A = f.join(120, TimeUnit.SECONDS)
+
+  /** Cogs: directories(d) is directory d (local, or on its node). */
+  final class CogsImpl(env: Env, directories: Vector[Ref]) extends Impl {
+    def name = "cogs"
+    private var clients = Vector.empty[Ref]
+    private var n = 0
+    def setup(o: Options): Int = {
+      n = o.clients
+      val per = clientsPer(o)
+      val firsts = per.scanLeft(0)(_ + _)
+      directories.zipWithIndex.foreach { case (d, i) => j(d.call[Unit]("setup", firsts(i), per(i), o.seed, o.mix)) }
+      clients = directories.zipWithIndex.flatMap { case (d, i) => (0 until per(i)).map(k => ref(j(d.call[Any]("client", k)))) }
+      val links = friendships(o)
+      links.map { case (a, b) => clients(a).call[Unit]("befriend", clients(b)) }.foreach(f => j(f))
+      links.size
+    }
+    def round(): Array[Long] = {
+      val acc = env.make(new Accumulator(n))
+      directories.foreach(d => j(d.call[Unit]("poke", acc)))
+      j(acc.call[String]("done")).split(',').map(_.toLong)
+    }
+    def received(): Long = clients.map(c => j(c.call[Long]("messages"))).sum
+  }
+
+  /** Set up and run the rounds of `impl`; whether every round added up. */
+  private def run(o: Options, impl: Impl, where: String): Boolean = {
+    val links = impl.setup(o)
+    val tag = s"chat ${impl.name}"
+    println(f"$tag%-10s $where%-8s clients ${o.clients} directories ${o.directories} friendships $links mix ${o.mix} seed ${o.seed}, load ${BigBang.loadAverage()}")
     var ok = true
     val totals = new Array[Long](7)
     val times = Vector.newBuilder[Double]
@@ -223,31 +273,33 @@ object ChatBench {
     for (r <- 0 until o.warmup + o.rounds) {
       if (r == o.warmup) tm = System.nanoTime()
       val start = System.nanoTime()
-      val acc = env.make(new Accumulator(o.clients))
-      directories.foreach(d => j(d.call[Unit]("poke", acc)))
-      val result = j(acc.call[String]("done")).split(',').map(_.toLong)
+      val result = impl.round()
       val ms = (System.nanoTime() - start) / 1e6
       if (r >= o.warmup) times += ms
       val actions = result.slice(1, 6).sum
       val roundOk = actions == o.clients && result(FollowUp) == result(6) && result(7) == 0
-      if (!roundOk) println(s"round $r did not add up: ${kindNames.zip(result).map { case (k, v) => s"$k $v" }.mkString(", ")}, bumps ${result(6)}, went negative ${result(7) == 1}")
+      if (!roundOk) println(s"$tag round $r did not add up: ${kindNames.zip(result).map { case (k, v) => s"$k $v" }.mkString(", ")}, bumps ${result(6)}, went negative ${result(7) == 1}")
       ok &&= roundOk
       if (r >= o.warmup) (0 until 7).foreach(k => totals(k) += result(k))
     }
     val measured = (System.nanoTime() - tm) / 1e9
-    val received = clients.map(c => j(c.call[Long]("messages"))).sum
+    val received = impl.received()
     val ts = times.result().sorted
     val actionsTotal = totals.slice(1, 6).sum
-    println(f"chat cogs $where%-8s rounds ${o.rounds} in $measured%.2f s: ${o.rounds / measured}%.1f rounds/s  median round ${ts(ts.size / 2)}%.1f ms  min ${ts.head}%.1f  max ${ts.last}%.1f ms  " +
+    println(f"$tag%-10s $where%-8s rounds ${o.rounds} in $measured%.2f s: ${o.rounds / measured}%.1f rounds/s  median round ${ts(ts.size / 2)}%.1f ms  min ${ts.head}%.1f  max ${ts.last}%.1f ms  " +
       f"actions ${actionsTotal} (${(1 to 5).map(k => s"${kindNames(k)} ${totals(k)}").mkString(", ")}) follow-ups ${totals(0)}  ${(actionsTotal + totals(0)) / measured}%.0f reports/s")
-    println(s"chat check: every round added up: $ok; messages received by clients over all rounds (with warm-up): $received; total ${(System.nanoTime() - t0) / 1e9} s")
-    if (ok) 0 else 1
+    println(s"$tag check: every round added up: $ok; chat messages received by clients (with warm-up): $received; total ${(System.nanoTime() - t0) / 1e9} s")
+    ok
   }
 
   private def runLocal(o: Options): Int = {
     val rt = CogRuntime()
     val env = new Env(rt, null)
-    try run(o, env, (0 until o.directories).map(_ => env.make(new Directory(env))).toVector, "local") finally rt.close()
+    val cogsOk = try run(o, new CogsImpl(env, (0 until o.directories).map(_ => env.make(new Directory(env))).toVector), "local") finally rt.close()
+    val system = org.apache.pekko.actor.ActorSystem("chat", ConfigFactory.parseString("pekko.loglevel = ERROR\npekko.actor.provider = local").withFallback(ConfigFactory.load()))
+    val pekkoOk = try run(o, ChatPekko.impl(system, (0 until o.directories).map(_ => system.actorOf(ChatPekko.directoryProps)).toVector), "local")
+    finally scala.concurrent.Await.ready(system.terminate(), scala.concurrent.duration.Duration(30, TimeUnit.SECONDS))
+    if (cogsOk && pekkoOk) 0 else 1
   }
 
   /** The local run in this JVM (ChatBenchTest); the exit status main would have. */
@@ -279,6 +331,7 @@ object ChatBench {
     val quit = node.runtime.spawn(new Quit(exit))
     node.register("directory")(_ => node.runtime.spawn(new Directory(env)))
     node.register("quit")(_ => quit)
+    node.system.actorOf(ChatPekko.factoryProps, ChatPekko.FactoryName)
     var status = 1
     try {
       if (index != 0) {
@@ -291,7 +344,10 @@ object ChatBench {
         node.awaitMembers(count, 120, TimeUnit.SECONDS)
         val all = node.address +: node.members.filter(_ != node.address).sortBy(_.port.getOrElse(0)).toVector
         val dirs = (0 until o.directories).map(d => RRef(node.create(all(d % count), "directory").join(60, TimeUnit.SECONDS))).toVector
-        status = run(o, env, dirs, s"$count nodes")
+        val cogsOk = run(o, new CogsImpl(env, dirs), s"$count nodes")
+        val pdirs = (0 until o.directories).map(d => ChatPekko.makeDirectory(node.system, all(d % count))).toVector
+        val pekkoOk = run(o, ChatPekko.impl(node.system, pdirs), s"$count nodes")
+        status = if (cogsOk && pekkoOk) 0 else 1
         all.drop(1).foreach(a => node.create(a, "quit").join(60, TimeUnit.SECONDS).send[Unit]("quit").join(60, TimeUnit.SECONDS))
         val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30)
         while (node.members.size > 1 && System.nanoTime() < deadline) Thread.sleep(50)
