@@ -67,8 +67,12 @@ private[distributed] object Protocol {
         case "B"    => p.bytes(0)
         case "C"    => b.getChar
         case "ref" =>
-          val Array(addr, id, cls) = new String(p.bytes, UTF_8).split("\n", 3)
-          new RemoteRef(node, AddressFromURIString(addr), id.toLong, cls)
+          // Malformed only if a peer is not this protocol: an IllegalArgumentException, which
+          // fails the call like any undecodable value (the parse may throw checked exceptions).
+          try {
+            val Array(addr, id, cls) = new String(p.bytes, UTF_8).split("\n", 3)
+            new RemoteRef(node, AddressFromURIString(addr), id.toLong, cls)
+          } catch { case e: Exception => throw new IllegalArgumentException(s"malformed reference in $what: $e", e) }
         case m      => throw new IllegalArgumentException(s"unknown value tag '$m' in $what")
       }
     } else
