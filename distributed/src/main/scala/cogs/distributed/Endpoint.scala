@@ -42,7 +42,7 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
     case Reply(id, value) =>
       node.answered(from, id) match {
         case Node.Pending.Call(p, what) =>
-          try p.success(decode(node.serialization, value, s"the result of $what"))
+          try p.success(decode(node, value, s"the result of $what"))
           catch { case e: RuntimeException => p.failure(e) }
         case _ =>
       }
@@ -71,7 +71,7 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
     try {
       val f = node.factory(c.factory)
       if (f eq null) throw new NoSuchElementException(s"node ${node.address} has no factory named '${c.factory}' (registered: ${node.factoryNames})")
-      val args = c.args.zipWithIndex.map { case (p, i) => decode(node.serialization, p, s"argument ${i + 1} of $what") }
+      val args = c.args.zipWithIndex.map { case (p, i) => decode(node, p, s"argument ${i + 1} of $what") }
       val obj = f(args)
       if (obj eq null) throw new IllegalStateException(s"the factory '${c.factory}' returned null")
       val id = node.nextObjectId()
@@ -89,7 +89,7 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
       return
     }
     val what = s"${target.getClass.getSimpleName}.${c.method}"
-    val args = try c.args.zipWithIndex.map { case (p, i) => decode(node.serialization, p, s"argument ${i + 1} of $what") }
+    val args = try c.args.zipWithIndex.map { case (p, i) => decode(node, p, s"argument ${i + 1} of $what") }
     catch {
       case e: RuntimeException =>
         replyTo.tell(failed(c.id, e), me)

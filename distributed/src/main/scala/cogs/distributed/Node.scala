@@ -107,6 +107,17 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, config:
     promise.future
   }
 
+  /**
+   * A reference to `obj`, a local object, that calls can carry to other nodes (for instance a
+   * caller passing itself). The object stays reachable, and alive, until this node closes:
+   * exported and created objects are never collected.
+   */
+  def export(obj: ActiveObject): RemoteRef = {
+    val id = nextObjectId()
+    objects.put(id, obj)
+    new RemoteRef(this, address, id, obj.getClass.getSimpleName)
+  }
+
   // ------------------------------------------------------------------ client side
 
   private[distributed] def call[A](ref: RemoteRef, method: String, args: Seq[Any]): Fut[A] = {

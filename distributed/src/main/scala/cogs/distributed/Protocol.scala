@@ -1,6 +1,8 @@
 package cogs.distributed
 
 import java.nio.ByteBuffer
+import java.nio.charset.StandardCharsets.UTF_8
+import org.apache.pekko.actor.AddressFromURIString
 import org.apache.pekko.serialization.{Serialization, Serializers}
 
 /**
@@ -37,6 +39,8 @@ private[distributed] object Protocol {
     case s: java.lang.Short         => Payload(Own, "S", ByteBuffer.allocate(2).putShort(s).array())
     case b: java.lang.Byte          => Payload(Own, "B", Array(b.byteValue))
     case c: java.lang.Character     => Payload(Own, "C", ByteBuffer.allocate(2).putChar(c).array())
+    // A reference travels as (node, object id, class name); the receiving node makes its own.
+    case r: RemoteRef               => Payload(Own, "ref", s"${r.node}\n${r.objectId}\n${r.className}".getBytes(UTF_8))
     case x =>
       val o = x.asInstanceOf[AnyRef]
       try {
@@ -51,7 +55,7 @@ private[distributed] object Protocol {
       }
   }
 
-  def decode(ser: Serialization, p: Payload, what: => String): Any =
+  def decode(node: Node, p: Payload, what: => String): Any =
     if (p.serializer == Own) {
       val b = ByteBuffer.wrap(p.bytes)
       p.manifest match {
@@ -62,10 +66,17 @@ private[distributed] object Protocol {
         case "S"    => b.getShort
         case "B"    => p.bytes(0)
         case "C"    => b.getChar
+        case "ref" =>
+          // Malformed only if a peer is not this protocol: an IllegalArgumentException, which
+          // fails the call like any undecodable value (the parse may throw checked exceptions).
+          try {
+            val Array(addr, id, cls) = new String(p.bytes, UTF_8).split("\n", 3)
+            new RemoteRef(node, AddressFromURIString(addr), id.toLong, cls)
+          } catch { case e: Exception => throw new IllegalArgumentException(s"malformed reference in $what: $e", e) }
         case m      => throw new IllegalArgumentException(s"unknown value tag '$m' in $what")
       }
     } else
-      ser.deserialize(p.bytes, p.serializer, p.manifest).fold(
+      node.serialization.deserialize(p.bytes, p.serializer, p.manifest).fold(
         e => throw new NotSerializableValueException(p.manifest,
           s"cannot deserialise $what (serializer ${p.serializer}, manifest '${p.manifest}'): ${e.getClass.getSimpleName}: ${e.getMessage}", e),
         v => v)

@@ -12,14 +12,23 @@ import org.apache.pekko.actor.Address
  *
  * The method is found by name and number of arguments on the object's class (public, returning a
  * `Proc` or a plain value), so a misspelt name fails the call (with the name in the error), not
- * the compilation. A reference belongs to the node that made it; it cannot be sent to a third
- * node (not yet supported).
+ * the compilation. A reference is itself a value that a call can carry, as an argument or a
+ * result (not inside a `Wire` class or a collection: Jackson does not know it): the receiving
+ * node gets a reference of its own to the same object, so node A can hand node C a reference to
+ * an object on node B. Two references to
+ * the same object are equal. [[Node.export]] makes a reference to a local object.
  */
 final class RemoteRef private[distributed] (owner: Node, val node: Address, val objectId: Long, val className: String) {
 
   /** Call `method(args..)` on the remote object; the future fails with the remote exception's class and message. */
   @scala.annotation.varargs
   def send[A](method: String, args: Any*): Fut[A] = owner.call[A](this, method, args)
+
+  override def equals(o: Any): Boolean = o match {
+    case r: RemoteRef => r.objectId == objectId && r.node == node
+    case _            => false
+  }
+  override def hashCode: Int = node.hashCode * 31 + java.lang.Long.hashCode(objectId)
 
   override def toString: String = s"$className#$objectId@$node"
 }

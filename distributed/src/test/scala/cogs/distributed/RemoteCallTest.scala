@@ -72,7 +72,7 @@ class RemoteCallTest {
     val m = assertThrows(classOf[CallFailedException], () => s.send[Int]("nosuch", 1).join(30, TimeUnit.SECONDS))
     assertTrue(m.getCause.getMessage.contains("Store has no public method nosuch(Integer)"), m.getCause.getMessage)
     val f = assertThrows(classOf[CallFailedException], () => a.create(b.address, "nothing").join(30, TimeUnit.SECONDS))
-    assertTrue(f.getCause.getMessage.contains("no factory named 'nothing' (registered: broken, store)"), f.getCause.getMessage)
+    assertTrue(f.getCause.getMessage.contains("no factory named 'nothing' (registered: broken, relay, store)"), f.getCause.getMessage)
     val g = assertThrows(classOf[CallFailedException], () => a.create(b.address, "broken").join(30, TimeUnit.SECONDS))
     assertTrue(g.getCause.getMessage.contains("the broken factory always throws"), g.getCause.getMessage)
   }

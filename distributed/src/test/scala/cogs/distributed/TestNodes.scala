@@ -28,6 +28,7 @@ object TestNodes {
   /** The factories every test node offers. */
   def registerAll(n: Node): Unit = {
     n.register("store")(args => n.runtime.spawn(new Store(args.headOption.fold(0)(_.asInstanceOf[Int]))))
+    n.register("relay")(_ => n.runtime.spawn(new Relay))
     n.register("broken")(_ => throw new IllegalStateException("the broken factory always throws"))
   }
 

@@ -61,3 +61,10 @@ final class Client(store: RemoteRef) extends ActiveObject {
     Proc.loopWhile(i < n)(Proc.await(store.send[Int]("add", 1)).map { _ => sum += 1; i += 1 }).map(_ => sum)
   }
 }
+
+/** Takes references made by other nodes and calls through them (references passed on). */
+final class Relay extends ActiveObject {
+  override def toString = "Relay"
+  def addVia(store: RemoteRef, k: Int): Proc[Int] = Proc.await(store.send[Int]("add", k))
+  def same(r: RemoteRef): Proc[RemoteRef] = Proc.done(r)
+}
