@@ -218,6 +218,9 @@ private[emit] final class Printer {
     case St.Block(ss) => line("locally {"); block(ss); line("}")
     case St.Comment(t) => line(s"// $t")
     case St.Line(n) => absLine(n)
+    case St.Part(name, ss) =>
+      line(s"def $name(): Unit = {"); block(ss); line("}")
+      line(s"$name()")
   }
 
   /** The rest of an `if` statement: `} else if (..) {` chains, `} else {`, or `}`. */

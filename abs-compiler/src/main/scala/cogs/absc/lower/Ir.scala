@@ -108,6 +108,11 @@ object St {
    * reported at the model's line (see `cogs.absc.run.AbsLines`).
    */
   final case class Line(line: Int) extends St
+  /**
+   * `def name(): Unit = { stats }; name()`: statements in a JVM method of their own (scalac lifts a
+   * local method), for a statement list too long for one method (see [[Limits]]).
+   */
+  final case class Part(name: String, stats: List[St]) extends St
 }
 
 /** A lowered computation of type `Proc[_]`. */

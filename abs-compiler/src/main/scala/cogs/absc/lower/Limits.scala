@@ -29,8 +29,17 @@ import scala.collection.mutable
  * that a method of many statements with big expressions stays small too. Ordinary programs have
  * no expression that large and come out unchanged (the golden tests check it).
  *
- * What this does not split: a method with too many statements (the driver reports it at the
- * construct, see `TooLargeTest`), and an identifier too long for the JVM ([[Naming]] shortens it).
+ * A list of statements over [[MaxListNodes]] (a main block of 6,000 assignments) is cut into
+ * parts of at most [[MaxNodes]], each a local method (`St.Part`), which scalac compiles to a
+ * method of its own, passing it the locals it uses (a captured `var` becomes a shared cell). The
+ * locals the list declares at its own level are declared before the first part, with the type's
+ * default value, and assigned where they were declared, so that later parts and the code after
+ * the list still see them; a local without a written type cannot be declared ahead, and a list
+ * with one is left whole. Nested lists (a loop's body) are split the same way.
+ *
+ * What this does not split: an identifier too long for the JVM ([[Naming]] shortens it), and a
+ * single statement list with a local of inferred type (the driver then reports the construct as
+ * too large, see `TooLargeTest`).
  */
 private[lower] object Limits {
   val MaxNodes = 1500
@@ -39,6 +48,8 @@ private[lower] object Limits {
   val MaxStringChars = 20000
   /** Elements of a collection literal above which it is built in chunks. */
   val MaxElements = 500
+  /** Nodes of one statement list above which it is cut into parts. */
+  val MaxListNodes = 3000
 
   def apply(p: LProgram): LProgram = {
     val modules = p.modules.map(m => new Limits().module(m))
@@ -79,7 +90,49 @@ private final class Limits {
 
   // ------------------------------------------------------------------ statements and computations
 
-  private def stats(ss: List[St]): List[St] = ss.map(stat)
+  private def stats(ss: List[St]): List[St] = split(ss.map(stat))
+
+  private var parts = 0
+
+  /** `ss` cut into parts if it is too long for one method (see the class comment). */
+  private def split(ss: List[St]): List[St] = {
+    // Counted up to a bound only: nested lists are visited at every level of their nesting.
+    val sizes = ss.map(s => nodes(s, MaxNodes + 1))
+    val hoistable = ss.forall {
+      case St.Def(_, None, _, _) => false
+      case _ => true
+    }
+    if (sizes.iterator.map(_.toLong).sum <= MaxListNodes || !hoistable) ss
+    else {
+      val declared = ss.collect { case St.Def(n, Some(t), _, _) =>
+        St.Def(n, Some(t), S.TypeApp(S.Sel(S.Lit("null"), "asInstanceOf"), List(t)), mutable = true)
+      }
+      val assigned = ss.map {
+        case St.Def(n, Some(_), rhs, _) => St.Assign(S.Id(n), rhs)
+        case other => other
+      }
+      val groups = mutable.ListBuffer.empty[List[St]]
+      var current = mutable.ListBuffer.empty[St]
+      var size = 0
+      assigned.zip(sizes).foreach { case (s, n) =>
+        if (size + n > MaxNodes && current.nonEmpty) { groups += current.toList; current = mutable.ListBuffer.empty; size = 0 }
+        current += s
+        size += n
+      }
+      if (current.nonEmpty) groups += current.toList
+      declared ++ groups.toList.map { g => parts += 1; St.Part(s"part$$$parts", g) }
+    }
+  }
+
+  /** Size in IR nodes of anything in the IR (a proxy for its bytecode), or some number over `bound`. */
+  private def nodes(x: Any, bound: Int): Int = x match {
+    case p: Product =>
+      var n = 1
+      val it = p.productIterator
+      while (n <= bound && it.hasNext) n += nodes(it.next(), bound - n)
+      n
+    case _ => 0
+  }
 
   private def stat(s: St): St = s match {
     case St.Def(n, t, rhs, m) => St.Def(n, t, top(rhs), m)
@@ -93,6 +146,7 @@ private final class Limits {
     case St.Block(ss) => St.Block(stats(ss))
     case c: St.Comment => c
     case l: St.Line => l
+    case St.Part(n, ss) => St.Part(n, stats(ss))
   }
 
   private def proc(p: P): P = p match {
