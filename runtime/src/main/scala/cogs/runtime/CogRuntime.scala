@@ -523,7 +523,8 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
     if (!pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS))
       Log.log(Level.WARNING, s"cogs: close: workers still running after cogs.shutdown-timeout (${settings.shutdownTimeout})")
     if (tracing ne null) tracing.close()
-    Log.log(Level.DEBUG, s"cogs: $this closed; ${failures.get()} process(es) failed")
+    // Nothing is logged on a normal close: the logger is made on first use (see Log), and making it
+    // starts java.util.logging, tens of milliseconds on the cold path of every ABS model run.
   }
 
   /** Same as `close`. */
@@ -547,6 +548,18 @@ object CogRuntime {
     final val Shutdown = "shutdown"
     final val Continue = "continue"
 
+    /**
+     * What reference.conf says, without reading it (`CogRuntime()` when [[ConfigProbe]] finds
+     * nothing that could override it). `ConfigTest` checks that the two agree.
+     */
+    private[runtime] def defaults: Settings = Settings(
+      parallelism = Runtime.getRuntime.availableProcessors,
+      throughput = 32,
+      threadNamePrefix = "cogs-worker",
+      shutdownTimeout = java.time.Duration.ofSeconds(10),
+      onFatalError = Shutdown
+    )
+
     def apply(config: Config): Settings = {
       val c = config.getConfig("cogs")
       val par = c.getInt("executor.parallelism")
@@ -566,10 +579,19 @@ object CogRuntime {
     }
   }
 
-  /** A runtime configured from `application.conf` / `reference.conf` (section `cogs`). */
-  def apply(): CogRuntime = apply(ConfigFactory.load())
+  /**
+   * A runtime configured from `application.conf` / `reference.conf` (section `cogs`) and `cogs.*`
+   * system properties. When none of them can differ from the runtime's own reference.conf
+   * ([[ConfigProbe]]), the configuration is not loaded at all: Typesafe Config costs some 95 ms
+   * of every cold start.
+   */
+  def apply(): CogRuntime = {
+    val loader = Thread.currentThread().getContextClassLoader
+    if ((loader ne null) && !ConfigProbe.mayOverride(loader)) new CogRuntime(Settings.defaults, null)
+    else new CogRuntime(ConfigLoading.settings(ConfigLoading.load()), null)
+  }
 
-  def apply(config: Config): CogRuntime = new CogRuntime(Settings(config.withFallback(ConfigFactory.defaultReference())), null)
+  def apply(config: Config): CogRuntime = new CogRuntime(ConfigLoading.settings(config), null)
 
   /**
    * A runtime that emits trace events (see [[cogs.trace.Tracing]]): objects of the classes
@@ -577,11 +599,22 @@ object CogRuntime {
    */
   def withTracing(tracing: cogs.trace.Tracing, config: Config = ConfigFactory.load()): CogRuntime = {
     require(tracing ne null, "tracing is null")
-    new CogRuntime(Settings(config.withFallback(ConfigFactory.defaultReference())), tracing)
+    new CogRuntime(ConfigLoading.settings(config), tracing)
   }
 
   /** Convenience: override a few keys, e.g. `CogRuntime.withOverrides("cogs.throughput = 8")`. */
-  def withOverrides(hocon: String): CogRuntime = apply(ConfigFactory.parseString(hocon).withFallback(ConfigFactory.load()))
+  def withOverrides(hocon: String): CogRuntime = new CogRuntime(ConfigLoading.settings(ConfigLoading.overrides(hocon)), null)
+
+  /**
+   * Every use of Typesafe Config's classes beyond the `Config` type itself, kept out of this object:
+   * the verifier of a class that calls `withFallback` loads Config's interfaces when the class is
+   * linked, which a run on the defaults must not pay for (ColdStartTest).
+   */
+  private object ConfigLoading {
+    def load(): Config = ConfigFactory.load()
+    def overrides(hocon: String): Config = ConfigFactory.parseString(hocon).withFallback(ConfigFactory.load())
+    def settings(config: Config): Settings = Settings(config.withFallback(ConfigFactory.defaultReference()))
+  }
 
   /** Hand-offs a worker runs in a row before it goes back to the pool's queues. */
   private final val MaxHandOffs = 64
@@ -613,8 +646,34 @@ object CogRuntime {
    * Levels: ERROR for fatal errors and halts, WARNING for what the runtime ignores or cannot do
    * (a throwing onComplete callback, workers that outlive close), DEBUG for its life cycle and
    * deadlock reports. A failed process is not logged: it is data (its future, failedProcesses).
+   *
+   * Made on first use, not with this object: System.getLogger starts java.util.logging (about
+   * 85 ms of class loading and set-up on JDK 17), and a normal run logs nothing. A race between
+   * two first uses makes two handles on the same named logger, which is harmless.
    */
-  private[runtime] val Log: System.Logger = System.getLogger("cogs.runtime")
+  private[runtime] def Log: System.Logger =
+    if (logSilenced) SilentLog
+    else {
+      val l = log$
+      if (l ne null) l
+      else { val n = System.getLogger("cogs.runtime"); log$ = n; n }
+    }
+
+  @volatile private[this] var log$ : System.Logger = _
+
+  /**
+   * Set by absc's program runner, which reports fatal errors and halts itself (one paragraph, not
+   * the runtime's log with its stack traces) unless run with -v. Process-wide, as the logging
+   * level it replaces was; while set, the runtime's logger is not even made.
+   */
+  @volatile private[cogs] var logSilenced = false
+
+  private[this] object SilentLog extends System.Logger {
+    def getName: String = "cogs.runtime"
+    def isLoggable(level: Level): Boolean = false
+    def log(level: Level, bundle: java.util.ResourceBundle, msg: String, thrown: Throwable): Unit = ()
+    def log(level: Level, bundle: java.util.ResourceBundle, format: String, params: AnyRef*): Unit = ()
+  }
 
   /** What a halt left behind: the fatal error, the processes that were left waiting, and whether the executor stopped in time. */
   private[runtime] final class Halted(val error: Throwable, left: List[String], stopped: Boolean) {

@@ -13,6 +13,71 @@ class ConfigTest {
     assertEquals("cogs-worker", s.threadNamePrefix)
   }
 
+  @Test def theBuiltInDefaultsAreWhatReferenceConfSays(): Unit =
+    assertEquals(CogRuntime.Settings(ConfigFactory.defaultReference()), CogRuntime.Settings.defaults)
+
+  // CogRuntime() reads no configuration when nothing can override the defaults (ConfigProbe); each
+  // way of overriding must still reach it.
+
+  @Test def aSystemPropertyStillOverridesTheDefaults(): Unit = {
+    System.setProperty("cogs.throughput", "9")
+    ConfigFactory.invalidateCaches()
+    try {
+      val rt = CogRuntime()
+      try assertEquals(9, rt.settings.throughput) finally rt.close()
+    } finally {
+      System.clearProperty("cogs.throughput")
+      ConfigFactory.invalidateCaches()
+    }
+    val rt = CogRuntime()
+    try assertEquals(32, rt.settings.throughput) finally rt.close()
+  }
+
+  @Test def anApplicationConfStillOverridesTheDefaults(): Unit =
+    withResource("application.conf", "cogs.executor.thread-name-prefix = from-app\ncogs { throughput = 11 }") { rt =>
+      assertEquals(11, rt.settings.throughput)
+      assertEquals("from-app", rt.settings.threadNamePrefix)
+    }
+
+  // Config merges every reference.conf, an earlier one on the class path winning: this one comes first.
+  @Test def anotherReferenceConfStillOverridesTheDefaults(): Unit =
+    withResource("reference.conf", "# a library's defaults\ncogs {\n  throughput = 12\n}\n", first = true) { rt =>
+      assertEquals(12, rt.settings.throughput)
+    }
+
+  @Test def aReferenceConfOfOtherKeysLeavesTheDefaults(): Unit =
+    withResource("reference.conf", "cogs.monitor { runtime { executor { parallelism = 1 } } }\n") { rt =>
+      assertEquals(CogRuntime.Settings.defaults, rt.settings)
+    }
+
+  /** Runs `check` on `CogRuntime()` made with a context class loader that also sees `name` with `text`. */
+  private def withResource(name: String, text: String, first: Boolean = false)(check: CogRuntime => Unit): Unit = {
+    val dir = java.nio.file.Files.createTempDirectory("cogs-config")
+    val file = dir.resolve(name)
+    java.nio.file.Files.writeString(file, text)
+    val t = Thread.currentThread()
+    val saved = t.getContextClassLoader
+    val loader =
+      if (!first) new java.net.URLClassLoader(Array(dir.toUri.toURL), saved)
+      else {
+        // Resources only: the runtime's own classes and reference.conf, behind `dir`.
+        val own = classOf[CogRuntime].getProtectionDomain.getCodeSource.getLocation
+        new java.net.URLClassLoader(Array(dir.toUri.toURL, own), ClassLoader.getPlatformClassLoader)
+      }
+    t.setContextClassLoader(loader)
+    ConfigFactory.invalidateCaches()
+    try {
+      val rt = CogRuntime()
+      try check(rt) finally rt.close()
+    } finally {
+      t.setContextClassLoader(saved)
+      ConfigFactory.invalidateCaches()
+      loader.close()
+      java.nio.file.Files.delete(file)
+      java.nio.file.Files.delete(dir)
+    }
+  }
+
   @Test def overridesApply(): Unit = {
     val rt = CogRuntime.withOverrides("cogs { executor.parallelism = 3, throughput = 7 }")
     try {

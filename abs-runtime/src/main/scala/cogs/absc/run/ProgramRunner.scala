@@ -176,13 +176,12 @@ object ProgramRunner {
   }
 
   // The runtime logs a fatal error with its stack trace, for the users of the library; a run of an
-  // ABS program reports it itself, as one paragraph (the log comes back with -v). The logger is
-  // kept here: java.util.logging holds loggers weakly, and a collected one forgets its level.
-  private[this] val runtimeLog = java.util.logging.Logger.getLogger("cogs.runtime")
-
+  // ABS program reports it itself, as one paragraph (the log comes back with -v). Silenced through
+  // the runtime, not by setting a java.util.logging level: that would start java.util.logging on
+  // every run (tens of milliseconds) for a log that a normal run never writes.
   private def execute[A](main: CogRuntime => Proc[A], isTest: Boolean, monitor: String,
       modelApi: Option[CogRuntime => ModelApiServer]): Outcome = {
-    runtimeLog.setLevel(if (verbose) null else java.util.logging.Level.OFF)
+    CogRuntime.logSilenced = !verbose
     executeWith(main, isTest, monitor, modelApi)
   }
 
