@@ -117,6 +117,9 @@ public class SessionBench {
         sender.checked = mode.equals("checked");
     }
 
+    /** Tests only: the sender skips a message of the cycle, so the session refuses the next one. */
+    void breakCycleForTest() { sender.next = 1; }
+
     @Benchmark
     public long messages() {
         Cogs.tell(sender, "burst", (Sender s) -> s.burst(MESSAGES));
