@@ -34,6 +34,20 @@ class ExamplesTest {
     assertTrue(r.lostError.contains(r.nodeB), r.lostError)
   }
 
+  @Test def purchaseFixedCompletes(): Unit = {
+    val r = PurchaseSession.run(rt, buggy = false)
+    assertOk(r)
+    assertTrue(r.session.complete, r.session.render)
+    assertEquals(Some(42), r.quote.flatMap(_.toOption).map(_.intValue))
+  }
+
+  @Test def purchaseBuggyIsCaughtByTheMonitor(): Unit = {
+    val r = PurchaseSession.run(rt, buggy = true)
+    assertOk(r) // its checks: the violation was seen, the request refused, B and S unfinished
+    val v = r.session.violations.head
+    assertEquals(("B", "sent", "S!request(String)", List("A?authenticate(String)")), (v.role, v.side, v.received, v.expected))
+  }
+
   @Test def pingPong(): Unit = {
     val r = PingPong.run(rt, 20000)
     assertOk(r)

@@ -13,9 +13,13 @@ class AbsBackendWith(instrumentation: Instrumentation) extends Backend {
   def typecheck(units: List[CompilationUnit]): Either[List[Diagnostic], (TypedProgram, List[Diagnostic])] =
     TypeChecker.check(units).map(p => (p, p.warnings))
 
-  def emit(program: TypedProgram, mainModule: Option[String]): Either[List[Diagnostic], EmittedProgram] =
-    try Right(ScalaEmitter.print(Lower(program, ScalaEmitter.DefaultPackage, instrumentation, mainModule)))
-    catch { case e: LowerError => Left(List(Diagnostic.error(e.pos, e.getMessage))) }
+  def emit(program: TypedProgram, mainModule: Option[String]): Either[List[Diagnostic], EmittedProgram] = {
+    val sessionErrors = SessionCheck(program, instrumentation.sessions)
+    if (sessionErrors.nonEmpty) Left(sessionErrors)
+    else
+      try Right(ScalaEmitter.print(Lower(program, ScalaEmitter.DefaultPackage, instrumentation, mainModule)))
+      catch { case e: LowerError => Left(List(Diagnostic.error(e.pos, e.getMessage))) }
+  }
 }
 
 /** absc's phases without monitoring. */

@@ -8,6 +8,7 @@ import java.nio.file.{Files, Path}
 import com.typesafe.config.{ConfigException, ConfigFactory, ConfigParseOptions, ConfigRenderOptions}
 
 import cogs.absc.lower.Instrumentation
+import cogs.absc.run.{SessionConfig, SessionConfigException}
 import cogs.monitor.pipeline.{MonitorConfigException, PipelineConfig}
 
 /**
@@ -45,13 +46,17 @@ object MonitorSetup {
         val parsed = ConfigFactory.parseString(t, ConfigParseOptions.defaults().setOriginDescription(file)).resolve()
         if (!parsed.hasPath(PipelineConfig.Root)) Left(s"$file: error: no '${PipelineConfig.Root}' section (see monitor/README.md)")
         else {
-          val settings = PipelineConfig.parse(parsed, loader = null)
+          // The sessions (issue 11) are checked here (protocol file, protocol, roles, labels; the
+          // classes and methods against the model by the back end) and are not the pipeline's.
+          val sessions = SessionConfig.parse(parsed, file, Some(Option(Path.of(file).toAbsolutePath.getParent).getOrElse(Path.of("."))))
+          val settings = PipelineConfig.parse(SessionConfig.withoutSessions(parsed), loader = null)
           val observe = settings.observe
-          val rendered = parsed.root().render(ConfigRenderOptions.concise())
+          val rendered = SessionConfig.embed(parsed, sessions).root().render(ConfigRenderOptions.concise())
           Right(MonitorSetup(file, rendered,
-            Instrumentation(observe.observes, observe.observesMethod, Some(rendered)), scalaSources))
+            Instrumentation(observe.observes, observe.observesMethod, Some(rendered), sessions), scalaSources))
         }
       } catch {
+        case e: SessionConfigException => Left(e.getMessage)
         case e: ConfigException        => Left(describe(file, e))
         case e: MonitorConfigException => Left(configError(file, e.getMessage))
       }

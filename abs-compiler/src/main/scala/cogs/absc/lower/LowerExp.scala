@@ -368,13 +368,18 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
   }
 
   /** Does a call of `m` possibly reach a method that the monitor configuration observes? */
-  private def observedCall(m: MethodSym): Boolean = instrumentation.enabled && {
-    val receivers = m.owner match {
-      case c: ClassSym => List(c)
-      case i: InterfaceSym => program.classes.filter(_.allInterfaces.contains(i))
-      case _ => program.classes
-    }
-    receivers.exists(c => instrumentation.observesClass(c.name) && instrumentation.observesMethod(c.name, m.name))
+  private def observedCall(m: MethodSym): Boolean = instrumentation.enabled &&
+    receivers(m).exists(c => instrumentation.observesClass(c.name) && instrumentation.observesMethod(c.name, m.name))
+
+  private def receivers(m: MethodSym): List[ClassSym] = m.owner match {
+    case c: ClassSym => List(c)
+    case i: InterfaceSym => program.classes.filter(_.allInterfaces.contains(i))
+    case _ => program.classes
+  }
+
+  /** May this call be a message of a session protocol (the caller's class plays a role that sends it)? */
+  private def sessionCall(m: MethodSym, ctx: Ctx): Boolean = instrumentation.sessions.nonEmpty && ctx.cls.exists { c =>
+    instrumentation.sessionCall(c.name, m.name, receivers(m).map(_.name))
   }
 
   /** The companion that has the message constructor: the interface's, or the class's for calls on `this`. */
@@ -406,7 +411,14 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
           traced, exp(d, ctx), message(c.target, m, temps.map(S.Id), ctx))))
       case None =>
     }
-    if (observedCall(m)) {
+    if (sessionCall(m, ctx)) {
+      // Maybe a protocol message: the session helper decides at run time from the caller's and the
+      // callee's roles (cogs.absc.run.AbsSessions); it keeps the future, as an observed call does.
+      val temps = c.args.map(_ => ctx.locals.temp("arg"))
+      val defs = c.args.zip(temps).map { case (a, n) => St.Def(n, None, exp(a, ctx), mutable = false) }
+      S.Block(defs, S.App(S.Id("cogs.absc.run.AbsSessions.send"), Nil, List(S.This, target(c.target, c, ctx), S.str(c.method),
+        S.App(S.Id("List"), List(T.Ref("Any")), temps.map(S.Id)), message(c.target, m, temps.map(S.Id), ctx))))
+    } else if (observedCall(m)) {
       // Observed by a monitor: the arguments, evaluated once, also go into the trace event. An
       // observed call keeps its future even as a statement: it is the call's identity in the trace.
       val temps = c.args.map(_ => ctx.locals.temp("arg"))
@@ -443,7 +455,11 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
           case None => args => S.App(S.App(S.Sel(S.Id("Cogs"), "spawnScheduled"), Nil, List(policy)), Nil, List(make(args)))
         }
     }
-    if (c.init.isEmpty && c.bodyFields.forall(_.init.forall(cannotFail))) spawn(n.args.map(exp(_, ctx)))
+    // An object of a class that plays a session role is offered its roles as it is created.
+    val made: S => S =
+      if (instrumentation.playsRole(c.name)) o => S.App(S.Id("cogs.absc.run.AbsSessions.created"), Nil, List(o, S.str(c.name)))
+      else identity
+    if (c.init.isEmpty && c.bodyFields.forall(_.init.forall(cannotFail))) made(spawn(n.args.map(exp(_, ctx))))
     else {
       // Creating the object runs ABS code (field initialisers, the init block): a failure there
       // names the class and this `new`. The arguments are evaluated first, outside the `try`.
@@ -454,7 +470,7 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
         }
       }.unzip
       val e = ctx.locals.temp("e")
-      val guarded = S.Catch(spawn(args), e, S.Throw(S.call("initFailed", S.Id(e), S.str(c.name), S.str(pos(n)))))
+      val guarded = S.Catch(made(spawn(args)), e, S.Throw(S.call("initFailed", S.Id(e), S.str(c.name), S.str(pos(n)))))
       if (defs.flatten.isEmpty) guarded else S.Block(defs.flatten, guarded)
     }
   }

@@ -9,7 +9,7 @@ import scala.jdk.CollectionConverters._
 import cogs.javadsl
 import cogs.runtime.{Active, Proc}
 import cogs.session.{ProjectedProtocol, ProtocolModule}
-import cogs.session.monitor.{MessageRef, Policy, Session, SessionType}
+import cogs.session.monitor.{Invitation, MessageRef, Policy, Session, SessionType}
 
 /**
  * The Java API of sessions, as static methods:
@@ -46,6 +46,15 @@ object Sessions {
 
   /** [[start]] with a session name of the caller's choice. */
   def start(st: SessionType, id: String, bindings: java.util.Map[String, _ <: Active]): Session = st.start(id, bindings.asScala.toMap)
+
+  /** A session with every role open: objects accept roles (`Invitation.accept`) and it starts when all are bound. */
+  def invite(st: SessionType): Invitation = st.invite()
+
+  /** Run `f` with the session when the invitation's last role is accepted (at once if it has been). */
+  def whenStarted(inv: Invitation, f: java.util.function.Consumer[Session]): Unit = inv.whenStarted(s => f.accept(s))
+
+  /** The session of an invitation, or empty while roles are still open. */
+  def sessionOf(inv: Invitation): java.util.Optional[Session] = inv.session.fold(java.util.Optional.empty[Session])(java.util.Optional.of(_))
 
   /** Send protocol message `msg` with payload `args` as the call `call` of the receiving role's object. */
   @varargs def send[T <: Active, A](s: Session, msg: MessageRef, call: JFunction[T, javadsl.Proc[A]], args: AnyRef*): javadsl.Fut[A] =

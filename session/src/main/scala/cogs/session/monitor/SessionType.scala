@@ -74,6 +74,17 @@ final class SessionType(val protocol: ProjectedProtocol, val policy: Policy) {
    */
   def start(bindings: Map[String, Active]): Session = start(s"${protocol.name}#${counter.incrementAndGet()}", bindings)
 
+  /**
+   * A session of this protocol with every role open: objects accept roles one by one, and the
+   * session starts when the last role is accepted (see [[Invitation]]). Named `Protocol#n`.
+   */
+  def invite(): Invitation = invite(s"${protocol.name}#${counter.incrementAndGet()}")
+
+  def invite(id: String): Invitation = new Invitation(this, id)
+
+  /** The protocol's roles, in the order of its declaration. */
+  def roleNames: List[String] = roles.toList
+
   def start(id: String, bindings: Map[String, Active]): Session = {
     val unknown = bindings.keySet -- roles
     require(unknown.isEmpty, s"protocol ${protocol.name} has no role(s) ${unknown.mkString(", ")} (its roles: ${roles.mkString(", ")})")

@@ -81,6 +81,19 @@ class JavaSessionTest {
       Fut<Integer> g = Sessions.request(s3, st.message("A", "B", "ping"), pong, (Player p) -> Proc.done(41 + 1), 7);
       assertEquals(42, g.join());
       assertTrue(s3.violations().isEmpty());
+
+      // The invitation step: A accepted, then B; the session starts with the second accept.
+      cogs.session.monitor.Invitation inv = Sessions.invite(st);
+      java.util.List<Session> started = new java.util.ArrayList<>();
+      Sessions.whenStarted(inv, started::add);
+      assertTrue(inv.accept("A", a));
+      assertTrue(Sessions.sessionOf(inv).isEmpty());
+      assertFalse(inv.accept("A", b));
+      assertTrue(inv.accept("B", b));
+      assertEquals(1, started.size());
+      assertSame(started.get(0), Sessions.sessionOf(inv).get());
+      Fut<Integer> h = Sessions.request(started.get(0), st.message("A", "B", "ping"), pong, (Player p) -> Proc.done(1), 0);
+      assertEquals(1, h.join());
     } finally {
       rt.close();
     }

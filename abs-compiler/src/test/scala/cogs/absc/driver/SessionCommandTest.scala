@@ -1,0 +1,161 @@
+package cogs.absc.driver
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path, Paths}
+
+import org.junit.jupiter.api.Assertions._
+import org.junit.jupiter.api.{BeforeAll, Test, TestInstance}
+
+import DriverTestSupport._
+
+/**
+ * `absc run/compile --monitor` with a `sessions` section (issue 11, point 6): the Purchase example
+ * of examples/sessions run end to end (the fixed model passes, the buggy one is caught, exit 3,
+ * summary and JSON lines), only mapped calls instrumented, sessions made as objects are created,
+ * and every configuration error located in the configuration or the protocol file.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SessionCommandTest {
+
+  private var dir: Path = _
+  private var cache: Path = _
+  private val example = Paths.get("..", "examples", "sessions").toAbsolutePath.normalize
+
+  @BeforeAll def setUp(): Unit = {
+    dir = tempDir("absc-sessions")
+    cache = dir.resolve("cache")
+    Files.copy(example.resolve("purchase.scr"), dir.resolve("purchase.scr"))
+  }
+
+  private def abs(args: String*): AbscResult = absc(AbsBackend, args: _*)
+  private def ex(name: String): String = example.resolve(name).toString
+  private def file(name: String, text: String): String = {
+    val f = dir.resolve(name)
+    Files.writeString(f, text, UTF_8)
+    f.toString
+  }
+
+  private val exampleConf: String = Files.readString(example.resolve("purchase.conf"), UTF_8)
+
+  /** The example's configuration, in the test directory (its protocol file copied there), with `edit` applied. */
+  private def conf(name: String, edit: String => String = identity): String =
+    file(name, edit(exampleConf.replace("\"target/purchase-sessions.jsonl\"",
+      "\"" + dir.resolve(s"$name.jsonl").toString.replace("\\", "/") + "\"")))
+
+  @Test def theFixedPurchasePasses(): Unit = {
+    val c = conf("fixed.conf")
+    val r = abs("run", "--cache-dir", cache.toString, "--monitor", c, ex("Purchase.abs"))
+    assertEquals(Exit.Ok, r.status, r.err)
+    assertEquals("alice is quoted 42 for a book\n", r.programOut)
+    assertTrue(r.err.contains("cogs sessions: 1 session, 0 violations, 0 roles not finished"), r.err)
+    assertTrue(r.err.contains("session Purchase#1 (Purchase): complete"), r.err)
+    assertTrue(r.err.contains("sessions verdict: every session complete (exit status 0)"), r.err)
+    val json = Files.readString(dir.resolve("fixed.conf.jsonl"), UTF_8)
+    assertTrue(json.contains("{\"type\":\"sessions-result\",\"sessions\":1,\"violations\":0,\"unfinished-roles\":0,\"exit-status\":0}"), json)
+  }
+
+  @Test def theBuggyPurchaseIsCaught(): Unit = {
+    val c = conf("buggy.conf")
+    val r = abs("run", "--cache-dir", cache.toString, "--monitor", c, ex("PurchaseBuggy.abs"))
+    assertEquals(Exit.Monitor, r.status, r.err)
+    // The request is refused at the buyer (policy reject): its future fails, no quote is printed.
+    assertEquals("", r.programOut)
+    assertTrue(r.err.contains("protocol violation in session Purchase#1: role B in state 1 sent S!request(String); expected A?authenticate(String)"), r.err)
+    assertTrue(r.err.contains("B (BuyerImpl#"), r.err)
+    assertTrue(r.err.contains("not finished, stopped in state 2 waiting for S!buy(String) or S!quit() or S!request(String)"), r.err)
+    assertTrue(r.err.contains("sessions verdict: 1 violation(s), 2 role(s) not finished (exit status 3)"), r.err)
+    val json = Files.readString(dir.resolve("buggy.conf.jsonl"), UTF_8).linesIterator.toList
+    assertTrue(json.exists(l => l.startsWith("{\"type\":\"session-violation\"") && l.contains("\"role\":\"B\"") &&
+      l.contains("\"received\":\"S!request(String)\"")), json.mkString("\n"))
+    assertEquals("{\"type\":\"sessions-result\",\"sessions\":1,\"violations\":1,\"unfinished-roles\":2,\"exit-status\":3}", json.last)
+
+    // Under policy log, the same bug is reported but the request goes through.
+    val logged = conf("logged.conf", _.replace("policy = reject", "policy = log"))
+    val l = abs("run", "--cache-dir", cache.toString, "--monitor", logged, ex("PurchaseBuggy.abs"))
+    assertEquals(Exit.Monitor, l.status, l.err)
+    assertEquals("alice is quoted 42 for a book\n", l.programOut)
+    assertTrue(l.err.contains("role B in state 1 sent S!request(String)"), l.err)
+
+    // Without the monitor the buggy model runs unchecked.
+    val plain = abs("run", "--cache-dir", cache.toString, ex("PurchaseBuggy.abs"))
+    assertEquals(Exit.Ok, plain.status, plain.err)
+    assertFalse(plain.err.contains("cogs sessions"), plain.err)
+  }
+
+  @Test def onlyMappedCallsAndBoundClassesAreInstrumented(): Unit = {
+    val out = dir.resolve("gen")
+    val c = conf("gen.conf")
+    val r = abs("compile", "--monitor", c, "-d", out.toString, ex("Purchase.abs"))
+    assertEquals(Exit.Ok, r.status, r.err)
+    val model = Files.readString(out.resolve("Purchase.scala"), UTF_8)
+    // login (B to S, S to A), authenticate (A to S and B), request (B to S): five call sites
+    assertEquals(5, "AbsSessions.send\\(".r.findAllIn(model).size, model)
+    // the main block's calls (meet, start) are not messages; the three objects join a session
+    assertEquals(3, "AbsSessions.created\\(".r.findAllIn(model).size, model)
+    assertFalse(model.contains("AbsSessions.send(this, nullCheck(a, \"call of 'meet'"), model)
+    val main = Files.readString(out.resolve("absmodel_main/Main.scala"), UTF_8)
+    // The protocol's text is embedded: the compiled program needs no .scr file.
+    assertTrue(main.contains("global protocol Purchase"), main)
+  }
+
+  @Test def objectsJoinSessionsAsTheyAreCreated(): Unit = {
+    // Two buyers, sellers and authenticators: two sessions; a third buyer has no partners, so its
+    // session never starts and the report says which roles had no object.
+    val model = Files.readString(example.resolve("Purchase.abs"), UTF_8).replace(
+      "  await a!meet(s, b);\n  b!start();\n}",
+      "  await a!meet(s, b);\n  b!start();\n" +
+      "  Authenticator a2 = new AuthImpl();\n  Seller s2 = new SellerImpl(a2);\n  Buyer b2 = new BuyerImpl(s2);\n" +
+      "  await a2!meet(s2, b2);\n  b2!start();\n  Buyer b3 = new BuyerImpl(s);\n}")
+    val f = file("Two.abs", model)
+    val r = abs("run", "--cache-dir", cache.toString, "--monitor", conf("two.conf"), f)
+    assertEquals(Exit.Monitor, r.status, r.err)
+    assertEquals("alice is quoted 42 for a book\nalice is quoted 42 for a book\n", r.programOut)
+    assertTrue(r.err.contains("cogs sessions: 3 sessions, 0 violations, 2 roles not finished"), r.err)
+    assertTrue(r.err.contains("session Purchase#1 (Purchase): complete"), r.err)
+    assertTrue(r.err.contains("session Purchase#2 (Purchase): complete"), r.err)
+    assertTrue(r.err.contains("session Purchase#3 (Purchase): never started: no object plays S, A"), r.err)
+  }
+
+  @Test def aCallToTheRoleOfAnotherSessionIsAViolation(): Unit = {
+    // The second buyer logs in at the first session's seller.
+    val model = Files.readString(example.resolve("Purchase.abs"), UTF_8).replace(
+      "  await a!meet(s, b);\n  b!start();\n}",
+      "  await a!meet(s, b);\n  b!start();\n" +
+      "  Authenticator a2 = new AuthImpl();\n  Seller s2 = new SellerImpl(a2);\n  Buyer b2 = new BuyerImpl(s);\n" +
+      "  await a2!meet(s2, b2);\n  b2!start();\n}")
+    val f = file("Cross.abs", model)
+    val r = abs("run", "--cache-dir", cache.toString, "--monitor", conf("cross.conf"), f)
+    assertEquals(Exit.Monitor, r.status, r.err)
+    assertTrue(r.err.contains("protocol violation in session Purchase#2: role B in state 0 sent S!login(String) (the callee SellerImpl#"), r.err)
+    assertTrue(r.err.contains("plays S in session Purchase#1, not in this one"), r.err)
+  }
+
+  @Test def configurationErrorsAreLocated(): Unit = {
+    def check(name: String, edit: String => String, expected: String*): Unit = {
+      val c = conf(name, edit)
+      val r = abs("compile", "--monitor", c, "-d", dir.resolve(s"out-$name").toString, ex("Purchase.abs"))
+      assertEquals(Exit.Compile, r.status, s"$name: ${r.err}")
+      expected.foreach(e => assertTrue(r.err.contains(e.replace("CONF", c)), s"$name: expected '${e.replace("CONF", c)}' in\n${r.err}"))
+      assertFalse(r.err.contains("\tat "), s"$name: a stack trace\n${r.err}")
+    }
+    check("protocol.conf", _.replace("protocol = Purchase", "protocol = Purchse"),
+      "CONF:7: error: sessions[0].protocol: ", "has no protocol 'Purchse' (it has: Purchase)")
+    check("role.conf", _.replace("A = AuthImpl", "A = AuthImpl, C = BuyerImpl"),
+      "CONF:9: error: sessions[0].roles.C: protocol Purchase has no role 'C' (its roles: B, S, A)")
+    check("unbound.conf", _.replace(", A = AuthImpl", ""), "CONF:9: error: sessions[0].roles: role 'A' of Purchase is not bound to a class")
+    check("class.conf", _.replace("S = SellerImpl", "S = Seler"),
+      "CONF:9:1: error: sessions: role S of Purchase is bound to class 'Seler', which the model does not have")
+    check("method.conf", _.replace("request = request", "request = reqest"),
+      "CONF:15:1: error: sessions: message request goes to role S (class SellerImpl), which has no method 'reqest'")
+    check("label.conf", _.replace("buy = buy", "by = buy"), "CONF:17: error: sessions[0].messages.\"by\": protocol Purchase has no message 'by'")
+    check("ambiguous.conf", _.replace("\"login from B to S\" = login", "login = login"),
+      "CONF:11: error: sessions[0].messages.\"login\": label 'login' is used by several messages of Purchase")
+    check("policy.conf", _.replace("policy = reject", "policy = rejct"), "CONF:8: error: sessions[0].policy: unknown violation policy 'rejct'")
+    check("reply.conf", _.replace("quote = { reply-to = request }", "quote = { reply-to = \"login from S to A\" }"),
+      "CONF:16: error: sessions[0].messages.\"quote\".reply-to: the reply quote(Int) from S to B must go back from the receiver of the request (login(String) from S to A)")
+    check("file.conf", _.replace("\"purchase.scr\"", "\"nope.scr\""), "CONF:6: error: sessions[0].file: cannot read")
+    val broken = file("broken.scr", "module m;\nglobal protocol P(role A, role B) {\n  hello() from A to C;\n}\n")
+    check("broken.conf", _.replace("\"purchase.scr\"", "\"broken.scr\""),
+      s"$broken:3:21: error: role 'C' is not declared", "CONF:6: error: sessions[0].file: the protocol file has errors")
+  }
+}

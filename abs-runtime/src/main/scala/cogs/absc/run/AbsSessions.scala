@@ -1,0 +1,212 @@
+package cogs.absc.run
+
+import java.util.concurrent.{ConcurrentHashMap, ConcurrentLinkedQueue}
+
+import scala.jdk.CollectionConverters._
+
+import cogs.runtime.{Active, Cogs, Fut, Proc}
+import cogs.session.monitor.{Invitation, Policy, ProtocolViolation, SessionReport}
+
+/**
+ * The run-time half of the `sessions` of a monitor configuration, for a compiled ABS model.
+ *
+ * Binding (the invitation step): every object of a class bound to a role is offered that role
+ * when it is created (absc instruments `new` of those classes only): it accepts the role in the
+ * oldest session of the protocol in which the role is still open, or in a new one. So the first
+ * Buyer, the first Seller and the first Authenticator play one session, the second of each the
+ * next, and a session starts when each of its roles has its object. An object whose class plays
+ * several roles takes them all in one session.
+ *
+ * Messages: absc instruments only the asynchronous calls, made in a method of a class that plays
+ * a role, of a method that the configuration maps to a message from that role ([[send]]). Such a
+ * call is the message from the caller's role to the callee's role in the caller's session, sent
+ * through the session (its sender's machine checked now, the receiver's when the callee's process
+ * starts, the reply, if mapped, when it finishes). A call between objects that are not partners in
+ * one session is not a protocol message; one to an object of the receiving role's class that plays
+ * it in another session, or a message of a session that has not started, is a violation of its own
+ * (reported with the others). Calls from the main block are never messages (it plays no role).
+ *
+ * The report ([[finish]]): every session's end report, sessions that never started, and those
+ * violations; the run fails (exit status 3) when a violation was seen or a role did not finish.
+ */
+private[absc] final class AbsSessions(entries: List[SessionEntry]) {
+
+  private final class Membership(val inv: Invitation, val roles: List[String])
+
+  private final class PerEntry(val e: SessionEntry) {
+    val byCall: Map[(String, String, String), MappedCall] = e.calls.map(c => (c.msg.from, c.msg.to, c.method) -> c).toMap
+    val members = new ConcurrentHashMap[Active, Membership]
+    // Every invitation made, oldest first; guarded by `this` (creations only, not messages).
+    val invitations = scala.collection.mutable.ArrayBuffer.empty[Invitation]
+    val extra = new ConcurrentLinkedQueue[ProtocolViolation]
+
+    def created(o: Active, cls: String): Unit = {
+      val roles = e.rolesOf(cls)
+      if (roles.nonEmpty) synchronized {
+        val inv = invitations.find(i => roles.forall(i.open.contains)).getOrElse {
+          val i = e.sessionType.invite(); invitations += i; i
+        }
+        roles.foreach(r => inv.accept(r, o))
+        members.put(o, new Membership(inv, roles))
+      }
+    }
+  }
+
+  private val per: List[PerEntry] = entries.map(new PerEntry(_))
+
+  def created[T <: Active](o: T, cls: String): T = { per.foreach(_.created(o, cls)); o }
+
+  def send[T <: Active, A](sender: Active, target: T, method: String, args: List[Any], call: T => Proc[A]): Fut[A] = {
+    val it = per.iterator
+    while (it.hasNext) {
+      val p = it.next()
+      val m = p.members.get(sender)
+      if (m ne null) {
+        val tm = if (target == null) null else p.members.get(target)
+        if ((tm ne null) && (tm.inv eq m.inv)) {
+          for (r1 <- m.roles; r2 <- tm.roles) {
+            val c = p.byCall.getOrElse((r1, r2, method), null)
+            if (c ne null) return m.inv.session match {
+              case Some(s) =>
+                c.reply match {
+                  case Some(reply) => s.request[T, A](c.msg, reply, args: _*)(call)
+                  case None        => s.send[T, A](c.msg, args: _*)(call)
+                }
+              case None =>
+                refuse(p, m.inv, target, method, args, call, r1, c,
+                  s"the session has not started: role(s) ${m.inv.open.mkString(", ")} have no object yet")
+            }
+          }
+        } else if (tm ne null) {
+          // The callee plays the receiving role, but in another session.
+          for (r1 <- m.roles; r2 <- tm.roles) {
+            val c = p.byCall.getOrElse((r1, r2, method), null)
+            if (c ne null) return refuse(p, m.inv, target, method, args, call, r1, c,
+              s"the callee ${target} plays $r2 in session ${tm.inv.id}, not in this one (where $r2 is ${m.inv.boundTo(r2).fold("not bound")(String.valueOf)})")
+          }
+        }
+      }
+    }
+    Cogs.sendWithArgs(target, method, args, call)
+  }
+
+  /** A protocol message that cannot go through its session: recorded, and handled by the policy. */
+  private def refuse[T <: Active, A](p: PerEntry, inv: Invitation, target: T, method: String, args: List[Any], call: T => Proc[A],
+      role: String, c: MappedCall, why: String): Fut[A] = {
+    // The sender's state, where there is one (a session that has not started has none: 0, its initial state).
+    val state = inv.session.fold(0)(_.stateOf(role))
+    val expected = inv.session.fold(List("the session to start"))(_.report.roles.find(_.role == role).fold(List.empty[String])(_.expected))
+    val v = new ProtocolViolation(inv.id, p.e.protocol, role, state, expected, s"${c.msg.to}!${c.msg.label}(${c.msg.payload.mkString(", ")})",
+      "sent", why, afterEnd = false)
+    p.extra.add(v)
+    if (p.e.policy == Policy.LogAndContinue) Cogs.sendWithArgs(target, method, args, call)
+    else Cogs.sendWithArgs(target, method, args, (_: T) => Proc.raise[A](v))
+  }
+
+  /** The end of the run: the sessions' reports. */
+  def finish(): AbsSessions.Outcome = {
+    val lines = Vector.newBuilder[String]
+    val json = Vector.newBuilder[String]
+    var violations = 0
+    var unfinished = 0
+    var sessions = 0
+    per.foreach { p =>
+      val invs = p.synchronized(p.invitations.toList)
+      lines += s"  ${p.e.protocol} (${p.e.file}, policy ${p.e.policy}): ${invs.size} session${if (invs.size == 1) "" else "s"}"
+      invs.foreach { inv =>
+        sessions += 1
+        inv.session match {
+          case Some(s) =>
+            val r: SessionReport = s.end()
+            violations += r.violations.size
+            unfinished += r.unfinished.size
+            r.render.linesIterator.foreach(l => lines += s"    $l")
+            json += AbsSessions.Json.obj("type" -> "session", "session" -> r.session, "protocol" -> r.protocol, "complete" -> r.complete,
+              "roles" -> r.roles.map(rs => AbsSessions.Json.obj("role" -> rs.role, "object" -> rs.boundTo, "state" -> rs.state,
+                "final" -> rs.isFinal, "expected" -> rs.expected)).map(AbsSessions.Raw))
+            r.violations.foreach(v => json += violationJson(v))
+          case None =>
+            unfinished += inv.open.size
+            lines += s"    session ${inv.id} (${p.e.protocol}): never started: no object plays ${inv.open.mkString(", ")}"
+            json += AbsSessions.Json.obj("type" -> "session", "session" -> inv.id, "protocol" -> p.e.protocol, "complete" -> false,
+              "never-started" -> true, "open-roles" -> inv.open)
+        }
+      }
+      p.extra.asScala.foreach { v =>
+        violations += 1
+        lines += s"    ${v.getMessage}"
+        json += violationJson(v)
+      }
+    }
+    val failed = violations + unfinished
+    val head = s"cogs sessions: $sessions session${if (sessions == 1) "" else "s"}, $violations violation${if (violations == 1) "" else "s"}, " +
+      s"$unfinished role${if (unfinished == 1) "" else "s"} not finished"
+    json += AbsSessions.Json.obj("type" -> "sessions-result", "sessions" -> sessions, "violations" -> violations,
+      "unfinished-roles" -> unfinished, "exit-status" -> (if (failed > 0) ProgramRunner.ExitMonitor else 0))
+    val verdict = if (failed == 0) "sessions verdict: every session complete (exit status 0)"
+      else s"sessions verdict: $violations violation(s), $unfinished role(s) not finished (exit status ${ProgramRunner.ExitMonitor})"
+    AbsSessions.Outcome(failed > 0, (head +: lines.result() :+ verdict).mkString("", "\n", "\n"), json.result(), violations, unfinished)
+  }
+
+  private def violationJson(v: ProtocolViolation): String =
+    AbsSessions.Json.obj("type" -> "session-violation", "session" -> v.session, "protocol" -> v.protocol, "role" -> v.role,
+      "state" -> v.state, "side" -> v.side, "received" -> v.received, "expected" -> v.expected, "reason" -> v.reason,
+      "message" -> v.getMessage)
+}
+
+/**
+ * What generated code calls. The sessions of the run in progress are in [[current]]: set by
+ * the runner before the main block and cleared after the report, so that the same class loader
+ * may run several models one after the other (`absc test`); two monitored runs at once in one
+ * JVM would share it (absc runs one program at a time).
+ */
+object AbsSessions {
+  @volatile private var current: AbsSessions = _
+
+  private[absc] def install(s: AbsSessions): Unit = current = s
+  private[absc] def uninstall(): Unit = current = null
+
+  /** `new C(..)` of a class that plays a role: the object is offered its roles; returns it. */
+  def created[T <: Active](o: T, cls: String): T = {
+    val s = current
+    if (s eq null) o else s.created(o, cls)
+  }
+
+  /** An asynchronous call that may be a protocol message (see the class comment). */
+  def send[T <: Active, A](sender: Active, target: T, method: String, args: List[Any], call: T => Proc[A]): Fut[A] = {
+    val s = current
+    if (s eq null) Cogs.sendWithArgs(target, method, args, call) else s.send(sender, target, method, args, call)
+  }
+
+  private[run] final case class Outcome(failed: Boolean, summary: String, jsonLines: Vector[String], violations: Int, unfinished: Int)
+
+  private[run] final case class Raw(json: String)
+
+  /** The few JSON lines of the report (the monitor pipeline's writer is private to it). */
+  private[run] object Json {
+    def obj(fields: (String, Any)*): String = fields.map { case (k, v) => s"${str(k)}:${value(v)}" }.mkString("{", ",", "}")
+    private def value(v: Any): String = v match {
+      case null => "null"
+      case Raw(j) => j
+      case b: Boolean => b.toString
+      case n: Int => n.toString
+      case n: Long => n.toString
+      case s: Iterable[_] => s.map(value).mkString("[", ",", "]")
+      case other => str(other.toString)
+    }
+    private def str(s: String): String = {
+      val sb = new StringBuilder("\"")
+      s.foreach {
+        case '"' => sb ++= "\\\""
+        case '\\' => sb ++= "\\\\"
+        case '\n' => sb ++= "\\n"
+        case '\r' => sb ++= "\\r"
+        case '\t' => sb ++= "\\t"
+        case c if c < 0x20 => sb ++= f"\\u${c.toInt}%04x"
+        case c => sb += c
+      }
+      sb += '"'
+      sb.toString
+    }
+  }
+}
