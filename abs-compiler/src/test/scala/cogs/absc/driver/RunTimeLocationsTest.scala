@@ -109,6 +109,14 @@ class RunTimeLocationsTest {
     assertTrue(err.contains("selmap.abs:3:35"), err)
   }
 
+  @Test def aPartialLibraryFunctionPassedByNameNamesWhereItIsNamed(): Unit = {
+    val err = failure("headmap",
+      "def List<Int> firsts(List<List<Int>> l) = map(head)(l);",
+      "List<Int> v = firsts(list[list[1], Nil]);")
+    assertTrue(err.contains("PatternMatchFailException: head(Nil) at "), err)
+    assertTrue(err.contains("headmap.abs:2:47"), err)
+  }
+
   @Test def aSelectorOfAnExceptionAppliedToAnotherException(): Unit = {
     val err = failure("selexc", "exception E(Int code);",
       "Exception e = DivisionByZeroException;\nInt c = code(e);")
