@@ -11,17 +11,17 @@ object Test {
   sealed trait Tree[+A_] extends AbsData
   case object Leaf extends Tree[scala.Nothing]
   final case class Node[+A_](lhs: Tree[A_], key: A_, rhs: Tree[A_]) extends Tree[A_]
-  def lhs[A_](x$: Tree[A_]): Tree[A_] = x$ match {
+  def lhs[A_](x$: Tree[A_], at$: String): Tree[A_] = x$ match {
     case c$: Node[_] => c$.lhs
-    case other$ => matchFail(other$, "lhs")
+    case other$ => selectorFail(other$, "lhs", at$)
   }
-  def key[A_](x$: Tree[A_]): A_ = x$ match {
+  def key[A_](x$: Tree[A_], at$: String): A_ = x$ match {
     case c$: Node[_] => c$.key
-    case other$ => matchFail(other$, "key")
+    case other$ => selectorFail(other$, "key", at$)
   }
-  def rhs[A_](x$: Tree[A_]): Tree[A_] = x$ match {
+  def rhs[A_](x$: Tree[A_], at$: String): Tree[A_] = x$ match {
     case c$: Node[_] => c$.rhs
-    case other$ => matchFail(other$, "rhs")
+    case other$ => selectorFail(other$, "rhs", at$)
   }
 
   // binary_search_tree.abs:7
@@ -51,7 +51,7 @@ object Test {
     // binary_search_tree.abs:25
     val s: Tree[String] = fromList[String](list("m", "c", "x"), Leaf)
     // binary_search_tree.abs:26
-    val testresult: Boolean = inorder[AbsInt](t) == list(AbsInt(20), AbsInt(30), AbsInt(40), AbsInt(50), AbsInt(60), AbsInt(70), AbsInt(80)) && member[AbsInt](t, AbsInt(60)) && (!member[AbsInt](t, AbsInt(65))) && height[AbsInt](t) == AbsInt(3) && inorder[String](s) == list("c", "m", "x") && key[String](s) == "m"
+    val testresult: Boolean = inorder[AbsInt](t) == list(AbsInt(20), AbsInt(30), AbsInt(40), AbsInt(50), AbsInt(60), AbsInt(70), AbsInt(80)) && member[AbsInt](t, AbsInt(60)) && (!member[AbsInt](t, AbsInt(65))) && height[AbsInt](t) == AbsInt(3) && inorder[String](s) == list("c", "m", "x") && key[String](s, "datatypes/binary_search_tree.abs:28:45") == "m"
     Proc.done(testresult)
   }
 }

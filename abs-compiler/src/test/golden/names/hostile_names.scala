@@ -13,9 +13,9 @@ object Names {
     final case class Proc_(cogs_ : AbsInt) extends absmodel.Names.Proc_
   }
   case object Cogs_ extends Proc_
-  def cogs_(x$: Proc_): AbsInt = x$ match {
+  def cogs_(x$: Proc_, at$: String): AbsInt = x$ match {
     case c$: Proc_.Proc_ => c$.cogs_
-    case other$ => matchFail(other$, "cogs_")
+    case other$ => selectorFail(other$, "cogs", at$)
   }
 
   // data Option
@@ -24,9 +24,9 @@ object Names {
   case object None__ extends Option_
 
   final case class AbsException_(macro_ : String) extends AbsException
-  def macro_(x$: AbsException): String = x$ match {
+  def macro_(x$: AbsException, at$: String): String = x$ match {
     case c$: AbsException_ => c$.macro_
-    case other$ => matchFail(other$, "macro_")
+    case other$ => selectorFail(other$, "macro", at$)
   }
 
   trait Guard_ extends Active {

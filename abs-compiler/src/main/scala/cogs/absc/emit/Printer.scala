@@ -368,10 +368,12 @@ private[emit] final class Printer {
     else line(s"final case class ${c.name}${typeParams(c.typeParams, "+")}${params(c.fields)} extends ${tpe(c.parent)}")
 
   private def selector(s: LSelector): Unit = {
-    line(s"def ${s.name}${typeParams(s.typeParams)}(x$$: ${tpe(s.param)}): ${tpe(s.result)} = x$$ match {")
+    val at = if (s.located) ", at$: String" else ""
+    line(s"def ${s.name}${typeParams(s.typeParams)}(x$$: ${tpe(s.param)}$at): ${tpe(s.result)} = x$$ match {")
     indented {
       s.owners.foreach { case (path, field) => line(s"case c$$: $path => c$$.$field") }
-      line(s"case other$$ => matchFail(other$$, ${Naming.stringLit(s.name)})")
+      if (s.located) line(s"case other$$ => selectorFail(other$$, ${Naming.stringLit(s.absName)}, at$$)")
+      else line(s"case other$$ => matchFail(other$$, ${Naming.stringLit(s.name)})")
     }
     line("}")
   }

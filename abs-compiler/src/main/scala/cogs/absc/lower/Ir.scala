@@ -175,9 +175,13 @@ final case class LData(absName: String, name: String, typeParams: List[String], 
 final case class LCtor(absName: String, name: String, typeParams: List[String], fields: List[(String, T)],
     parent: T, caseObject: Boolean) extends LDecl
 
-/** A selector function: `def head(x: ..) = x match { case c: Cons => c.head; ... }`. */
-final case class LSelector(name: String, typeParams: List[String], param: T, result: T,
-    owners: List[(String, String)]) // (constructor pattern type, field)
+/**
+ * A selector function: `def head(x: ..) = x match { case c: Cons => c.head; ... }`; `located`: it
+ * can fail (some constructor lacks the field) and takes its caller's position as a second argument.
+ */
+final case class LSelector(absName: String, name: String, typeParams: List[String], param: T, result: T,
+    owners: List[(String, String)], // (constructor pattern type, field)
+    located: Boolean)
 
 /** An exception declaration: a case object or case class extending `AbsException`. */
 final case class LException(ctor: LCtor, selectors: List[LSelector]) extends LDecl

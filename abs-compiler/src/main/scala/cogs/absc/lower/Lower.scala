@@ -126,8 +126,8 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
         val wild = if (!generic) "" else c.dataType.typeParams.map(_ => "_").mkString("[", ", ", "]")
         (x.ctorPath(c, c0) + wild, ctorField(c, i))
       }
-      LSelector(names.function(s), s.typeParams.map(p => Naming.typeParam(p.name)), x.tpe(s.paramTypes.head, c0),
-        x.tpe(s.resultType, c0), owners)
+      LSelector(argName, names.function(s), s.typeParams.map(p => Naming.typeParam(p.name)), x.tpe(s.paramTypes.head, c0),
+        x.tpe(s.resultType, c0), owners, located = x.selectorCanFail(s))
     }
 
   private def exception(c: ConstructorSym): LException = {

@@ -181,8 +181,20 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
         else if (fn.module.isPrelude) preludeCall(fn, args, if (args.isEmpty) targs(f, ctx) else Nil)
         else if (fn.isPartial) // a partial function calling itself: the same function arguments
           S.App(S.App(S.Id(functionRef(fn, ctx)), targs(f, ctx), fn.funParams.map(p => S.Id(local(p)))), Nil, args)
+        else if (selectorCanFail(fn)) S.App(S.Id(functionRef(fn, ctx)), targs(f, ctx), args :+ S.str(pos(f)))
         else S.App(S.Id(functionRef(fn, ctx)), targs(f, ctx), args)
     }
+  }
+
+  /**
+   * A selector of a user type that some constructor of the type lacks, or of an exception (its
+   * argument may be any exception): it is told where it is called, for its failure. A selector
+   * every constructor has cannot fail and keeps its one parameter.
+   */
+  def selectorCanFail(fn: FunctionSym): Boolean = fn.functionKind match {
+    case FunctionKind.Selector(dt, arg) if !fn.module.isPrelude =>
+      (dt eq b.exception) || !dt.constructors.forall(_.selectorNames.contains(Some(arg)))
+    case _ => false
   }
 
   // Function parameters of partial functions are bound like locals, by their symbol.
@@ -236,7 +248,10 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
               if (g.module.isPrelude) S.Id(preludeFunction(g))
               else S.Id(functionRef(g, ctx))
             val ts = if (g.module.isPrelude) Nil else targs(fa, ctx)
-            S.Lambda(ps.zip(t.params).map { case (p, pt) => (p, Some(tpe(pt, ctx))) }, S.App(target, ts, ps.map(S.Id)))
+            // A partial library function or selector passed by name is told where it is named.
+            val at = if (selectorCanFail(g) || (g.module.isPrelude && g.module.name == Prelude.ModuleName && LowerExp.Partial(g.name)))
+              List(S.str(pos(fa))) else Nil
+            S.Lambda(ps.zip(t.params).map { case (p, pt) => (p, Some(tpe(pt, ctx))) }, S.App(target, ts, ps.map(S.Id) ++ at))
         }
       case af: AnonFun =>
         ctx.locals.scoped {
@@ -283,9 +298,9 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
       case Le => S.call("le", l, r)
       case Gt => S.call("gt", l, r)
       case Ge => S.call("ge", l, r)
-      case Div if float => S.call("fdiv", l, r)
-      case Mod if float => S.call("fmod", l, r)
       // A divisor that may be 0 is checked where the ABS operator is, so that the failure names it.
+      case Div if float => S.call("fdiv", l, r, S.str(pos(x)))
+      case Mod if float => S.call("fmod", l, r, S.str(pos(x)))
       case Div | Mod if !nonZeroLiteral(x.right) => S.Infix(l, x.op.symbol, S.call("nonZero", r, S.str(pos(x))))
       case op => S.Infix(l, op.symbol, r)
     }

@@ -27,7 +27,7 @@ class NamesPropertyTest {
     "yield", "macro", "object", "lazy", "match", "implicit", "val", "var", "forSome", "sealed", "override",
     "private", "protected", "super", "final", "with", "do", "abstract", "enum", "given",
     "using", "package", "inline", "opaque", "end", "forSome", "sealed",
-    "absToString", "nullCheck", "matchFail", "absAssert", "lt", "le", "gt", "ge", "fdiv", "fmod", "setFromList",
+    "absToString", "nullCheck", "matchFail", "selectorFail", "absAssert", "lt", "le", "gt", "ge", "fdiv", "fmod", "setFromList",
     "cogs", "scala", "java", "absmodel", "lib", "locally", "identity", "implicitly", "require",
     "wait", "notify", "notifyAll", "getClass", "clone", "hashCode", "equals", "finalize", "eq", "ne",
     "synchronized", "cog", "runtime", "send", "tell", "sync", "traceName", "traceSlot", "traceRef", "main", "copy",

@@ -7,7 +7,8 @@ import org.junit.jupiter.api.Test
 /**
  * Every run-time failure names the ABS call site (issue 16 point 3, issue 9 point 4): a call on
  * `null` names the method and its `file:line:col`, a failure while an object is created names the
- * class and the `new`, and the partial functions of the standard library, `/` and `%`, and a
+ * class and the `new` (for a user's `throw` as for the library's exceptions), and the partial
+ * functions of the standard library, selectors of user types, `/` and `%` (Int and Float), and a
  * `case` without a matching branch name where they are in the model. Each through `absc run`.
  */
 class RunTimeLocationsTest {
@@ -92,5 +93,85 @@ class RunTimeLocationsTest {
     val err = failure("case", "def Int kind(Int x) = case x { 1 => 10; 2 => 20; };", "Int k = kind(3);")
     assertTrue(err.contains("PatternMatchFailException: no pattern matches 3 at "), err)
     assertTrue(err.contains("case.abs:2:23"), err)
+  }
+
+  @Test def aSelectorOnAConstructorWithoutTheFieldNamesTheCall(): Unit = {
+    val err = failure("sel", "data D = A(Int x) | B;\ndef Int pick(D d) = x(d);", "D b = B;\nInt v = pick(b);")
+    assertTrue(err.contains("PatternMatchFailException: x(B): no such field at "), err)
+    assertTrue(err.contains("sel.abs:3:21"), err)
+  }
+
+  @Test def aSelectorPassedByNameNamesWhereItIsNamed(): Unit = {
+    val err = failure("selmap",
+      "data D = A(Int x) | B;\ndef List<Int> xs(List<D> l) = map(x)(l);",
+      "List<Int> v = xs(list[A(1), B]);")
+    assertTrue(err.contains("PatternMatchFailException: x(B): no such field at "), err)
+    assertTrue(err.contains("selmap.abs:3:35"), err)
+  }
+
+  @Test def aPartialLibraryFunctionPassedByNameNamesWhereItIsNamed(): Unit = {
+    val err = failure("headmap",
+      "def List<Int> firsts(List<List<Int>> l) = map(head)(l);",
+      "List<Int> v = firsts(list[list[1], Nil]);")
+    assertTrue(err.contains("PatternMatchFailException: head(Nil) at "), err)
+    assertTrue(err.contains("headmap.abs:2:47"), err)
+  }
+
+  @Test def aSelectorOfAnExceptionAppliedToAnotherException(): Unit = {
+    val err = failure("selexc", "exception E(Int code);",
+      "Exception e = DivisionByZeroException;\nInt c = code(e);")
+    assertTrue(err.contains("PatternMatchFailException: code(DivisionByZeroException): no such field at "), err)
+    assertTrue(err.contains("selexc.abs:5:9"), err)
+  }
+
+  @Test def aSelectorEveryConstructorHasWorks(): Unit = {
+    val dir = tempDir("absc-loc")
+    val f = absFile(dir, "seltotal",
+      "module Loc;\ndata D = A(Int x) | C(Int x, Int y);\n{\nD d = C(4, 5);\nprintln(toString(x(d) + y(d)));\n}\n")
+    val r = absc(AbsBackend, "run", "--no-cache", f)
+    assertEquals(Exit.Ok, r.status, r.err)
+    assertEquals("9", r.programOut.trim)
+  }
+
+  // The manual's DivisionByZeroException is "raised in arithmetic expressions when the divisor is
+  // equal to 0"; Float is no exception to it here (Inf and NaN are unspecified by the manual).
+  @Test def floatDivisionByZero(): Unit = {
+    val err = failure("fdiv", "def Float ratio(Float a, Float b) = a / b;", "Float r = ratio(1.0, 0.0);")
+    assertTrue(err.contains("DivisionByZeroException: Float division by zero at "), err)
+    assertTrue(err.contains("fdiv.abs:2:39"), err)
+  }
+
+  @Test def floatRemainderByZero(): Unit = {
+    val err = failure("fmod", "", "Float z = 0.0;\nFloat r = 7.5 % z;")
+    assertTrue(err.contains("DivisionByZeroException: Float remainder by zero at "), err)
+    assertTrue(err.contains("fmod.abs:5:15"), err)
+  }
+
+  // ABS allows no `throw` in an init block itself; a method it calls synchronously may throw.
+  @Test def aUserExceptionThrownInAnInitBlockNamesTheClassAndTheCreator(): Unit = {
+    val err = failure("uinit",
+      "exception Refused(String why);\nclass D {\n{ this.check(); }\nUnit check() { throw Refused(\"no\"); } }",
+      "Int x = 1;\nnew D();")
+    assertTrue(err.contains("uncaught exception Refused(\"no\"), while creating an object of class D at "), err)
+    assertTrue(err.contains("uinit.abs:8:1"), err)
+  }
+
+  @Test def aUserExceptionInANestedCreationNamesEveryCreator(): Unit = {
+    val err = failure("unest",
+      "exception Refused;\nclass D { { this.check(); } Unit check() { throw Refused; } }\nclass K { { new local D(); } }",
+      "new K();")
+    assertTrue(err.contains("uncaught exception Refused, while creating an object of class D at "), err)
+    assertTrue(err.contains("unest.abs:4:13, while creating an object of class K at "), err)
+    assertTrue(err.contains("unest.abs:6:1"), err)
+  }
+
+  @Test def aUserExceptionFromACreationIsStillCaughtByItsPattern(): Unit = {
+    val dir = tempDir("absc-loc")
+    val f = absFile(dir, "ucatch",
+      "module Loc;\nexception Refused(Int n);\nclass D { { this.check(); } Unit check() { throw Refused(3); } }\n" +
+      "{\ntry { new local D(); } catch { Refused(n) => println(\"caught \" + toString(n)); }\n}\n")
+    val r = absc(AbsBackend, "run", "--no-cache", f)
+    assertEquals(Exit.Ok, r.status, r.err)
+    assertEquals("caught 3", r.programOut.trim)
   }
 }

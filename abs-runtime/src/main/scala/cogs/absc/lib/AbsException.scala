@@ -32,11 +32,13 @@ object AbsException {
   /**
    * The ABS view of anything thrown while running ABS code: an [[AbsException]] as it is, and
    * JVM errors as the ABS exceptions the manual names for them (stack overflow, heap overflow,
-   * null dereference, a Scala `MatchError`, integer division by zero). Anything else is returned
+   * null dereference, a Scala `MatchError`, integer division by zero), and the exception inside a
+   * [[CreationFailed]]. Anything else is returned
    * unchanged (it is not an ABS exception and only a catch-all pattern may catch it).
    */
   def lift(t: Throwable): Throwable = t match {
     case e: AbsException                  => e
+    case c: CreationFailed                => c.exception
     case e: java.lang.StackOverflowError  => StackOverflowException(describe(e, "stack overflow"))
     case e: java.lang.OutOfMemoryError    => HeapOverflowException(describe(e, "out of memory"))
     case e: java.lang.NullPointerException => NullPointerException(describe(e, "null dereferenced"))
@@ -58,6 +60,21 @@ object AbsException {
     val m = try t.getMessage catch { case _: Throwable => null }
     if (m == null || m.isEmpty) fallback else m
   }
+}
+
+/**
+ * A user's exception (`throw E(1);`) that left the field initialisers or the init block of an
+ * object being created, with where: `where` names the class and the creator's `new` (and the
+ * creators around it, when the `new` itself ran while creating another object). The value `E(1)`
+ * cannot carry this itself: it is the model's data (equal to every other `E(1)`, maybe a shared
+ * singleton), so the place travels in this wrapper instead. ABS code never sees the wrapper:
+ * [[AbsException.lift]] unwraps it, so `catch` branches, `recover` blocks and readers of a future
+ * match `E(1)` itself; only the report of an uncaught exception reads `where`. Like ABS
+ * exceptions it records no stack trace.
+ */
+final class CreationFailed private[lib] (val exception: AbsException, val where: String)
+    extends RuntimeException(null, null, false, false) {
+  override def getMessage: String = exception.getMessage + ", " + where
 }
 
 /**

@@ -70,13 +70,16 @@ package object lib {
   def gt(a: String, b: String): Boolean = Ord.compareStrings(a, b) > 0
   def ge(a: String, b: String): Boolean = Ord.compareStrings(a, b) >= 0
 
-  /** Float `/` with the manual's rule: a zero divisor raises [[DivisionByZeroException]]. */
-  def fdiv(a: Double, b: Double): Double =
-    if (b == 0.0) throw DivisionByZeroException("Float division by zero") else a / b
+  /**
+   * Float `/` with the manual's rule (a divisor equal to 0 raises [[DivisionByZeroException]], as
+   * for Int and Rat, rather than giving an infinity or NaN); `at` is the ABS `/` (see below).
+   */
+  def fdiv(a: Double, b: Double, at: String): Double =
+    if (b == 0.0) throw DivisionByZeroException("Float division by zero at " + at) else a / b
 
   /** Float `%` (truncated, as `math:fmod`/Java `%`); a zero divisor raises [[DivisionByZeroException]]. */
-  def fmod(a: Double, b: Double): Double =
-    if (b == 0.0) throw DivisionByZeroException("Float remainder by zero") else a % b
+  def fmod(a: Double, b: Double, at: String): Double =
+    if (b == 0.0) throw DivisionByZeroException("Float remainder by zero at " + at) else a % b
 
   /** ABS `assert c;`: throws [[AssertionFailException]] (with `where` as detail) if `c` is False. */
   def absAssert(c: Boolean, where: String = null): Unit =
@@ -100,15 +103,31 @@ package object lib {
   /**
    * An exception thrown while an object of class `cls` was created at `at` (its field
    * initialisers or init block): the same ABS exception, with a detail naming the class and the
-   * creator's position. User exceptions and JVM errors (out of memory, stack overflow, which the
-   * runner reports itself) pass unchanged.
+   * creator's position (a user's exception wrapped in [[CreationFailed]], which ABS code sees
+   * through). JVM errors (out of memory, stack overflow, which the runner reports itself) pass
+   * unchanged.
    */
-  def initFailed(e: Throwable, cls: String, at: String): Throwable = AbsException.lift(e) match {
-    case b: BuiltinAbsException if !e.isInstanceOf[VirtualMachineError] =>
-      val where = s"while creating an object of class $cls at $at"
-      b.withDetail(if (b.detail == null) where else b.detail + ", " + where)
-    case _ => e
+  def initFailed(e: Throwable, cls: String, at: String): Throwable = {
+    val where = s"while creating an object of class $cls at $at"
+    e match {
+      case _: VirtualMachineError => e
+      case c: CreationFailed => new CreationFailed(c.exception, c.where + ", " + where)
+      case _ => AbsException.lift(e) match {
+        case b: BuiltinAbsException => b.withDetail(if (b.detail == null) where else b.detail + ", " + where)
+        // A user's exception is a value of the model (it compares and matches by its fields
+        // alone), so the place travels beside it; see CreationFailed.
+        case u: AbsException => new CreationFailed(u, where)
+        case _ => e
+      }
+    }
   }
+
+  /**
+   * A selector of a user data type (`x` of `data D = A(Int x) | B`) applied to a constructor
+   * without that field, at `at` (the ABS call).
+   */
+  def selectorFail(value: Any, selector: String, at: String): scala.Nothing =
+    throw PatternMatchFailException(selector + "(" + Show.show(value) + "): no such field at " + at)
 
   /** `o`, or [[NullPointerException]] if it is null (calls, `await`, `get`). */
   def nullCheck[A <: AnyRef](o: A, what: String = null): A =

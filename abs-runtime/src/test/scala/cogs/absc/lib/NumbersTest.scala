@@ -69,8 +69,8 @@ class NumbersTest {
     fails[DivisionByZeroException](q("1/2") / i(0))
     fails[DivisionByZeroException](q("1/2") % q("0"))
     fails[DivisionByZeroException](AbsRat(i(3), i(0)))
-    fails[DivisionByZeroException](fdiv(1.0, 0.0))
-    fails[DivisionByZeroException](fmod(1.0, 0.0))
+    fails[DivisionByZeroException](fdiv(1.0, 0.0, "f.abs:1:1"))
+    fails[DivisionByZeroException](fmod(1.0, 0.0, "f.abs:1:1"))
     val e = fails[DivisionByZeroException](i(1) / i(0))
     assertTrue(e == DivisionByZeroException)
   }
@@ -198,8 +198,8 @@ class NumbersTest {
     eqv(0.0, log(1.0))
     eqv("2.7182818284590455", Show.show(exp(1.0)))
     eqv(1.0, log(exp(1.0)))
-    eqv(1.0, fmod(10.0, 3.0))
-    eqv(2.5, fdiv(10.0, 4.0))
+    eqv(1.0, fmod(10.0, 3.0, "f.abs:1:1"))
+    eqv(2.5, fdiv(10.0, 4.0, "f.abs:1:1"))
   }
 
   @Test def randomStaysInRange(): Unit = {
