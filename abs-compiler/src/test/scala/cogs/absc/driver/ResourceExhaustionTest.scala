@@ -96,20 +96,24 @@ class ResourceExhaustionTest {
     assertTrue(e.err.contains("JAVA_OPTS=-Xmx"), e.err)
   }
 
+  /** An object that keeps everything it allocates; placed after the module line, it allocates at line 8. */
+  private val Hog =
+    """interface Hog { Unit eat(); }
+      |class HogImpl implements Hog {
+      |  List<Int> kept = Nil;
+      |  Unit eat() {
+      |    Int i = 0;
+      |    while (True) {
+      |      kept = Cons(i, kept);
+      |      i = i + 1;
+      |    }
+      |  }
+      |}""".stripMargin
+
   @Test def memoryKeptInAFieldIsReportedAtTheLineThatAllocated(): Unit = {
     val e = run("field",
-      """module Field;
-        |interface Hog { Unit eat(); }
-        |class HogImpl implements Hog {
-        |  List<Int> kept = Nil;
-        |  Unit eat() {
-        |    Int i = 0;
-        |    while (True) {
-        |      kept = Cons(i, kept);
-        |      i = i + 1;
-        |    }
-        |  }
-        |}
+      s"""module Field;
+        |$Hog
         |{
         |  Hog h = new HogImpl();
         |  h!eat();
@@ -140,18 +144,8 @@ class ResourceExhaustionTest {
     // cogs.on-fatal-error = continue: the run goes on after the hog ran out of memory, with its
     // list still in the heap; the main block waits for ever. SIGTERM must still end the JVM.
     val classes = compile("sigterm",
-      """module Sigterm;
-        |interface Hog { Unit eat(); }
-        |class HogImpl implements Hog {
-        |  List<Int> kept = Nil;
-        |  Unit eat() {
-        |    Int i = 0;
-        |    while (True) {
-        |      kept = Cons(i, kept);
-        |      i = i + 1;
-        |    }
-        |  }
-        |}
+      s"""module Sigterm;
+        |$Hog
         |{
         |  Hog h = new HogImpl();
         |  Fut<Unit> f = h!eat();
@@ -162,15 +156,14 @@ class ResourceExhaustionTest {
     // -Dcogs.absc.verbose=true: the runtime logs the fatal error (the program's own output is
     // buffered until it ends), which says when memory has run out.
     val (p, _, err) = start(classes, "sigterm", "-Xmx64m", "-Dcogs.on-fatal-error=continue", "-Dcogs.absc.verbose=true")
-    val bound = System.nanoTime() + TimeUnit.MINUTES.toNanos(3)
-    while (!Files.readString(err).contains("OutOfMemoryError") && p.isAlive && System.nanoTime() < bound) Thread.sleep(100)
-    assertTrue(Files.readString(err).contains("OutOfMemoryError"), Files.readString(err))
-    assertTrue(p.isAlive, s"the run goes on after the fatal error (cogs.on-fatal-error = continue):\n${Files.readString(err)}")
-    p.destroy() // SIGTERM
-    if (!p.waitFor(1, TimeUnit.MINUTES)) {
-      p.destroyForcibly()
-      fail(s"the JVM ignored SIGTERM:\n${Files.readString(err)}")
-    }
-    assertEquals(143, p.exitValue, Files.readString(err)) // 128 + SIGTERM
+    try {
+      val bound = System.nanoTime() + TimeUnit.MINUTES.toNanos(3)
+      while (!Files.readString(err).contains("OutOfMemoryError") && p.isAlive && System.nanoTime() < bound) Thread.sleep(100)
+      assertTrue(Files.readString(err).contains("OutOfMemoryError"), Files.readString(err))
+      assertTrue(p.isAlive, s"the run goes on after the fatal error (cogs.on-fatal-error = continue):\n${Files.readString(err)}")
+      p.destroy() // SIGTERM
+      assertTrue(p.waitFor(1, TimeUnit.MINUTES), s"the JVM ignored SIGTERM:\n${Files.readString(err)}")
+      assertEquals(143, p.exitValue, Files.readString(err)) // 128 + SIGTERM
+    } finally p.destroyForcibly() // whatever failed above, no JVM is left behind
   }
 }
