@@ -92,7 +92,10 @@ class ResourceExhaustionTest {
         |}
         |""".stripMargin, "-Xmx64m")
     assertClean(e)
-    assertTrue(e.err.matches("(?s).*absc: C#[0-9]+\\.f ran out of memory at \\S*selfcall\\.abs:5 .*"), e.err)
+    // The line comes from the error's stack trace, so it is there only when the allocation that
+    // failed was made by the model's code: here it may as well be the interpreter growing the
+    // process's stack, which no ABS line stands for. Where a line is given, it must be this one.
+    assertTrue(e.err.matches("(?s).*absc: C#[0-9]+\\.f ran out of memory( at \\S*selfcall\\.abs:5)? \\(java.lang.OutOfMemoryError.*"), e.err)
     assertTrue(e.err.contains("JAVA_OPTS=-Xmx"), e.err)
   }
 
