@@ -32,7 +32,10 @@ class NodeLossTest {
       for (f <- List(waiting, direct)) {
         val n = lostCause(f)
         assertEquals(c.address.toString, n.node)
-        assertTrue(n.getMessage.contains("Store.waitOpen") && n.getMessage.contains("left the cluster"), n.getMessage)
+        // A node that leaves is usually reported as having left; on a loaded machine the failure
+        // detector can see it unreachable first, and that report wins the race. Either names it.
+        assertTrue(n.getMessage.contains("Store.waitOpen") &&
+          (n.getMessage.contains("left the cluster") || n.getMessage.contains("unreachable for")), n.getMessage)
       }
       // Calls to the lost node now fail at once; the other nodes go on.
       assertTrue(lostCause(onC.send[Int]("total")).getMessage.contains("Store.total"))
