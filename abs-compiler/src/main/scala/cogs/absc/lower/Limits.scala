@@ -23,6 +23,9 @@ import scala.collection.mutable
  * integer constants is a module constant decoded from its digits (`intList`): scalac needs
  * seconds for the 500,000 separate expressions otherwise, the digits cost it nothing.
  *
+ * Nests too deep for scalac's comfort (a `::` chain, matches inside matches) are rewritten into
+ * shapes it handles in linear time; see "deep nests" below.
+ *
  * Sizes are counted in IR nodes, a proxy for bytecode (5 bytes a node on average, 30 at most for
  * what this counts as one): a piece has at most [[MaxNodes]], which keeps its method far below
  * 64 KB, and the expression of one statement is moved out whole above [[MaxStatementNodes]], so
@@ -50,6 +53,8 @@ private[lower] object Limits {
   val MaxElements = 500
   /** Nodes of one statement list above which it is cut into parts. */
   val MaxListNodes = 3000
+  /** Length of a chain of `::` above which it is built as a list (see `flatCons`). */
+  val MaxChain = 64
 
   def apply(p: LProgram): LProgram = {
     val modules = p.modules.map(m => new Limits().module(m))
@@ -203,6 +208,8 @@ private final class Limits {
     case S.App(S.Id("AbsInt"), Nil, List(S.Str(d))) if d.length > MaxStringChars =>
       (constant(T.Ref("AbsInt"), S.App(S.Id("AbsInt"), Nil, List(strJoin(d)))), 1)
     case S.App(f @ S.Id("list" | "set" | "map"), ts, as) if as.length > MaxElements => collection(f.name, ts, as)
+    case S.Infix(_, "::", _) if consLength(e) > MaxChain => exp(flatCons(e))
+    case S.Match(_, cases) if simplePatterns(cases) && nodes(e, MaxNodes + 1) > MaxNodes => exp(ifChain(e.asInstanceOf[S.Match]))
     case S.Sel(q, n) => one(q)(S.Sel(_, n))
     case S.App(f, ts, as) =>
       val (f1, nf) = function(f)
@@ -242,6 +249,80 @@ private final class Limits {
     case S.Throw(x) => one(x)(S.Throw(_))
     case S.Catch(b, n, h) => many(List(b, h))(xs => S.Catch(xs(0), n, xs(1)))
     case S.Proc(p) => (S.Proc(proc(p)), 8) // its continuations are function literals already
+  }
+
+  // ------------------------------------------------------------------ deep nests
+  //
+  // Cutting pieces out keeps each method small, but a nest 10,000 deep is still one tree to
+  // scalac, and some of its work is quadratic in the depth: inferring the element type of each
+  // `::` substitutes it through the whole list built so far, and the pattern matcher visits the
+  // whole body of every case (to substitute the case's binders) even when it holds further
+  // matches. The two rewrites below give the same values in the same evaluation order, in a
+  // shape whose cost grows linearly; they apply only to nests too big for one method, so that
+  // ordinary programs keep their plain form.
+
+  /** The number of `::` in the spine of a right-nested `h1 :: h2 :: .. :: t`. */
+  private def consLength(e: S): Int = {
+    var n = 0
+    var x = e
+    while (x match { case S.Infix(_, "::", t) => n += 1; x = t; true; case _ => false }) ()
+    n
+  }
+
+  /**
+   * `h1 :: .. :: hn :: t` as `list(h1, .., hn) ::: t` (just the list when `t` is `Nil`): the
+   * heads are evaluated first and in order, then `t`, as before (a right-associative operator's
+   * left operand is evaluated first), and a long `list(..)` is built in chunks by [[collection]].
+   */
+  private def flatCons(e: S): S = {
+    val heads = List.newBuilder[S]
+    var x = e
+    while (x match { case S.Infix(h, "::", t) => heads += h; x = t; true; case _ => false }) ()
+    val prefix = S.App(S.Id("list"), Nil, heads.result())
+    x match {
+      case S.Id("Nil") => prefix
+      case tail => S.Infix(prefix, ":::", tail)
+    }
+  }
+
+  /** Cases whose patterns test nothing but equality to a constant, so that a chain of `if`s can decide them. */
+  private def simplePatterns(cases: List[Case[S]]): Boolean =
+    cases.forall(c => c.pat match {
+      case Pat.Wild | _: Pat.Bind | _: Pat.Const => true
+      case _ => false
+    }) && cases.exists(c => c.guard.isEmpty && (c.pat match { case Pat.Wild | _: Pat.Bind => true; case _ => false }))
+
+  private var scrutinees = 0
+
+  /**
+   * `sc match { case p if g => b; .. }` with constant, binder and wildcard patterns as
+   * `{ val s = sc; if (..) b else .. }`: the same tests in the same order (a constant pattern is
+   * Scala's `==`; a guard is evaluated only when its pattern matched), ending at the first case
+   * that always matches (lowering always ends a match with one, its `matchFail`).
+   */
+  private def ifChain(m: S.Match): S = {
+    scrutinees += 1
+    val s = s"scrutinee$$k$scrutinees"
+    def chain(cases: List[Case[S]]): S = cases match {
+      case Nil => throw new IllegalStateException("ifChain: no case always matches") // simplePatterns checked one does
+      case c :: rest =>
+        val test = c.pat match {
+          case Pat.Const(text) => Some(S.Infix(S.Id(s), "==", S.Lit(text)))
+          case _ => None
+        }
+        val bind = c.pat match {
+          case Pat.Bind(v) => List(St.Def(v, None, S.Id(s), mutable = false))
+          case _ => Nil
+        }
+        def bound(x: S): S = if (bind.isEmpty) x else S.Block(bind, x)
+        (test, c.guard) match {
+          case (None, None) => bound(c.body)
+          case (Some(t), None) => S.If(t, c.body, chain(rest))
+          case (None, Some(g)) => bound(S.If(g, c.body, chain(rest)))
+          case (Some(t), Some(g)) => S.If(S.Infix(t, "&&", g), c.body, chain(rest))
+        }
+    }
+    S.Block(List(St.Def(s, None, m.scrutinee, mutable = false)), chain(m.cases))
   }
 
   /** A function position: its qualifier may be moved, never the selection itself. */

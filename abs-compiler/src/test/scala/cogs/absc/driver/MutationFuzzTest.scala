@@ -1,6 +1,9 @@
 package cogs.absc.driver
 
 import cogs.absc.driver.DriverTestSupport._
+import cogs.absc.emit.{EmittedFile, ScalaEmitter}
+import cogs.absc.parse.Parser
+import cogs.absc.typecheck.TypeChecker
 import org.junit.jupiter.api.Assertions._
 import org.junit.jupiter.api.Test
 
@@ -25,10 +28,15 @@ import scala.util.Random
  *     -Dabsc.fuzz.mutants=5000 -Dabsc.fuzz.seconds=1800 -Dabsc.fuzz.seed=7
  * }}}
  * A failing mutant is written to `target/fuzz-failures/` with the reason, to be turned into a test.
+ *
+ * Of the mutants that compile, the first [[DefaultScalac]] (`-Dabsc.fuzz.scalac=N`) that are not
+ * the corpus file itself also go through scalac, all in one run, each emitted into a package of
+ * its own: a model absc accepts must give Scala that compiles, or it is absc's bug.
  */
 class MutationFuzzTest {
   private val DefaultMutants = 400
   private val DefaultSeconds = 50
+  private val DefaultScalac = 40
   /** A mutant that keeps the compiler busier than this is reported as a hang. */
   private val PerMutantSeconds = 60
 
@@ -61,6 +69,9 @@ class MutationFuzzTest {
     val failures = List.newBuilder[String]
     var tried = 0
     var compiled = 0
+    val forScalac = Integer.getInteger("absc.fuzz.scalac", DefaultScalac).intValue
+    val accepted = List.newBuilder[(String, String, String)] // (name, mutation, mutant)
+    var acceptedCount = 0
     while (tried < mutants && System.nanoTime() < deadline) {
       val (name, text) = corpus(rnd.nextInt(corpus.size))
       val (mutation, mutant) = mutate(text, rnd)
@@ -73,11 +84,16 @@ class MutationFuzzTest {
           save(f, s"$name, $mutation: $why")
         case None => ()
       }
-      if (lastStatus == 0) compiled += 1
+      if (lastStatus == 0) {
+        compiled += 1
+        if (acceptedCount < forScalac && mutant != text) { accepted += ((name, mutation, mutant)); acceptedCount += 1 }
+      }
       Files.deleteIfExists(f)
     }
+    failures ++= throughScalac(accepted.result(), dir)
     val found = failures.result()
-    System.err.println(s"MutationFuzzTest: seed $seed, $tried mutants, $compiled compiled, ${found.size} failures")
+    System.err.println(s"MutationFuzzTest: seed $seed, $tried mutants, $compiled compiled, " +
+      s"$acceptedCount through scalac, ${found.size} failures")
     assertTrue(tried > 0)
     assertEquals(Nil, found, found.take(10).mkString("\n"))
   }
@@ -105,6 +121,32 @@ class MutationFuzzTest {
         else if (r.status == 2 && errors.isEmpty) Some(s"exit status 2 without a located error: ${r.err.take(300)}")
         else errors.find(l => !Located.matches(l)).map(l => s"an error without a location: $l")
     }
+  }
+
+  /** The accepted mutants whose Scala scalac rejects, each with the first error (one scalac run for all). */
+  private def throughScalac(mutants: List[(String, String, String)], dir: Path): List[String] = {
+    val emitted = mutants.zipWithIndex.flatMap { case ((name, mutation, text), i) =>
+      val file = dir.resolve(s"scalac$i-$name")
+      val program = for {
+        unit <- Parser.parse(file.toString, text).toOption
+        typed <- TypeChecker.check(List(unit)).toOption
+      } yield ScalaEmitter.emit(typed, s"fuzz.m$i").files.map(g => EmittedFile(s"m$i/${g.relativePath}", g.text))
+      // absc compile accepted it just before; the same phases must accept it again.
+      assertTrue(program.isDefined, s"$name ($mutation): accepted by absc compile, rejected when emitted again")
+      program.get.map(f => (f, (i, name, mutation, file, text)))
+    }
+    if (emitted.isEmpty) return Nil
+    val out = Files.createTempDirectory(dir, "scalac")
+    val errors = ScalaCompiler.compile(emitted.map(_._1), System.getProperty("java.class.path"), out)
+    errors.flatMap { e =>
+      emitted.find { case (f, _) => e.file == f.relativePath }
+        .map { case (_, (_, name, mutation, file, text)) =>
+          Files.writeString(file, text, UTF_8)
+          save(file, s"$name, $mutation: scalac rejects the generated Scala: ${e.render}")
+          s"$name ($mutation): scalac rejects the generated Scala: ${e.render.linesIterator.take(3).mkString(" | ")}"
+        }
+        .orElse(Some(s"scalac: ${e.render}"))
+    }.distinct
   }
 
   private def save(f: Path, why: String): Unit = {

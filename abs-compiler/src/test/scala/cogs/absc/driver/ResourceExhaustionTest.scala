@@ -143,10 +143,24 @@ class ResourceExhaustionTest {
     assertTrue(e.err.contains("JAVA_OPTS=-Xss"), e.err)
   }
 
-  @Test def aJvmWithExhaustedMemoryStillEndsOnSigterm(): Unit = {
+  @Test def aJvmWithExhaustedMemoryStillEndsOnSigterm(): Unit =
+    exhaustThenSignal("TERM", 143) // 128 + SIGTERM
+
+  @Test def aJvmWithExhaustedMemoryStillEndsOnSigint(): Unit = {
+    // A JVM keeps a signal ignored that was ignored when it started, as a shell's background
+    // jobs ignore SIGINT; the model's JVM inherits this JVM's disposition (Linux: /proc).
+    val ignored = Files.readAllLines(Paths.get("/proc/self/status")).toArray.collectFirst {
+      case l: String if l.startsWith("SigIgn:") => (java.lang.Long.parseUnsignedLong(l.substring(7).trim, 16) & (1L << 1)) != 0
+    }.getOrElse(false)
+    org.junit.jupiter.api.Assumptions.assumeFalse(ignored,
+      "SIGINT is ignored by this JVM (started as a background job), so also by the model's JVM")
+    exhaustThenSignal("INT", 130) // 128 + SIGINT, as Ctrl-C in a terminal
+  }
+
+  private def exhaustThenSignal(signal: String, status: Int): Unit = {
     // cogs.on-fatal-error = continue: the run goes on after the hog ran out of memory, with its
-    // list still in the heap; the main block waits for ever. SIGTERM must still end the JVM.
-    val classes = compile("sigterm",
+    // list still in the heap; the main block waits for ever. The signal must still end the JVM.
+    val classes = compile("sig" + signal.toLowerCase,
       s"""module Sigterm;
         |$Hog
         |{
@@ -158,15 +172,16 @@ class ResourceExhaustionTest {
         |""".stripMargin)
     // -Dcogs.absc.verbose=true: the runtime logs the fatal error (the program's own output is
     // buffered until it ends), which says when memory has run out.
-    val (p, _, err) = start(classes, "sigterm", "-Xmx64m", "-Dcogs.on-fatal-error=continue", "-Dcogs.absc.verbose=true")
+    val (p, _, err) = start(classes, "sig" + signal.toLowerCase, "-Xmx64m", "-Dcogs.on-fatal-error=continue", "-Dcogs.absc.verbose=true")
     try {
       val bound = System.nanoTime() + TimeUnit.MINUTES.toNanos(3)
       while (!Files.readString(err).contains("OutOfMemoryError") && p.isAlive && System.nanoTime() < bound) Thread.sleep(100)
       assertTrue(Files.readString(err).contains("OutOfMemoryError"), Files.readString(err))
       assertTrue(p.isAlive, s"the run goes on after the fatal error (cogs.on-fatal-error = continue):\n${Files.readString(err)}")
-      p.destroy() // SIGTERM
-      assertTrue(p.waitFor(1, TimeUnit.MINUTES), s"the JVM ignored SIGTERM:\n${Files.readString(err)}")
-      assertEquals(143, p.exitValue, Files.readString(err)) // 128 + SIGTERM
+      val kill = new ProcessBuilder("kill", s"-$signal", p.pid.toString).inheritIO().start()
+      assertEquals(0, kill.waitFor(), s"kill -$signal failed")
+      assertTrue(p.waitFor(1, TimeUnit.MINUTES), s"the JVM ignored SIG$signal:\n${Files.readString(err)}")
+      assertEquals(status, p.exitValue, Files.readString(err))
     } finally p.destroyForcibly() // whatever failed above, no JVM is left behind
   }
 }
