@@ -49,9 +49,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OperationsPerInvocation(SessionBench.MESSAGES)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-// -Xss16m: building the machines of a 10,000-message protocol recurses once per message (Fsm's
-// construction), deeper than the default stack of JMH's threads.
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx2g", "-Xss16m"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx2g"})
 @State(Scope.Benchmark)
 public class SessionBench {
 

@@ -42,6 +42,10 @@ class SessionCommandTest {
     file(name, edit(exampleConf.replace("\"target/purchase-sessions.jsonl\"",
       "\"" + dir.resolve(s"$name.jsonl").toString.replace("\\", "/") + "\"")))
 
+  /** The pipeline's `result` lines (one expected). */
+  private def resultLine(json: List[String]): List[String] = json.filter(_.startsWith("{\"type\":\"result\""))
+  private def exitStatus(line: String): Int = "\"exit-status\":(\\d+)".r.findFirstMatchIn(line).map(_.group(1).toInt).getOrElse(-1)
+
   @Test def theFixedPurchasePasses(): Unit = {
     val c = conf("fixed.conf")
     val r = abs("run", "--cache-dir", cache.toString, "--monitor", c, ex("Purchase.abs"))
@@ -52,6 +56,8 @@ class SessionCommandTest {
     assertTrue(r.err.contains("sessions verdict: every session complete (exit status 0)"), r.err)
     val json = Files.readString(dir.resolve("fixed.conf.jsonl"), UTF_8)
     assertTrue(json.contains("{\"type\":\"sessions-result\",\"sessions\":1,\"violations\":0,\"unfinished-roles\":0,\"exit-status\":0}"), json)
+    assertEquals(List(0), resultLine(json.linesIterator.toList).map(exitStatus), json)
+    assertTrue(r.err.contains("verdict: no violation (exit status 0)"), r.err)
   }
 
   @Test def theBuggyPurchaseIsCaught(): Unit = {
@@ -68,6 +74,14 @@ class SessionCommandTest {
     assertTrue(json.exists(l => l.startsWith("{\"type\":\"session-violation\"") && l.contains("\"role\":\"B\"") &&
       l.contains("\"received\":\"S!request(String)\"")), json.mkString("\n"))
     assertEquals("{\"type\":\"sessions-result\",\"sessions\":1,\"violations\":1,\"unfinished-roles\":2,\"exit-status\":3}", json.last)
+    // The pipeline's own `result` line (no property is configured, so no property violation) gives
+    // the run's status too, not 0: a tool reading it alone must not take the run for a pass.
+    val result = resultLine(json)
+    assertEquals(List(3), result.map(exitStatus), json.mkString("\n"))
+    assertTrue(result.head.contains("\"violations\":0"), result.head)
+    assertTrue(json.indexOf(result.head) < json.indexWhere(_.startsWith("{\"type\":\"sessions-result\"")), json.mkString("\n"))
+    assertTrue(r.err.contains("verdict: no property violation, but the run fails for a reason reported outside the monitors (exit status 3)"), r.err)
+    assertFalse(r.err.contains("(exit status 0)"), r.err)
 
     // Under policy log, the same bug is reported but the request goes through.
     val logged = conf("logged.conf", _.replace("policy = reject", "policy = log"))

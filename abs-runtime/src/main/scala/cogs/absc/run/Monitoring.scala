@@ -4,7 +4,7 @@ import java.io.PrintStream
 
 import com.typesafe.config.{ConfigFactory, ConfigParseOptions}
 
-import cogs.monitor.pipeline.{Pipeline, PipelineConfig, PropertyRegistry, SummaryTarget}
+import cogs.monitor.pipeline.{OutputSettings, Pipeline, PipelineConfig, PropertyRegistry, SummaryTarget}
 import cogs.runtime.CogRuntime
 
 /**
@@ -12,30 +12,33 @@ import cogs.runtime.CogRuntime
  * described by the embedded configuration; after the program, the pipeline's verdicts decide
  * whether the run passed.
  *
- * @param summaryHere print the summary on the runner's error stream (the configuration asked for
- *                    standard error: inside `absc run` that is absc's stream, not the JVM's)
+ * @param output the configured reports (the pipeline itself was given only those it may write alone)
  */
-private[absc] final class Monitoring private (pipeline: Pipeline, val runtime: CogRuntime, summaryHere: Boolean, maxViolations: Int,
-    sessions: Option[AbsSessions], json: Option[java.nio.file.Path]) {
+private[absc] final class Monitoring private (pipeline: Pipeline, val runtime: CogRuntime, output: OutputSettings,
+    sessions: Option[AbsSessions]) {
   /**
    * Called after the program's runtime was closed (so every event has been emitted): delivers
    * what is still buffered, ends the monitors, writes the configured reports.
    */
   def finish(err: PrintStream): Monitoring.Verdict = {
     val report = pipeline.finish()
-    if (summaryHere) { err.print(report.summary(maxViolations)); err.flush() }
-    // The sessions' report comes after the pipeline's, on the runner's error stream, and its JSON
-    // lines are appended to the pipeline's file (which pipeline.finish has just written).
-    val sessionOutcome = sessions.map { s =>
-      AbsSessions.uninstall()
-      val o = s.finish()
-      err.print(o.summary); err.flush()
-      json.foreach { p =>
-        try java.nio.file.Files.write(p, o.jsonLines.mkString("", "\n", "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8),
-          java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND)
-        catch { case e: java.io.IOException => err.println(s"absc: the sessions' JSON lines could not be written to $p: $e") }
+    // With sessions, the pipeline wrote no report (see start): the run's status is known only once
+    // the sessions are ended, and the pipeline's summary and `result` JSON line must give that
+    // status, not the properties' alone. The sessions' report follows the pipeline's, on the
+    // runner's error stream, and its JSON lines follow the pipeline's in the same file.
+    val sessionOutcome = sessions.map { s => AbsSessions.uninstall(); s.finish() }
+    val status = if (sessionOutcome.exists(_.failed)) ProgramRunner.ExitMonitor else report.exitStatus
+    if (sessions.isEmpty) { if (output.summary == SummaryTarget.Stderr) { err.print(report.summary(output.maxViolations)); err.flush() } }
+    else {
+      val text = report.summary(output.maxViolations, status)
+      output.summary match {
+        case SummaryTarget.None    => ()
+        case SummaryTarget.Stdout  => System.out.print(text); System.out.flush()
+        case SummaryTarget.Stderr  => err.print(text); err.flush()
+        case SummaryTarget.File(p) => write(err, p, text, "summary")
       }
-      o
+      sessionOutcome.foreach { o => err.print(o.summary); err.flush() }
+      output.json.foreach(p => write(err, p, (report.jsonLinesWithStatus(status) ++ sessionOutcome.fold(Vector.empty[String])(_.jsonLines)).mkString("", "\n", "\n"), "JSON lines"))
     }
     val sessionProblems = sessionOutcome.filter(_.failed).map(o =>
       s"${o.violations} session violation(s), ${o.unfinished} role(s) not finished (see the sessions report)")
@@ -46,6 +49,13 @@ private[absc] final class Monitoring private (pipeline: Pipeline, val runtime: C
       Monitoring.Verdict(violated = true, (props.toList ++ sessionProblems).mkString("; "))
     }
   }
+
+  private def write(err: PrintStream, p: java.nio.file.Path, text: String, what: String): Unit =
+    try {
+      val parent = p.toAbsolutePath.getParent
+      if (parent ne null) java.nio.file.Files.createDirectories(parent)
+      java.nio.file.Files.write(p, text.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+    } catch { case e: java.io.IOException => err.println(s"absc: the monitor report's $what could not be written to $p: $e") }
 }
 
 private[absc] object Monitoring {
@@ -58,11 +68,15 @@ private[absc] object Monitoring {
     val entries = SessionConfig.parse(full, "the monitor configuration", None)
     val config = SessionConfig.withoutSessions(full)
     val settings = PipelineConfig.parse(config, PropertyRegistry.default, loader)
-    val toErr = settings.output.summary == SummaryTarget.Stderr
-    val pipeline = Pipeline(if (toErr) settings.copy(output = settings.output.copy(summary = SummaryTarget.None)) else settings)
     val sessions = if (entries.isEmpty) None else Some(new AbsSessions(entries))
+    // The summary on standard error is printed by finish (inside `absc run` the runner's stream is
+    // not the JVM's); with sessions, finish writes every report (the run's status needs them).
+    val output = settings.output
+    val pipeline = Pipeline(settings.copy(output =
+      if (sessions.nonEmpty) output.copy(summary = SummaryTarget.None, json = None)
+      else if (output.summary == SummaryTarget.Stderr) output.copy(summary = SummaryTarget.None)
+      else output))
     sessions.foreach(AbsSessions.install)
-    new Monitoring(pipeline, CogRuntime.withTracing(pipeline.tracing), toErr, settings.output.maxViolations, sessions,
-      settings.output.json)
+    new Monitoring(pipeline, CogRuntime.withTracing(pipeline.tracing), output, sessions)
   }
 }

@@ -45,7 +45,14 @@ final case class Report(
   def exitStatus: Int = if (ok) Report.ExitOk else Report.ExitViolated
 
   /** The human summary; at most `maxViolations` verdicts per monitor are shown in full. */
-  def summary(maxViolations: Int = 20): String = {
+  def summary(maxViolations: Int = 20): String = summary(maxViolations, exitStatus)
+
+  /**
+   * The summary, its verdict line giving `status` as the run's exit status: absc's, when
+   * something outside the pipeline (its session protocols) also decides whether the run passed,
+   * so that no line of the report says 0 for a run that exits with 3.
+   */
+  private[cogs] def summary(maxViolations: Int, status: Int): String = {
     val sb = new StringBuilder
     def line(s: String): Unit = sb.append(s).append('\n')
     line(s"cogs monitor: $mode, ${plural(chains, "chain")}, ${plural(delivered, "event")} delivered")
@@ -82,12 +89,18 @@ final case class Report(
       line("statistics:")
       statistics.summaryLines.foreach(l => line(s"  $l"))
     }
-    line(if (ok) "verdict: no violation (exit status 0)" else s"verdict: ${plural(violations.toLong, "violation")} (exit status $exitStatus)")
+    line(
+      if (ok && status == Report.ExitOk) "verdict: no violation (exit status 0)"
+      else if (ok) s"verdict: no property violation, but the run fails for a reason reported outside the monitors (exit status $status)"
+      else s"verdict: ${plural(violations.toLong, "violation")} (exit status ${math.max(status, exitStatus)})")
     sb.toString
   }
 
   /** The report for tools: one JSON object per line. */
-  def jsonLines: Vector[String] = {
+  def jsonLines: Vector[String] = jsonLinesWithStatus(exitStatus)
+
+  /** The JSON lines, the `result` line's `exit-status` being `status` (as in `summary(maxViolations, status)`) unless the pipeline's own is higher. */
+  private[cogs] def jsonLinesWithStatus(status: Int): Vector[String] = {
     val out = Vector.newBuilder[String]
     monitors.foreach { m =>
       m.verdicts.foreach { v =>
@@ -103,7 +116,7 @@ final case class Report(
     out += Json.obj("type" -> "order", "missing" -> order.missing, "disordered" -> order.disordered, "examples" -> order.examples)
     out ++= statistics.jsonLines
     out += Json.obj("type" -> "result", "mode" -> mode.configName, "chains" -> chains, "events" -> delivered,
-      "violations" -> violations, "sound" -> sound, "exit-status" -> exitStatus)
+      "violations" -> violations, "sound" -> sound, "exit-status" -> math.max(status, exitStatus))
     out.result()
   }
 

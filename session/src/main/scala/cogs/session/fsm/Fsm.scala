@@ -82,24 +82,34 @@ object Fsm {
     val edges = mutable.ArrayBuffer.empty[mutable.ArrayBuffer[(Action, Int)]]
     def fresh(): Int = { eps += mutable.ArrayBuffer.empty; edges += mutable.ArrayBuffer.empty; eps.size - 1 }
 
-    def build(xs: List[Local], next: Int, recs: Map[String, Int], protocol: String, role: String): Int = xs match {
-      case Nil => next
-      case (s: Send) :: rest => edge(Action(send = true, s.to, s.label, s.payload), build(rest, next, recs, protocol, role))
-      case (r: Recv) :: rest => edge(Action(send = false, r.from, r.label, r.payload), build(rest, next, recs, protocol, role))
-      case (c: LChoice) :: rest =>
-        val k = build(rest, next, recs, protocol, role)
-        val s = fresh()
-        c.branches.foreach(b => eps(s) += build(b, k, recs, protocol, role))
-        s
-      case (r: LRec) :: rest =>
-        val k = build(rest, next, recs, protocol, role)
-        val s = fresh()
-        eps(s) += build(r.body, k, recs + (r.label -> s), protocol, role)
-        s
-      case (c: LContinue) :: _ => recs(c.label) // what follows a continue was rejected as unreachable
-      case (p: LPar) :: rest =>
-        val k = build(rest, next, recs, protocol, role)
-        product(p.branches.map(b => Fsm.build(protocol, role, b)), k)
+    /**
+     * The entry state of `xs` followed by `next`. A block is built from its last item back to
+     * its first, each item's entry state being the continuation of the one before it: a loop,
+     * not a call per item, so the depth of the JVM stack grows with the nesting of choices, recs
+     * and pars as written, never with the length of a block (a 10,000-message protocol used to
+     * overflow a default stack here; LargeProtocolTest).
+     */
+    def build(xs: List[Local], next: Int, recs: Map[String, Int], protocol: String, role: String): Int = {
+      // What follows a continue was rejected as unreachable, so only the prefix up to the first
+      // continue matters, and that continue's target is the block's continuation.
+      val upTo = xs.indexWhere(_.isInstanceOf[LContinue])
+      val items = if (upTo < 0) xs else xs.take(upTo + 1)
+      items.reverseIterator.foldLeft(next) { (k, item) =>
+        item match {
+          case s: Send      => edge(Action(send = true, s.to, s.label, s.payload), k)
+          case r: Recv      => edge(Action(send = false, r.from, r.label, r.payload), k)
+          case c: LChoice =>
+            val s = fresh()
+            c.branches.foreach(b => eps(s) += build(b, k, recs, protocol, role))
+            s
+          case r: LRec =>
+            val s = fresh()
+            eps(s) += build(r.body, k, recs + (r.label -> s), protocol, role)
+            s
+          case c: LContinue => recs(c.label)
+          case p: LPar      => product(p.branches.map(b => Fsm.build(protocol, role, b)), k)
+        }
+      }
     }
 
     private def edge(a: Action, to: Int): Int = { val s = fresh(); edges(s) += ((a, to)); s }
