@@ -1,0 +1,92 @@
+package cogs.distributed.abs
+
+import com.typesafe.config.ConfigFactory
+import cogs.absc.lib.{AbsInt, Just, Pair}
+import cogs.runtime.{Active, ActiveObject, CogRuntime, Cogs, Fut, Proc}
+import java.util.concurrent.TimeUnit
+import org.junit.jupiter.api.Assertions._
+import org.junit.jupiter.api.{AfterAll, BeforeAll, Test, TestInstance, Timeout}
+
+trait Echo extends Active {
+  def echo(x: Any): Proc[Any]
+  def node(): Proc[String]
+  def callBack(other: Echo, x: AbsInt): Proc[AbsInt]
+}
+
+/** A stand-in for an absc-generated class: an ABS interface (a trait extending Active) and a class. */
+final class EchoImpl(val where: String, val factor: AbsInt) extends ActiveObject with Echo {
+  def echo(x: Any): Proc[Any] = Proc.done(x)
+  def node(): Proc[String] = Proc.done(where)
+  def callBack(other: Echo, x: AbsInt): Proc[AbsInt] =
+    Proc.await(Cogs.send(other, "echo", (e: Echo) => e.echo(x * factor))).map(_.asInstanceOf[AbsInt])
+}
+
+/**
+ * The placement of objects on nodes, in one JVM: two nodes (`a` and `b`, two actor systems on
+ * loopback), `[DC: R] new EchoImpl(..)` from `a` with `R` mapped to `b`. The object is created on
+ * b (it reports b's name, given as its constructor argument there), ABS values go and come back
+ * equal, a reference passed to b is called back on a, a reference that comes home is the local
+ * object again, and a constructor argument that cannot travel fails at the `new`, naming the
+ * class and the value's class.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class AbsPlacementTest {
+  private var rtA, rtB: CogRuntime = _
+  private var a, b: AbsPlacement = _
+
+  private def conf(name: String, seedPort: Int, port: Int) = ConfigFactory.parseString(
+    s"""cogs.distributed.node-name = "$name"
+       |cogs.distributed.deployment { R = "b", L = "a" }
+       |cogs.distributed.join-timeout = 60s
+       |pekko.loglevel = WARNING
+       |pekko.remote.artery.canonical { hostname = "127.0.0.1", port = $port }
+       |pekko.cluster.seed-nodes = ["pekko://cogs@127.0.0.1:$seedPort"]
+       |""".stripMargin).withFallback(ConfigFactory.load())
+
+  @BeforeAll def start(): Unit = {
+    val Seq(pa, pb) = cogs.distributed.Launcher.freePorts(2)
+    rtA = CogRuntime(); rtB = CogRuntime()
+    val loader = getClass.getClassLoader
+    // b first: a (the main node) waits at start until a member named b is up.
+    b = AbsPlacement.start(rtB, conf("b", pa, pb), loader, main = false)
+    a = AbsPlacement.start(rtA, conf("a", pa, pa), loader, main = true)
+  }
+
+  @AfterAll def stop(): Unit = {
+    Option(a).foreach(_.close()); Option(b).foreach(_.close())
+    Option(rtA).foreach(_.close()); Option(rtB).foreach(_.close())
+  }
+
+  private def echo(o: Echo, x: Any): Any = Cogs.send(o, "echo", (e: Echo) => e.echo(x)).join(60, TimeUnit.SECONDS)
+
+  @Test def createdOnTheMappedNodeAndCalled(): Unit = {
+    assertTrue(a.isRemote("R")); assertFalse(a.isRemote("L")); assertFalse(a.isRemote("unmapped"))
+    val o = a.create("R", classOf[EchoImpl], Seq("made on b", AbsInt(2)), "t.abs:1:1").asInstanceOf[Echo]
+    // Calls sent before the creation was answered wait for it, in order.
+    val f1 = Cogs.send(o, "node", (e: Echo) => e.node())
+    val f2 = Cogs.send(o, "echo", (e: Echo) => e.echo(AbsInt(41)))
+    assertEquals("made on b", f1.join(60, TimeUnit.SECONDS))
+    assertEquals(AbsInt(41), f2.join(60, TimeUnit.SECONDS))
+    assertEquals(1, b.node.objects.values().stream().filter(_.isInstanceOf[EchoImpl]).count())
+    val v = Pair(List(AbsInt(1), AbsInt(BigInt("123456789012345678901234567890").bigInteger)), Just("x"))
+    assertEquals(v, echo(o, v))
+  }
+
+  @Test def referencesTravelAndComeHome(): Unit = {
+    val remote = a.create("R", classOf[EchoImpl], Seq("b", AbsInt(3)), "t.abs:2:1").asInstanceOf[Echo]
+    val local: Echo = rtA.spawn(new EchoImpl("a", AbsInt(1)))
+    // b calls back the object of a that it was given.
+    assertEquals(AbsInt(21), Cogs.send(remote, "callBack", (e: Echo) => e.callBack(local, AbsInt(7))).join(60, TimeUnit.SECONDS))
+    // A reference to a's own object comes back as that object; one to b's object as the same proxy.
+    assertSame(local, echo(remote, local))
+    assertSame(remote, echo(remote, remote))
+  }
+
+  @Test def anArgumentThatCannotTravelFailsAtTheNew(): Unit = {
+    val fut: Fut[Int] = Cogs.send(rtA.spawn(new EchoImpl("a", AbsInt(1))), "node", (e: Echo) => e.node()).asInstanceOf[Fut[Int]]
+    val e = assertThrows(classOf[IllegalArgumentException], () => a.create("R", classOf[EchoImpl], Seq(fut, AbsInt(1)), "t.abs:3:7"))
+    assertTrue(e.getMessage.contains("cannot create an object of class EchoImpl on node 'b' (deployment component 'R', new at t.abs:3:7)"), e.getMessage)
+    assertTrue(e.getMessage.contains("cogs.runtime.Fut"), e.getMessage)
+  }
+}
