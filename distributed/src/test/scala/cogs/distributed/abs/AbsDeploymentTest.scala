@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Assertions._
 import org.junit.jupiter.api.{AfterAll, BeforeAll, Test, TestInstance, Timeout}
 
 /**
- * `examples/abs/distributed/DcOnNodes.abs`, compiled by absc, on two JVMs on loopback: the main
+ * `examples/distributed/DcOnNodes.abs`, compiled by absc, on two JVMs on loopback: the main
  * node runs the generated main with `Left` mapped to itself and `Right` to node `n1`, a second
  * JVM running [[ServeModel]]. The worker's output must come from n1's JVM and the counter's from
  * the main node's; the main block checks the sums (exit status 0 only if `testresult` holds and
@@ -24,7 +24,7 @@ class AbsDeploymentTest {
   private var classPath: String = _
 
   @BeforeAll def compile(): Unit = {
-    val file = Paths.get("..", "examples", "abs", "distributed", "DcOnNodes.abs")
+    val file = Paths.get("..", "examples", "distributed", "DcOnNodes.abs")
     val src = SourceFile(file.toString, new String(Files.readAllBytes(file), UTF_8))
     val driver = new Driver(AbsBackend, System.err, verbose = false)
     built = driver.build(List(src), CachePolicy.NoCache, None).fold(f => fail(s"absc: ${f.reason}"), b => b)

@@ -11,12 +11,21 @@ trait Echo extends Active {
   def echo(x: Any): Proc[Any]
   def node(): Proc[String]
   def callBack(other: Echo, x: AbsInt): Proc[AbsInt]
+  def next(i: AbsInt): Proc[Unit]
+  def outOfOrder(): Proc[AbsInt]
 }
 
 /** A stand-in for an absc-generated class: an ABS interface (a trait extending Active) and a class. */
 final class EchoImpl(val where: String, val factor: AbsInt) extends ActiveObject with Echo {
   def echo(x: Any): Proc[Any] = Proc.done(x)
   def node(): Proc[String] = Proc.done(where)
+  private var last = AbsInt(0)
+  private var disordered = AbsInt(0)
+  def next(i: AbsInt): Proc[Unit] = Proc.delay {
+    if (i != last + AbsInt(1)) disordered = disordered + AbsInt(1)
+    last = i
+  }
+  def outOfOrder(): Proc[AbsInt] = Proc.delay(disordered)
   def callBack(other: Echo, x: AbsInt): Proc[AbsInt] =
     Proc.await(Cogs.send(other, "echo", (e: Echo) => e.echo(x * factor))).map(_.asInstanceOf[AbsInt])
 }
@@ -68,9 +77,20 @@ class AbsPlacementTest {
     val f2 = Cogs.send(o, "echo", (e: Echo) => e.echo(AbsInt(41)))
     assertEquals("made on b", f1.join(60, TimeUnit.SECONDS))
     assertEquals(AbsInt(41), f2.join(60, TimeUnit.SECONDS))
-    assertEquals(1, b.node.objects.values().stream().filter(_.isInstanceOf[EchoImpl]).count())
+    assertTrue(b.node.objects.values().stream().anyMatch(x => x.isInstanceOf[EchoImpl] && x.asInstanceOf[EchoImpl].where == "made on b"))
     val v = Pair(List(AbsInt(1), AbsInt(BigInt("123456789012345678901234567890").bigInteger)), Just("x"))
     assertEquals(v, echo(o, v))
+  }
+
+  @Test def callsKeepTheirOrderAcrossTheCreation(): Unit = {
+    // Sent at once after the `new`: the first ones wait in the proxy's queue for the creation's
+    // answer, the later ones go straight out; all must arrive in the order they were sent.
+    for (round <- 1 to 5) {
+      val o = a.create("R", classOf[EchoImpl], Seq("b", AbsInt(1)), "t.abs:4:1").asInstanceOf[Echo]
+      val fs = (1 to 400).map(i => Cogs.send(o, "next", (e: Echo) => e.next(AbsInt(i))))
+      fs.foreach(_.join(60, TimeUnit.SECONDS))
+      assertEquals(AbsInt(0), Cogs.send(o, "outOfOrder", (e: Echo) => e.outOfOrder()).join(60, TimeUnit.SECONDS), s"round $round")
+    }
   }
 
   @Test def referencesTravelAndComeHome(): Unit = {
