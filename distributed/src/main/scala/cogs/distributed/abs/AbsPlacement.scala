@@ -23,7 +23,7 @@ import scala.util.{Failure, Success, Try}
  * runtime; here the `new` returns at once a proxy (a `java.lang.reflect.Proxy` implementing C's
  * ABS interfaces) whose calls become remote calls.
  */
-final class AbsPlacement private (val node: Node, val nodeName: String, deployment: Map[String, String],
+private[distributed] final class AbsPlacement private (val node: Node, val nodeName: String, deployment: Map[String, String],
     private[abs] val loader: ClassLoader) extends RemotePlacement {
   import AbsPlacement._
 
@@ -165,7 +165,7 @@ final class AbsPlacement private (val node: Node, val nodeName: String, deployme
   }
 }
 
-object AbsPlacement {
+private[distributed] object AbsPlacement {
   final val DeploymentKey = RemotePlacement.DeploymentKey
   final val NodeNameKey = "cogs.distributed.node-name"
   private[abs] final val RolePrefix = "cogs-node-"

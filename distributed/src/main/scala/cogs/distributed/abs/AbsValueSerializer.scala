@@ -21,7 +21,7 @@ import org.apache.pekko.serialization.Serializer
  * replaced by a [[RefToken]] on writing and by the local object or a proxy on reading; a future
  * is refused (it cannot travel), naming its class.
  */
-final class AbsValueSerializer(system: ExtendedActorSystem) extends Serializer {
+private[distributed] final class AbsValueSerializer(system: ExtendedActorSystem) extends Serializer {
   def identifier: Int = 0x0C065AB5
   def includeManifest: Boolean = false
 
