@@ -12,6 +12,7 @@ trait Echo extends Active {
   def node(): Proc[String]
   def callBack(other: Echo, x: AbsInt): Proc[AbsInt]
   def next(i: AbsInt): Proc[Unit]
+  def hang(): Proc[Unit]
   def outOfOrder(): Proc[AbsInt]
 }
 
@@ -26,6 +27,7 @@ final class EchoImpl(val where: String, val factor: AbsInt) extends ActiveObject
     last = i
   }
   def outOfOrder(): Proc[AbsInt] = Proc.delay(disordered)
+  def hang(): Proc[Unit] = Proc.awaitUntil(false)
   def callBack(other: Echo, x: AbsInt): Proc[AbsInt] =
     Proc.await(Cogs.send(other, "echo", (e: Echo) => e.echo(x * factor))).map(_.asInstanceOf[AbsInt])
 }
@@ -35,18 +37,20 @@ final class EchoImpl(val where: String, val factor: AbsInt) extends ActiveObject
  * loopback), `[DC: R] new EchoImpl(..)` from `a` with `R` mapped to `b`. The object is created on
  * b (it reports b's name, given as its constructor argument there), ABS values go and come back
  * equal, a reference passed to b is called back on a, a reference that comes home is the local
- * object again, and a constructor argument that cannot travel fails at the `new`, naming the
- * class and the value's class.
+ * object again, a constructor argument that cannot travel fails at the `new`, naming the class
+ * and the value's class, and a call waiting on a third node (`c`, component `Q`) fails when c
+ * leaves, naming the node and the call.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class AbsPlacementTest {
-  private var rtA, rtB: CogRuntime = _
-  private var a, b: AbsPlacement = _
+  private var rtA, rtB, rtC: CogRuntime = _
+  private var a, b, c: AbsPlacement = _
 
   private def conf(name: String, seedPort: Int, port: Int) = ConfigFactory.parseString(
     s"""cogs.distributed.node-name = "$name"
-       |cogs.distributed.deployment { R = "b", L = "a" }
+       |cogs.distributed.deployment { R = "b", L = "a", Q = "c" }
+       |cogs.distributed.lost-after = 2s
        |cogs.distributed.join-timeout = 60s
        |pekko.loglevel = WARNING
        |pekko.remote.artery.canonical { hostname = "127.0.0.1", port = $port }
@@ -54,17 +58,18 @@ class AbsPlacementTest {
        |""".stripMargin).withFallback(ConfigFactory.load())
 
   @BeforeAll def start(): Unit = {
-    val Seq(pa, pb) = cogs.distributed.Launcher.freePorts(2)
-    rtA = CogRuntime(); rtB = CogRuntime()
+    val Seq(pa, pb, pc) = cogs.distributed.Launcher.freePorts(3)
+    rtA = CogRuntime(); rtB = CogRuntime(); rtC = CogRuntime()
     val loader = getClass.getClassLoader
     // b first: a (the main node) waits at start until a member named b is up.
     b = AbsPlacement.start(rtB, conf("b", pa, pb), loader, main = false)
+    c = AbsPlacement.start(rtC, conf("c", pa, pc), loader, main = false)
     a = AbsPlacement.start(rtA, conf("a", pa, pa), loader, main = true)
   }
 
   @AfterAll def stop(): Unit = {
-    Option(a).foreach(_.close()); Option(b).foreach(_.close())
-    Option(rtA).foreach(_.close()); Option(rtB).foreach(_.close())
+    Option(a).foreach(_.close()); Option(b).foreach(_.close()); Option(c).foreach(_.close())
+    Option(rtA).foreach(_.close()); Option(rtB).foreach(_.close()); Option(rtC).foreach(_.close())
   }
 
   private def echo(o: Echo, x: Any): Any = Cogs.send(o, "echo", (e: Echo) => e.echo(x)).join(60, TimeUnit.SECONDS)
@@ -101,6 +106,20 @@ class AbsPlacementTest {
     // A reference to a's own object comes back as that object; one to b's object as the same proxy.
     assertSame(local, echo(remote, local))
     assertSame(remote, echo(remote, remote))
+  }
+
+  @Test def aNodeLostWhileACallWaitsFailsTheCall(): Unit = {
+    val o = a.create("Q", classOf[EchoImpl], Seq("c", AbsInt(1)), "t.abs:5:1").asInstanceOf[Echo]
+    assertEquals("c", Cogs.send(o, "node", (e: Echo) => e.node()).join(60, TimeUnit.SECONDS))
+    val waiting = Cogs.send(o, "hang", (e: Echo) => e.hang())
+    // The call is on c (it answered the one before); c leaves the cluster.
+    c.close()
+    val e = assertThrows(classOf[Exception], () => waiting.join(60, TimeUnit.SECONDS))
+    val m = Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ ne null).map(_.getMessage).mkString(" / ")
+    assertTrue(m.contains("was lost") && m.contains("EchoImpl.hang"), m)
+    // Later calls fail at once, naming the node.
+    val later = assertThrows(classOf[Exception], () => Cogs.send(o, "node", (x: Echo) => x.node()).join(60, TimeUnit.SECONDS))
+    assertTrue(String.valueOf(later.getMessage).contains("was lost"), later.getMessage)
   }
 
   @Test def anArgumentThatCannotTravelFailsAtTheNew(): Unit = {
