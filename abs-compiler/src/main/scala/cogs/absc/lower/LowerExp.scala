@@ -451,7 +451,11 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
     val make = (args: List[S]) => S.New(T.Ref(classRef(c, ctx)), args)
     val dc = program.dcAt(n).map(exp(_, ctx))
     val spawn: List[S] => S = program.schedulerAt(n) match {
-      case None if dc.isDefined => args => S.App(S.App(S.Id("AbsDC.spawnOn"), Nil, List(dc.get)), Nil, List(make(args)))
+      case None if dc.isDefined =>
+        // The class and the argument values too: a configuration may place the object on another
+        // node (AbsDC.placeOn), where `make` is not evaluated. The arguments are evaluated once (below).
+        args => S.App(S.App(S.Id("AbsDC.placeOn"), Nil,
+          dc.get :: S.TypeApp(S.Id("classOf"), List(T.Ref(classRef(c, ctx)))) :: S.str(pos(n)) :: args), Nil, List(make(args)))
       case None => args => S.App(S.Sel(S.Id("Cogs"), if (n.local) "spawnLocal" else "spawn"), Nil, List(make(args)))
       case Some(spec) =>
         // Cogs.spawnScheduled((o$1: C) => AbsProcess.policy(queue$2 => f(queue$2, o$1.field)))(new C(..))
@@ -474,7 +478,18 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
     val made: S => S =
       if (instrumentation.playsRole(c.name)) o => S.App(S.Id("cogs.absc.run.AbsSessions.created"), Nil, List(o, S.str(c.name)))
       else identity
-    if (c.init.isEmpty && c.bodyFields.forall(_.init.forall(cannotFail))) made(spawn(n.args.map(exp(_, ctx))))
+    val placed = dc.isDefined && program.schedulerAt(n).isEmpty
+    if (c.init.isEmpty && c.bodyFields.forall(_.init.forall(cannotFail)) && !placed) made(spawn(n.args.map(exp(_, ctx))))
+    else if (c.init.isEmpty && c.bodyFields.forall(_.init.forall(cannotFail))) {
+      // The arguments appear twice in placeOn's call (the values, and `make`): evaluated once, before.
+      val (defs, args) = n.args.map { a =>
+        exp(a, ctx) match {
+          case s @ (_: S.Lit | _: S.Str | _: S.Id) => (None, s)
+          case s => val t = ctx.locals.temp("arg"); (Some(St.Def(t, None, s, mutable = false)), S.Id(t))
+        }
+      }.unzip
+      if (defs.flatten.isEmpty) made(spawn(args)) else S.Block(defs.flatten, made(spawn(args)))
+    }
     else {
       // Creating the object runs ABS code (field initialisers, the init block): a failure there
       // names the class and this `new`. The arguments are evaluated first, outside the `try`.

@@ -52,10 +52,31 @@ object AbsDC {
   /** ABS `thisDC()`: the ABS object of the running COG's component, or null. */
   def thisDC(): AnyRef = Cogs.thisDC.map(_.attachment).orNull
 
-  /** `[DC: dc] new C(..)`. */
+  /** `[DC: dc] new C(..)` (code compiled before placement on nodes existed). */
   def spawnOn[T <: ActiveObject](dc: AnyRef)(make: => T): T = Cogs.spawnOn(nativeOf(dc))(make)
 
+  /**
+   * `[DC: dc] new C(args)`: on `dc` in this runtime, or, when the configuration maps `dc` to
+   * another cluster node (cogs.absc.run.RemotePlacement), created there from `cls` and `args`
+   * (`make` is then never evaluated) and referenced through a proxy that implements C's
+   * interfaces. The result type `T` is the one the `new` is assigned to (an interface of C), so
+   * that the proxy fits; `args` are the values `make` uses, evaluated once by the caller.
+   */
+  def placeOn[C <: ActiveObject, T >: C](dc: AnyRef, cls: Class[C], at: String, args: Any*)(make: => C): T = {
+    val native = nativeOf(dc)
+    val remote = cogs.absc.run.RemotePlacement.current
+    if ((remote ne null) && (native ne null) && remote.isRemote(native.name))
+      remote.create(native.name, cls, args, at).asInstanceOf[T]
+    else Cogs.spawnOn(native)(make)
+  }
+
   /** `[DC: dc] [Scheduler: f(queue)] new C(..)`. */
-  def spawnScheduledOn[T <: ActiveObject](dc: AnyRef, policy: T => SchedulingPolicy)(make: => T): T =
-    Cogs.spawnScheduledOn(nativeOf(dc), policy)(make)
+  def spawnScheduledOn[T <: ActiveObject](dc: AnyRef, policy: T => SchedulingPolicy)(make: => T): T = {
+    val native = nativeOf(dc)
+    val remote = cogs.absc.run.RemotePlacement.current
+    if ((remote ne null) && (native ne null) && remote.isRemote(native.name))
+      throw new UnsupportedOperationException(s"[Scheduler: ..] on a new placed on another node (deployment component " +
+        s"${native.name}, mapped in cogs.distributed.deployment) is not supported")
+    Cogs.spawnScheduledOn(native, policy)(make)
+  }
 }

@@ -231,6 +231,18 @@ object ProgramRunner {
           err.println(s"absc: the Model API cannot listen on the port asked for: $e")
           return Outcome(ExitUsage, None, Some("the Model API cannot listen on the port asked for"))
       }
+    // Deployment components mapped to cluster nodes (cogs.distributed.deployment): join the
+    // cluster before the main block; nothing is loaded when the configuration maps none.
+    val placement =
+      try RemotePlacement.startIfConfigured(rt, com.typesafe.config.ConfigFactory.load(), main.getClass.getClassLoader)
+      catch {
+        case e: Exception =>
+          api.foreach(_.stop())
+          rt.close()
+          err.println(s"absc: deployment components cannot be placed on cluster nodes: ${Option(e.getMessage).getOrElse(e.toString)}")
+          if (verbose) e.printStackTrace(err)
+          return Outcome(ExitFailure, None, Some("deployment components cannot be placed on cluster nodes"))
+      }
     try {
       val outcome = runMainBlock(rt, main, isTest)
       // The model keeps running and serving its objects after the main block, until killed or /quit.
@@ -242,6 +254,7 @@ object ProgramRunner {
       outcome
     } finally {
       flushOutput()
+      placement.foreach(RemotePlacement.stop)
       rt.close()
       try ScheduleFile.finish(schedule)
       catch { case e: java.io.IOException => err.println(s"absc: the schedule could not be written: $e") }

@@ -1,0 +1,68 @@
+package cogs.absc.run
+
+import com.typesafe.config.Config
+import cogs.runtime.{Active, ActiveObject, CogRuntime}
+
+/**
+ * Where `[DC: dc] new C(..)` goes when the configuration maps deployment components to cluster
+ * nodes (`cogs.distributed.deployment`). This module knows no network: the implementation lives in
+ * the module `cogs-distributed` (package `cogs.distributed.abs`), found at start with
+ * `java.util.ServiceLoader`, so a model whose configuration maps nothing never loads it (and the
+ * class path of `absc run` does not even have it).
+ */
+trait RemotePlacement {
+  /** Is the deployment component named `dc` mapped to another node than this one? */
+  def isRemote(dc: String): Boolean
+
+  /**
+   * Create an object of `cls` with the constructor arguments `args` on the node `dc` is mapped to.
+   * Returns at once (ABS `new` does) a reference that implements the ABS interfaces of `cls`;
+   * calls through it queue until the object exists. `at` is the ABS position of the `new`.
+   */
+  def create(dc: String, cls: Class[_ <: ActiveObject], args: Seq[Any], at: String): Active
+
+  /** Leave the cluster (the runtime is closed by its owner). */
+  def close(): Unit
+}
+
+object RemotePlacement {
+
+  /** Starts a [[RemotePlacement]] for a runtime; implemented by `cogs-distributed`. */
+  trait Provider {
+    def start(runtime: CogRuntime, config: Config, loader: ClassLoader): RemotePlacement
+  }
+
+  /** The configuration key that maps deployment components to nodes. */
+  final val DeploymentKey = "cogs.distributed.deployment"
+
+  // Set once at start, before the main block runs, and read by the processes that run `new`:
+  // volatile, so every worker sees it.
+  @volatile private[this] var current$ : RemotePlacement = _
+  def current: RemotePlacement = current$
+
+  /** Thrown when the configuration maps deployment components but the placement cannot start. */
+  final class StartFailed(message: String, cause: Throwable) extends RuntimeException(message, cause)
+
+  /**
+   * Start placement for `rt` if `config` maps any deployment component (else None, and nothing of
+   * the distributed module is loaded). Installs it as [[current]].
+   */
+  def startIfConfigured(rt: CogRuntime, config: Config, loader: ClassLoader): Option[RemotePlacement] =
+    if (!config.hasPath(DeploymentKey) || config.getObject(DeploymentKey).isEmpty) None
+    else {
+      val it = java.util.ServiceLoader.load(classOf[Provider], loader).iterator()
+      if (!it.hasNext)
+        throw new StartFailed(s"the configuration maps deployment components to nodes ($DeploymentKey), " +
+          "but the module cogs-distributed is not on the class path (run the compiled model with it, " +
+          "see docs/distributed.md, \"ABS deployment components on cluster nodes\")", null)
+      val p = it.next().start(rt, config, loader)
+      current$ = p
+      Some(p)
+    }
+
+  /** Stop placement (after the main block). */
+  def stop(p: RemotePlacement): Unit = {
+    if (current$ eq p) current$ = null
+    p.close()
+  }
+}

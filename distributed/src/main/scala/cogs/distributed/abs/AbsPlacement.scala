@@ -1,0 +1,337 @@
+package cogs.distributed.abs
+
+import com.typesafe.config.{Config, ConfigFactory, ConfigValueFactory}
+import cogs.absc.run.RemotePlacement
+import cogs.distributed.{Node, NotSerializableValueException, RemoteRef}
+import cogs.runtime.{Active, ActiveObject, CogRuntime, Fut, Proc, Promise}
+import java.lang.reflect.{InvocationHandler, InvocationTargetException, Method}
+import java.util.concurrent.{CompletableFuture, ConcurrentHashMap, TimeUnit}
+import org.apache.pekko.actor.{ActorSystem, AddressFromURIString}
+import org.apache.pekko.cluster.{Member, MemberStatus}
+import scala.jdk.CollectionConverters._
+import scala.util.{Failure, Success, Try}
+
+/**
+ * ABS deployment components on cluster nodes: the [[RemotePlacement]] of one node (see
+ * `cogs.absc.run.RemotePlacement` in abs-runtime, which finds this through [[PlacementProvider]]).
+ *
+ * Every node runs the same compiled model: the main node its main block (the model's generated
+ * main, `absmodel_main.Main`), the others [[ServeModel]]. A node's name (`cogs.distributed.node-name`)
+ * is a cluster role of its member (`cogs-node-NAME`); `cogs.distributed.deployment` maps the names
+ * of deployment components to node names. `[DC: dc] new C(args)` for a `dc` mapped to another
+ * node sends C's class name and the argument values to that node, which creates the object in its
+ * runtime; here the `new` returns at once a proxy (a `java.lang.reflect.Proxy` implementing C's
+ * ABS interfaces) whose calls become remote calls.
+ */
+private[distributed] final class AbsPlacement private (val node: Node, val nodeName: String, deployment: Map[String, String],
+    private[abs] val loader: ClassLoader) extends RemotePlacement {
+  import AbsPlacement._
+
+  def runtime: CogRuntime = node.runtime
+
+  def isRemote(dc: String): Boolean = deployment.get(dc).exists(_ != nodeName)
+
+  // Proxies by (node, object id): one proxy per remote object on this node, so ABS `==` on
+  // references (identity) holds for a reference that arrives twice.
+  private[this] val proxies = new ConcurrentHashMap[(String, Long), Active]
+  // Local objects handed to other nodes, by identity: exported once, so that they see one object.
+  private[this] val exported = new java.util.IdentityHashMap[ActiveObject, RemoteRef]
+
+  def create(dc: String, cls: Class[_ <: ActiveObject], args: Seq[Any], at: String): Active = {
+    val target = deployment(dc)
+    val what = s"an object of class ${cls.getSimpleName} on node '$target' (deployment component '$dc', new at $at)"
+    val member = memberNamed(target).getOrElse(
+      throw new IllegalStateException(s"cannot create $what: no member of the cluster is named '$target' now " +
+        s"(members: ${namedMembers})"))
+    val fut = node.create(member.address, FactoryName, (cls.getName +: args): _*)
+    // An argument that cannot be serialised fails the creation at once: report it at the `new`.
+    fut.poll match {
+      case Some(Failure(e)) => throw new IllegalArgumentException(s"cannot create $what: ${e.getMessage}", e)
+      case _ =>
+    }
+    val handler = new RemoteObject(this, cls.getSimpleName, what, interfacesOf(cls).map(_.getName))
+    val proxy = handler.proxy
+    fut.onComplete { r =>
+      r.foreach(ref => proxies.put((ref.node.toString, ref.objectId), proxy))
+      handler.created(r)
+    }
+    proxy
+  }
+
+  /** The factory [[AbsPlacement.FactoryName]]: `new C(args)` in this node's runtime, from C's class name. */
+  private def instantiate(args: Seq[Any]): ActiveObject = {
+    val name = String.valueOf(args.head)
+    val cls = Class.forName(name, true, loader)
+    if (!classOf[ActiveObject].isAssignableFrom(cls)) throw new IllegalArgumentException(s"$name is not an ABS class")
+    val ctorArgs = args.tail.map(_.asInstanceOf[AnyRef])
+    val ctor = cls.getConstructors.find(_.getParameterCount == ctorArgs.size).getOrElse(
+      throw new NoSuchMethodException(s"${cls.getSimpleName} has no constructor of ${ctorArgs.size} argument(s) on node '$nodeName'"))
+    runtime.spawnOn(null) {
+      try ctor.newInstance(ctorArgs: _*).asInstanceOf[ActiveObject]
+      catch { case e: InvocationTargetException if e.getCause ne null => throw e.getCause }
+    }
+  }
+
+  // ------------------------------------------------------------------ references as values
+
+  /** The token a reference travels as (see [[AbsValueSerializer]]). */
+  private[abs] def tokenFor(a: Active): RefToken = a match {
+    case p if java.lang.reflect.Proxy.isProxyClass(p.getClass) =>
+      java.lang.reflect.Proxy.getInvocationHandler(p) match {
+        case h: RemoteObject =>
+          // A reference whose object is still being created: its creation is answered from the
+          // network (not from this thread), so waiting for it here cannot wait on itself; a lost
+          // node fails the creation after lost-after.
+          val ref = try h.ref.get(node.lostAfter.toMillis * 4 + 30000, TimeUnit.MILLISECONDS)
+          catch {
+            case e: java.util.concurrent.ExecutionException =>
+              throw new java.io.NotSerializableException(s"${h.absClass} (a reference to an object whose creation failed: ${e.getCause.getMessage})")
+          }
+          RefToken(ref.node.toString, ref.objectId, h.absClass, h.interfaceNames)
+        case _ => throw new java.io.NotSerializableException(p.getClass.getName)
+      }
+    case o: ActiveObject =>
+      val ref = exported.synchronized {
+        val r = exported.get(o)
+        if (r ne null) r
+        else {
+          // An object created here for another node already has an id (the endpoint gave it one
+          // after the factory returned): reuse it, so that the other node's proxy stays the one.
+          // A linear search, once per object: later sends find it in `exported`.
+          val known = node.objects.entrySet().asScala.find(_.getValue eq o)
+          val n = known.map(e => new RemoteRef(node, node.address, e.getKey, o.traceName)).getOrElse(node.export(o))
+          exported.put(o, n)
+          n
+        }
+      }
+      RefToken(ref.node.toString, ref.objectId, o.traceName, interfacesOf(o.getClass).map(_.getName))
+    case other => throw new java.io.NotSerializableException(other.getClass.getName)
+  }
+
+  /** The object a token names: this node's own object, or a proxy. */
+  private[abs] def resolve(t: RefToken): AnyRef =
+    if (t.node == node.address.toString) {
+      val o = node.objects.get(t.id)
+      if (o eq null) throw new IllegalStateException(s"no object ${t.id} (${t.absClass}) on node ${node.address}")
+      o
+    } else proxies.computeIfAbsent((t.node, t.id), _ => {
+      val ref = new RemoteRef(node, AddressFromURIString(t.node), t.id, t.absClass)
+      val h = new RemoteObject(this, t.absClass, s"object ${t.id} of class ${t.absClass} on node ${t.node}", t.interfaces)
+      h.created(Success(ref))
+      h.proxy
+    })
+
+  // ------------------------------------------------------------------ members by name
+
+  private def memberNamed(name: String): Option[Member] =
+    node.cluster.state.members.find(m => m.status == MemberStatus.Up && m.hasRole(RolePrefix + name))
+
+  private def namedMembers: String = {
+    val ms = node.cluster.state.members.toList.map { m =>
+      val names = m.roles.filter(_.startsWith(RolePrefix)).map(_.stripPrefix(RolePrefix))
+      s"'${names.headOption.getOrElse("(unnamed)")}' at ${m.address} (${m.status})"
+    }
+    if (ms.isEmpty) "none" else ms.mkString(", ")
+  }
+
+  /** Wait until every node the deployment names is up; a name no member carries is an error. */
+  private def awaitDeployment(timeout: Long): Unit = {
+    val wanted = deployment.values.toSet - nodeName
+    val deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout)
+    var missing = wanted.filter(memberNamed(_).isEmpty)
+    while (missing.nonEmpty) {
+      if (System.nanoTime() - deadline > 0) {
+        val dcs = deployment.filter { case (_, n) => missing(n) }.map { case (d, n) => s"'$d' -> '$n'" }.toList.sorted
+        throw new IllegalStateException(
+          s"no node named ${missing.toList.sorted.map("'" + _ + "'").mkString(", ")} joined the cluster within $timeout ms " +
+            s"($DeploymentKey maps ${dcs.mkString(", ")}); members: $namedMembers. " +
+            s"A node's name is its $NodeNameKey")
+      }
+      Thread.sleep(20)
+      missing = wanted.filter(memberNamed(_).isEmpty)
+    }
+  }
+
+  /** For a serving node: wait until the main node was seen and is gone (it ended the program). */
+  private[abs] def awaitMainGone(): Unit = {
+    def mainUp = node.cluster.state.members.exists(m => m.hasRole(MainRole) && m.status != MemberStatus.Removed)
+    while (!mainUp) Thread.sleep(50)
+    while (mainUp) Thread.sleep(50)
+  }
+
+  def close(): Unit = {
+    registry.remove(node.system)
+    node.close()
+  }
+}
+
+private[distributed] object AbsPlacement {
+  final val DeploymentKey = RemotePlacement.DeploymentKey
+  final val NodeNameKey = "cogs.distributed.node-name"
+  private[abs] final val RolePrefix = "cogs-node-"
+  private[abs] final val MainRole = "cogs-abs-main"
+  /** The factory every node registers: its arguments are a class name and the constructor's arguments. */
+  private[abs] final val FactoryName = "cogs-abs-new"
+
+  private[abs] val registry = new ConcurrentHashMap[ActorSystem, CompletableFuture[AbsPlacement]]
+
+  /** The placement of a node's actor system (the serializer asks; a node registers itself right after it starts). */
+  private[abs] def of(system: ActorSystem): AbsPlacement =
+    registry.computeIfAbsent(system, _ => new CompletableFuture[AbsPlacement]).get(30, TimeUnit.SECONDS)
+
+  /**
+   * Start this JVM's node for a model: the name, the deployment and the serializer bindings of
+   * ABS values added to `config`, then join, register the creation factory, and (on the main
+   * node) wait until every node the deployment names is up.
+   */
+  def start(rt: CogRuntime, config: Config, loader: ClassLoader, main: Boolean): AbsPlacement = {
+    val name =
+      if (config.hasPath(NodeNameKey)) config.getString(NodeNameKey)
+      else throw new IllegalArgumentException(s"$NodeNameKey is not set: each node of a model needs a name ($DeploymentKey maps components to names)")
+    val deployment: Map[String, String] =
+      if (config.hasPath(DeploymentKey))
+        config.getObject(DeploymentKey).unwrapped().asScala.map { case (k, v) => k -> String.valueOf(v) }.toMap
+      else Map.empty
+    val roles = (RolePrefix + name) :: (if (main) List(MainRole) else Nil)
+    val full = ConfigFactory.parseString(Bindings)
+      .withFallback(config.withValue("pekko.cluster.roles",
+        ConfigValueFactory.fromIterable((roles ++ config.getStringList("pekko.cluster.roles").asScala).asJava)))
+      .withFallback(ConfigFactory.defaultReference(classOf[AbsPlacement].getClassLoader))
+    val node = Node.start(full, rt)
+    val p = new AbsPlacement(node, name, deployment, loader)
+    registry.computeIfAbsent(node.system, _ => new CompletableFuture[AbsPlacement]).complete(p)
+    // Registered before this node's name can be seen up by others (a member turns Up only after
+    // the cluster's gossip saw it join, which is later than this line in all but a pathological
+    // schedule; a creation that came first would fail naming the factory, not hang).
+    node.register(FactoryName)(args => p.instantiate(args))
+    if (main) {
+      val timeout = config.getDuration("cogs.distributed.join-timeout").toMillis
+      try p.awaitDeployment(timeout)
+      catch { case e: Exception => p.close(); throw e }
+    }
+    p
+  }
+
+  // Every value of an ABS model is serialised by AbsValueSerializer: its data types, numbers,
+  // collections, and object references (as tokens). Strings and booleans keep Pekko's own.
+  private final val Bindings =
+    """pekko.actor {
+      |  serializers.cogs-abs = "cogs.distributed.abs.AbsValueSerializer"
+      |  serialization-bindings {
+      |    "cogs.absc.lib.AbsData" = cogs-abs
+      |    "cogs.absc.lib.AbsRat" = cogs-abs
+      |    "cogs.absc.lib.AbsSet" = cogs-abs
+      |    "cogs.absc.lib.AbsMap" = cogs-abs
+      |    "scala.collection.immutable.List" = cogs-abs
+      |    "cogs.runtime.Active" = cogs-abs
+      |    "cogs.runtime.Fut" = cogs-abs
+      |  }
+      |}""".stripMargin
+
+  /** The ABS interfaces of a class: every interface it has that extends `Active`, but `Active` itself. */
+  private[abs] def interfacesOf(c: Class[_]): Array[Class[_]] = {
+    val seen = new java.util.LinkedHashSet[Class[_]]
+    def walk(k: Class[_]): Unit = if (k ne null) {
+      k.getInterfaces.foreach { i =>
+        if (i != classOf[Active] && classOf[Active].isAssignableFrom(i) && seen.add(i)) walk(i)
+      }
+      walk(k.getSuperclass)
+    }
+    walk(c)
+    seen.asScala.toArray
+  }
+}
+
+/** What a reference travels as: the node and id of its object, its ABS class, its ABS interfaces. */
+private[abs] final case class RefToken(node: String, id: Long, absClass: String, interfaces: Array[String])
+
+/**
+ * A remote ABS object as seen from one node: the handler of its proxy. The proxy's COG is a local
+ * stub's (a call `o!m(..)` runs a process there that sends the remote call and awaits its reply,
+ * so the stub's COG is never blocked). Calls made while the object is still being created wait
+ * in `queue`, in order, and are sent when it exists.
+ */
+private[abs] final class RemoteObject(owner: AbsPlacement, val absClass: String, what: String, val interfaceNames: Array[String])
+    extends InvocationHandler {
+
+  private[this] val stub: ActiveObject = owner.runtime.spawnOn(null)(new RemoteObject.Stub)
+  /** Completed once the object exists (or its creation failed). */
+  val ref = new CompletableFuture[RemoteRef]
+  // Guarded by `this`: the order of calls made before creation, and their hand-over to `ref`.
+  private[this] var known: Try[RemoteRef] = _
+  private[this] val queue = new java.util.ArrayDeque[(String, Seq[Any], Promise[Any])]
+
+  val proxy: Active = java.lang.reflect.Proxy.newProxyInstance(owner.loader,
+    interfaceNames.map(n => Class.forName(n, false, owner.loader)), this).asInstanceOf[Active]
+
+  def invoke(p: AnyRef, m: Method, args: Array[AnyRef]): AnyRef = {
+    val as: Seq[Any] = if (args eq null) Nil else args.toSeq
+    if (m.getDeclaringClass == classOf[Object]) m.getName match {
+      case "equals"   => java.lang.Boolean.valueOf(p eq as.head.asInstanceOf[AnyRef])
+      case "hashCode" => Integer.valueOf(System.identityHashCode(p))
+      case _          => s"$absClass@${if (ref.isDone && !ref.isCompletedExceptionally) ref.join().toString else what}"
+    }
+    // cog, traceSlot: the stub's, so that the runtime queues calls on the stub's COG.
+    else if (m.getDeclaringClass == classOf[Active])
+      try m.invoke(stub, args: _*) catch { case e: InvocationTargetException => throw e.getCause }
+    else call(m.getName, as)
+  }
+
+  /**
+   * A call, in a process of the stub's COG: sent now if the object exists, else queued. Why the
+   * order holds: a call is queued or sent under `this`, and `created` sends the queue under `this`
+   * before it publishes the reference, so no call can overtake a queued one.
+   */
+  private def call(method: String, args: Seq[Any]): Proc[Any] = {
+    val (k, queued) = synchronized {
+      if (known ne null) (known, null)
+      else {
+        val p = Promise[Any](owner.runtime, s"the reply of $absClass.$method from $what (not yet created)")
+        queue.addLast((method, args, p))
+        (null, p)
+      }
+    }
+    if (queued ne null) Proc.await(queued.future)
+    else k match {
+      case Success(r) => Proc.await(r.send[Any](method, args: _*))
+      case Failure(e) => Proc.raise(e)
+    }
+  }
+
+  def created(r: Try[RemoteRef]): Unit = {
+    val k = r match {
+      case Failure(e) => Failure(new IllegalStateException(s"creating $what failed: ${e.getMessage}", e))
+      case ok => ok
+    }
+    synchronized {
+      while (!queue.isEmpty) {
+        val (m, a, p) = queue.pollFirst()
+        k match {
+          case Success(ref) => ref.send[Any](m, a: _*).onComplete {
+            case Success(v) => p.success(v)
+            case Failure(e) => p.failure(e)
+          }
+          case Failure(e) => p.failure(e)
+        }
+      }
+      known = k
+    }
+    k match {
+      case Success(x) => ref.complete(x)
+      case Failure(e) => ref.completeExceptionally(e)
+    }
+  }
+}
+
+private[abs] object RemoteObject {
+  /** The local stand-in whose COG runs the calls to one remote object. */
+  final class Stub extends ActiveObject {
+    override def traceName: String = "RemoteStub"
+  }
+}
+
+/** Found by `cogs.absc.run.RemotePlacement` through `META-INF/services`. */
+final class PlacementProvider extends RemotePlacement.Provider {
+  def start(runtime: CogRuntime, config: Config, loader: ClassLoader): RemotePlacement =
+    AbsPlacement.start(runtime, config, loader, main = true)
+}

@@ -1,0 +1,41 @@
+package cogs.distributed.abs
+
+import com.typesafe.config.ConfigFactory
+import cogs.absc.lib.Out
+import cogs.runtime.CogRuntime
+
+/**
+ * A node that serves a compiled ABS model without running its main block: it joins the cluster
+ * under its name (`cogs.distributed.node-name`), creates the objects that other nodes place on
+ * the deployment components mapped to it, and exits (status 0) once the main node has left, that
+ * is once the model's main program ended. Run it with the model's classes on the class path:
+ *
+ * {{{
+ * java -cp MODEL_CLASSES:CLASSPATH -Dcogs.distributed.node-name=n1 \
+ *   -Dpekko.remote.artery.canonical.port=0 -Dpekko.cluster.seed-nodes.0=pekko://cogs@127.0.0.1:PORT \
+ *   cogs.distributed.abs.ServeModel
+ * }}}
+ */
+object ServeModel {
+  def main(args: Array[String]): Unit = {
+    // The model's objects print here; unbuffered, so that output shows while the node runs.
+    Out.autoFlush = true
+    val config = ConfigFactory.load()
+    val rt = CogRuntime(config)
+    val status =
+      try {
+        val p = AbsPlacement.start(rt, config, Thread.currentThread().getContextClassLoader, main = false)
+        System.err.println(s"cogs: node '${p.nodeName}' serves the model at ${p.node.address}")
+        try p.awaitMainGone() finally p.close()
+        0
+      } catch {
+        case e: Exception =>
+          System.err.println(s"cogs: the node cannot serve the model: ${e.getMessage}")
+          1
+      } finally {
+        Out.flush()
+        rt.close()
+      }
+    System.exit(status)
+  }
+}

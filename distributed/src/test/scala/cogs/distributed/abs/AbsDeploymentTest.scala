@@ -1,0 +1,118 @@
+package cogs.distributed.abs
+
+import cogs.absc.driver.{AbsBackend, CachePolicy, ClassPath, Driver, SourceFile}
+import cogs.distributed.Launcher
+import java.io.{BufferedReader, InputStreamReader}
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path, Paths}
+import java.util.concurrent.TimeUnit
+import org.junit.jupiter.api.Assertions._
+import org.junit.jupiter.api.{AfterAll, BeforeAll, Test, TestInstance, Timeout}
+
+/**
+ * `examples/distributed/DcOnNodes.abs`, compiled by absc, on two JVMs on loopback: the main
+ * node runs the generated main with `Left` mapped to itself and `Right` to node `n1`, a second
+ * JVM running [[ServeModel]]. The worker's output must come from n1's JVM and the counter's from
+ * the main node's; the main block checks the sums (exit status 0 only if `testresult` holds and
+ * nothing failed). Also run: the same model with no mapping (one JVM), and a mapping to a node
+ * name no member carries. Every JVM is killed in `finally`; no timing is checked.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class AbsDeploymentTest {
+  private var built: Driver#Built = _
+  private var classPath: String = _
+
+  @BeforeAll def compile(): Unit = {
+    val file = Paths.get("..", "examples", "distributed", "DcOnNodes.abs")
+    val src = SourceFile(file.toString, new String(Files.readAllBytes(file), UTF_8))
+    val driver = new Driver(AbsBackend, System.err, verbose = false)
+    built = driver.build(List(src), CachePolicy.NoCache, None).fold(f => fail(s"absc: ${f.reason}"), b => b)
+    classPath = (built.program.classes :: ClassPath.entries).mkString(java.io.File.pathSeparator)
+  }
+
+  @AfterAll def cleanUp(): Unit = if (built ne null) built.close()
+
+  /** A JVM whose whole output (stdout and stderr) is collected by a thread. */
+  private final class Jvm(main: String, props: Map[String, String]) {
+    private val javaBin = Paths.get(System.getProperty("java.home"), "bin", "java").toString
+    private val cmd = List(javaBin, "-Xss4m", "-Dcogs.absc.out.autoflush=true") ++ props.map { case (k, v) => s"-D$k=$v" } ++
+      List("-cp", classPath, main)
+    val process: Process = new ProcessBuilder(cmd: _*).redirectErrorStream(true).start()
+    private val out = new StringBuffer
+    private val reader = new Thread(() => {
+      val in = new BufferedReader(new InputStreamReader(process.getInputStream, UTF_8))
+      Iterator.continually(in.readLine()).takeWhile(_ != null).foreach(l => out.append(l).append('\n'))
+    })
+    reader.setDaemon(true)
+    reader.start()
+    def await(seconds: Long): Int = {
+      assertTrue(process.waitFor(seconds, TimeUnit.SECONDS), s"$main did not end within $seconds s; its output:\n$output")
+      reader.join(5000)
+      process.exitValue()
+    }
+    def output: String = out.toString
+    def kill(): Unit = process.destroyForcibly()
+  }
+
+  private def nodeProps(name: String, port: Int, seedPort: Int, deployment: Map[String, String]): Map[String, String] =
+    Map(
+      "cogs.distributed.node-name" -> name,
+      "cogs.distributed.join-timeout" -> "90s",
+      "pekko.remote.artery.canonical.hostname" -> "127.0.0.1",
+      "pekko.remote.artery.canonical.port" -> port.toString,
+      "pekko.cluster.seed-nodes.0" -> s"pekko://cogs@127.0.0.1:$seedPort",
+      "pekko.loglevel" -> "WARNING"
+    ) ++ deployment.map { case (dc, n) => s"cogs.distributed.deployment.$dc" -> n }
+
+  @Test def twoDeploymentComponentsOnTwoJvms(): Unit = {
+    val Seq(p0, p1) = Launcher.freePorts(2)
+    val deployment = Map("Left" -> "main", "Right" -> "n1")
+    var main: Jvm = null
+    var n1: Jvm = null
+    try {
+      n1 = new Jvm("cogs.distributed.abs.ServeModel", nodeProps("n1", p1, p0, deployment))
+      main = new Jvm("absmodel_main.Main", nodeProps("main", p0, p0, deployment))
+      val status = main.await(240)
+      val served = n1.await(60)
+      val mainOut = main.output
+      val n1Out = n1.output
+      val both = s"main node:\n$mainOut\nnode n1:\n$n1Out"
+      assertEquals(0, status, both)
+      assertEquals(0, served, both)
+      assertTrue(mainOut.contains("sum 385, counted 385 in 10 calls, by worker W"), both)
+      // Each object printed from where it runs: the worker on n1, the counter on the main node.
+      for (i <- 1 to 10) {
+        assertTrue(n1Out.contains(s"worker W squares $i\n"), both)
+        assertFalse(mainOut.contains(s"worker W squares $i\n"), both)
+        assertTrue(mainOut.contains(s"counter C adds ${i * i}\n"), both)
+        assertFalse(n1Out.contains(s"counter C adds ${i * i}\n"), both)
+      }
+    } finally {
+      if (main ne null) main.kill()
+      if (n1 ne null) n1.kill()
+    }
+  }
+
+  @Test def withoutMappingTheSameModelRunsInOneJvm(): Unit = {
+    val jvm = new Jvm("absmodel_main.Main", Map.empty)
+    try {
+      assertEquals(0, jvm.await(120), jvm.output)
+      assertTrue(jvm.output.contains("sum 385, counted 385 in 10 calls, by worker W"), jvm.output)
+      assertTrue(jvm.output.contains("worker W squares 7"), jvm.output)
+    } finally jvm.kill()
+  }
+
+  @Test def aComponentMappedToAnUnknownNodeIsAnError(): Unit = {
+    val Seq(p0) = Launcher.freePorts(1)
+    val jvm = new Jvm("absmodel_main.Main",
+      nodeProps("main", p0, p0, Map("Left" -> "main", "Right" -> "nowhere")) + ("cogs.distributed.join-timeout" -> "3s"))
+    try {
+      assertEquals(1, jvm.await(120), jvm.output)
+      val out = jvm.output
+      assertTrue(out.contains("deployment components cannot be placed on cluster nodes: no node named 'nowhere' joined the cluster within 3000 ms"), out)
+      assertTrue(out.contains("'Right' -> 'nowhere'"), out)
+      assertFalse(out.contains("worker W squares"), out)
+    } finally jvm.kill()
+  }
+}

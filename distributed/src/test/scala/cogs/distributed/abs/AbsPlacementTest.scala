@@ -1,0 +1,131 @@
+package cogs.distributed.abs
+
+import com.typesafe.config.ConfigFactory
+import cogs.absc.lib.{AbsInt, Just, Pair}
+import cogs.runtime.{Active, ActiveObject, CogRuntime, Cogs, Fut, Proc}
+import java.util.concurrent.TimeUnit
+import org.junit.jupiter.api.Assertions._
+import org.junit.jupiter.api.{AfterAll, BeforeAll, Test, TestInstance, Timeout}
+
+trait Echo extends Active {
+  def echo(x: Any): Proc[Any]
+  def node(): Proc[String]
+  def callBack(other: Echo, x: AbsInt): Proc[AbsInt]
+  def next(i: AbsInt): Proc[Unit]
+  def hang(): Proc[Unit]
+  def outOfOrder(): Proc[AbsInt]
+}
+
+/** A stand-in for an absc-generated class: an ABS interface (a trait extending Active) and a class. */
+final class EchoImpl(val where: String, val factor: AbsInt) extends ActiveObject with Echo {
+  def echo(x: Any): Proc[Any] = Proc.done(x)
+  def node(): Proc[String] = Proc.done(where)
+  private var last = AbsInt(0)
+  private var disordered = AbsInt(0)
+  def next(i: AbsInt): Proc[Unit] = Proc.delay {
+    if (i != last + AbsInt(1)) disordered = disordered + AbsInt(1)
+    last = i
+  }
+  def outOfOrder(): Proc[AbsInt] = Proc.delay(disordered)
+  def hang(): Proc[Unit] = Proc.awaitUntil(false)
+  def callBack(other: Echo, x: AbsInt): Proc[AbsInt] =
+    Proc.await(Cogs.send(other, "echo", (e: Echo) => e.echo(x * factor))).map(_.asInstanceOf[AbsInt])
+}
+
+/**
+ * The placement of objects on nodes, in one JVM: two nodes (`a` and `b`, two actor systems on
+ * loopback), `[DC: R] new EchoImpl(..)` from `a` with `R` mapped to `b`. The object is created on
+ * b (it reports b's name, given as its constructor argument there), ABS values go and come back
+ * equal, a reference passed to b is called back on a, a reference that comes home is the local
+ * object again, a constructor argument that cannot travel fails at the `new`, naming the class
+ * and the value's class, and a call waiting on a third node (`c`, component `Q`) fails when c
+ * leaves, naming the node and the call.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class AbsPlacementTest {
+  private var rtA, rtB, rtC: CogRuntime = _
+  private var a, b, c: AbsPlacement = _
+
+  private def conf(name: String, seedPort: Int, port: Int) = ConfigFactory.parseString(
+    s"""cogs.distributed.node-name = "$name"
+       |cogs.distributed.deployment { R = "b", L = "a", Q = "c" }
+       |cogs.distributed.lost-after = 2s
+       |cogs.distributed.join-timeout = 60s
+       |pekko.loglevel = WARNING
+       |pekko.remote.artery.canonical { hostname = "127.0.0.1", port = $port }
+       |pekko.cluster.seed-nodes = ["pekko://cogs@127.0.0.1:$seedPort"]
+       |""".stripMargin).withFallback(ConfigFactory.load())
+
+  @BeforeAll def start(): Unit = {
+    val Seq(pa, pb, pc) = cogs.distributed.Launcher.freePorts(3)
+    rtA = CogRuntime(); rtB = CogRuntime(); rtC = CogRuntime()
+    val loader = getClass.getClassLoader
+    // b first: a (the main node) waits at start until a member named b is up.
+    b = AbsPlacement.start(rtB, conf("b", pa, pb), loader, main = false)
+    c = AbsPlacement.start(rtC, conf("c", pa, pc), loader, main = false)
+    a = AbsPlacement.start(rtA, conf("a", pa, pa), loader, main = true)
+  }
+
+  @AfterAll def stop(): Unit = {
+    Option(a).foreach(_.close()); Option(b).foreach(_.close()); Option(c).foreach(_.close())
+    Option(rtA).foreach(_.close()); Option(rtB).foreach(_.close()); Option(rtC).foreach(_.close())
+  }
+
+  private def echo(o: Echo, x: Any): Any = Cogs.send(o, "echo", (e: Echo) => e.echo(x)).join(60, TimeUnit.SECONDS)
+
+  @Test def createdOnTheMappedNodeAndCalled(): Unit = {
+    assertTrue(a.isRemote("R")); assertFalse(a.isRemote("L")); assertFalse(a.isRemote("unmapped"))
+    val o = a.create("R", classOf[EchoImpl], Seq("made on b", AbsInt(2)), "t.abs:1:1").asInstanceOf[Echo]
+    // Calls sent before the creation was answered wait for it, in order.
+    val f1 = Cogs.send(o, "node", (e: Echo) => e.node())
+    val f2 = Cogs.send(o, "echo", (e: Echo) => e.echo(AbsInt(41)))
+    assertEquals("made on b", f1.join(60, TimeUnit.SECONDS))
+    assertEquals(AbsInt(41), f2.join(60, TimeUnit.SECONDS))
+    assertTrue(b.node.objects.values().stream().anyMatch(x => x.isInstanceOf[EchoImpl] && x.asInstanceOf[EchoImpl].where == "made on b"))
+    val v = Pair(List(AbsInt(1), AbsInt(BigInt("123456789012345678901234567890").bigInteger)), Just("x"))
+    assertEquals(v, echo(o, v))
+  }
+
+  @Test def callsKeepTheirOrderAcrossTheCreation(): Unit = {
+    // Sent at once after the `new`: the first ones wait in the proxy's queue for the creation's
+    // answer, the later ones go straight out; all must arrive in the order they were sent.
+    for (round <- 1 to 5) {
+      val o = a.create("R", classOf[EchoImpl], Seq("b", AbsInt(1)), "t.abs:4:1").asInstanceOf[Echo]
+      val fs = (1 to 400).map(i => Cogs.send(o, "next", (e: Echo) => e.next(AbsInt(i))))
+      fs.foreach(_.join(60, TimeUnit.SECONDS))
+      assertEquals(AbsInt(0), Cogs.send(o, "outOfOrder", (e: Echo) => e.outOfOrder()).join(60, TimeUnit.SECONDS), s"round $round")
+    }
+  }
+
+  @Test def referencesTravelAndComeHome(): Unit = {
+    val remote = a.create("R", classOf[EchoImpl], Seq("b", AbsInt(3)), "t.abs:2:1").asInstanceOf[Echo]
+    val local: Echo = rtA.spawn(new EchoImpl("a", AbsInt(1)))
+    // b calls back the object of a that it was given.
+    assertEquals(AbsInt(21), Cogs.send(remote, "callBack", (e: Echo) => e.callBack(local, AbsInt(7))).join(60, TimeUnit.SECONDS))
+    // A reference to a's own object comes back as that object; one to b's object as the same proxy.
+    assertSame(local, echo(remote, local))
+    assertSame(remote, echo(remote, remote))
+  }
+
+  @Test def aNodeLostWhileACallWaitsFailsTheCall(): Unit = {
+    val o = a.create("Q", classOf[EchoImpl], Seq("c", AbsInt(1)), "t.abs:5:1").asInstanceOf[Echo]
+    assertEquals("c", Cogs.send(o, "node", (e: Echo) => e.node()).join(60, TimeUnit.SECONDS))
+    val waiting = Cogs.send(o, "hang", (e: Echo) => e.hang())
+    // The call is on c (it answered the one before); c leaves the cluster.
+    c.close()
+    val e = assertThrows(classOf[Exception], () => waiting.join(60, TimeUnit.SECONDS))
+    val m = Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ ne null).map(_.getMessage).mkString(" / ")
+    assertTrue(m.contains("was lost") && m.contains("EchoImpl.hang"), m)
+    // Later calls fail at once, naming the node.
+    val later = assertThrows(classOf[Exception], () => Cogs.send(o, "node", (x: Echo) => x.node()).join(60, TimeUnit.SECONDS))
+    assertTrue(String.valueOf(later.getMessage).contains("was lost"), later.getMessage)
+  }
+
+  @Test def anArgumentThatCannotTravelFailsAtTheNew(): Unit = {
+    val fut: Fut[Int] = Cogs.send(rtA.spawn(new EchoImpl("a", AbsInt(1))), "node", (e: Echo) => e.node()).asInstanceOf[Fut[Int]]
+    val e = assertThrows(classOf[IllegalArgumentException], () => a.create("R", classOf[EchoImpl], Seq(fut, AbsInt(1)), "t.abs:3:7"))
+    assertTrue(e.getMessage.contains("cannot create an object of class EchoImpl on node 'b' (deployment component 'R', new at t.abs:3:7)"), e.getMessage)
+    assertTrue(e.getMessage.contains("cogs.runtime.Fut"), e.getMessage)
+  }
+}
