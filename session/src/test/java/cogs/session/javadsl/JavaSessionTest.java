@@ -94,6 +94,17 @@ class JavaSessionTest {
       assertSame(started.get(0), Sessions.sessionOf(inv).get());
       Fut<Integer> h = Sessions.request(started.get(0), st.message("A", "B", "ping"), pong, (Player p) -> Proc.done(1), 0);
       assertEquals(1, h.join());
+
+      // Discovery: a directory offers roles to registered objects; c declines, d takes B.
+      cogs.session.monitor.Directory dir = Sessions.directory(rt);
+      Player c = rt.spawn(Player::new);
+      Player d = rt.spawn(Player::new);
+      Sessions.register(dir, st, "A", a);
+      Sessions.register(dir, st, "B", c, (Player p, cogs.session.monitor.Offer o) -> Proc.done(false));
+      Sessions.register(dir, st, "B", d, (Player p, cogs.session.monitor.Offer o) -> Proc.done(o.role().equals("B")));
+      Session found = Sessions.start(dir, st).join();
+      assertSame(a, found.role("A"));
+      assertSame(d, found.role("B"));
     } finally {
       rt.close();
     }
