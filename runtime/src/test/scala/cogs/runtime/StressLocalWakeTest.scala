@@ -15,7 +15,9 @@ import org.junit.jupiter.api.Test
  *
  * A lost wake-up leaves a process parked for ever: the run ends with a deadlock report (or
  * `run` throws DeadlockException). A wake-up taken twice runs a process twice: it pushes the
- * same process into the ready queue twice, and the counts below go over.
+ * same process into the ready queue twice, and the counts below go over. Checked once by hand:
+ * with `wakeLocal` dropping one local wake-up in 500 at random, this test fails with a deadlock
+ * report naming the stranded processes.
  */
 class StressLocalWakeTest {
 
