@@ -463,8 +463,12 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
         // are usually what filled the heap (a deep synchronous recursion), and until they are
         // dropped every allocation fails again, in this handler and in the worker's.
         case e: Throwable => p.dropFrames(); processThrew(p, e); SliceDone
+      } finally {
+        // Even when a tracer throws out of processThrew: a `running` left set would let a later
+        // guard evaluation or policy call (outside any slice) take the wakeLocal path while the
+        // wait lists are being walked.
+        running = null
       }
-    running = null
     if (p.traceMode == TraceHooks.Traced && outcome != SliceDone) traceSuspended(p, outcome)
     outcome match {
       case SliceDone    => p.finish()

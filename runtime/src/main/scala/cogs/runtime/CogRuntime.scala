@@ -186,7 +186,8 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
   /**
    * A one-way call: the process has no future (`p.fut == null`), so a call costs one allocation
    * (the process, which is also its inbox node) besides the caller's closure. Everything else is as
-   * for [[sendArgs]]: the same inbox, so calls of one sender keep their order across both kinds;
+   * for [[sendArgs]]: the same queueing (the inbox, or the ready queue for a self-call), so calls
+   * of one sender keep their order across both kinds;
    * a failure is counted by [[processFailed]]; the process can still ask for its `destiny`.
    */
   private[runtime] def tellArgs[T <: Active](target: T, label: String, args: Seq[Any], call: T => Proc[Any]): Unit = {
@@ -256,7 +257,6 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
     case _ => pool.execute(cog: Runnable)
   }
 
-  /** After a call was queued: a slot whose COG has waited through [[SlotPatience]] sends is flushed. */
   /**
    * A call to a COG from inside one of that COG's own slices (a self-call, `this ! m()`) goes
    * straight into its ready queue, as a local wake-up does (see Cog.wakeLocal: the same argument
@@ -265,6 +265,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
   @inline private def enqueue(cog: Cog, p: Process): Unit =
     if (cog.inSliceHere) cog.wakeLocal(p) else cog.enqueueAndSchedule(p)
 
+  /** After a call was queued: a slot whose COG has waited through [[SlotPatience]] sends is flushed. */
   @inline private def afterSend(): Unit = Thread.currentThread() match {
     case w: Worker if w.slot ne null =>
       val n = w.slotSends + 1

@@ -174,7 +174,7 @@ private[runtime] final class Process(
   /**
    * The process ended (DONE is its final state: wakers act only on PARKED, so none can take it
    * out again). A late wake-up that had already moved it to QUEUED is dropped when the COG takes
-   * it from the inbox.
+   * it from the inbox or, for a wake-up on the COG's own thread, from the ready queue.
    */
   def isDone: Boolean = state() == ProcessCore.DONE
   def finish(): Unit = setStateRelaxed(ProcessCore.DONE)

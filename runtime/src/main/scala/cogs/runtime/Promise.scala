@@ -46,7 +46,8 @@ final class Promise[A] private (runtime: CogRuntime, val description: String) {
   /**
    * Why no quiescence is seen too early: the count taken in the constructor is given back only
    * AFTER the future was resolved, and resolving wakes every waiter on the resolving thread: a
-   * process parked on the future is pushed into its COG's inbox and the COG is counted active
+   * process parked on the future is pushed into its COG's inbox (or, when the resolving thread is
+   * that COG's own, into its ready queue, the COG being scheduled already) and the COG is counted active
    * (CogCore.activate counts before its CAS) or was already scheduled, hence already counted.
    * So between "promise outstanding" and "its waiter scheduled" the runtime's count never drops
    * to zero, and a thread waiting for quiescence cannot take the program as finished while the

@@ -75,6 +75,8 @@ class StressLocalWakeTest {
       assertEquals(objects.toLong * perObject * rounds, done.get())
       objs.foreach(o => assertEquals(perObject * rounds, o.localCalls, s"$o: local() ran once per round"))
       assertEquals(List(), rt.deadlockReport())
+      // A process woken twice runs on after it finished and fails (its continuation is gone).
+      assertEquals(0L, rt.failedProcesses, s"first failure: ${rt.firstFailure}")
     } finally rt.close()
   }
 }
