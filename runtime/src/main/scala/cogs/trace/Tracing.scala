@@ -28,7 +28,11 @@ trait Tracing {
    */
   def tracerFor(obj: ObjRef, creator: ObjRef, creatorTracer: Tracer): Tracer
 
-  /** Whether to emit process events (Started, Suspended, Resumed, Completed) for `method` of class `cls`. */
+  /**
+   * Whether to emit process events (Started, Suspended, Resumed, Completed) for `method` of class
+   * `cls`. The answer for a class and method must not change while the runtime runs: the runtime
+   * may remember it per object.
+   */
   def observesMethod(cls: String, method: String): Boolean = true
 
   /** Called once when the runtime closes, after the last event. */
