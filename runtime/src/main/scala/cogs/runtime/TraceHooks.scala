@@ -8,7 +8,10 @@ import cogs.trace.TraceEvent._
  * last event: the runtime's side of an [[ObjRef]], kept here so that the trace package holds
  * only data and the interfaces a consumer implements.
  */
-private[runtime] final class TraceSlot(val ref: ObjRef, val sink: Tracer) {
+private[runtime] final class TraceSlot(val ref: ObjRef, val sink: Tracer, stamps: Boolean) {
+  /** The time for this object's next event: `System.nanoTime`, or 0 if the tracing wants no times. */
+  def now(): Long = if (stamps) System.nanoTime() else 0L
+
   // Sequence number of the last event this object emitted (1 for its first). Only the object's
   // COG emits its events, one slice at a time, and consecutive slices are ordered by the COG's
   // status word, so a plain field is enough; `outside` is emitted under its own lock.
@@ -83,12 +86,12 @@ private[runtime] object TraceHooks {
     val creator = currentSlot(rt)
     val ref = new ObjRef(cls, rt.nextTraceId())
     val slot =
-      if (creator eq null) new TraceSlot(ref, t.tracerFor(ref, null, null))
-      else new TraceSlot(ref, t.tracerFor(ref, creator.ref, creator.sink))
+      if (creator eq null) new TraceSlot(ref, t.tracerFor(ref, null, null), t.timestamps)
+      else new TraceSlot(ref, t.tracerFor(ref, creator.ref, creator.sink), t.timestamps)
     child.traceSlot = slot
     if (creator ne null) {
-      if (isOutside(creator)) creator.synchronized(deliver(creator, Created(creator.ref, creator.nextSeq(), System.nanoTime(), ref, newCog)))
-      else deliver(creator, Created(creator.ref, creator.nextSeq(), System.nanoTime(), ref, newCog))
+      if (isOutside(creator)) creator.synchronized(deliver(creator, Created(creator.ref, creator.nextSeq(), creator.now(), ref, newCog)))
+      else deliver(creator, Created(creator.ref, creator.nextSeq(), creator.now(), ref, newCog))
     }
   }
 
@@ -98,8 +101,8 @@ private[runtime] object TraceHooks {
       val f = futRef(rt, fut)
       val callee = target.traceSlot
       val calleeRef = if (callee eq null) null else callee.ref
-      if (isOutside(caller)) caller.synchronized(deliver(caller, CallSent(caller.ref, caller.nextSeq(), System.nanoTime(), calleeRef, method, args, f)))
-      else deliver(caller, CallSent(caller.ref, caller.nextSeq(), System.nanoTime(), calleeRef, method, args, f))
+      if (isOutside(caller)) caller.synchronized(deliver(caller, CallSent(caller.ref, caller.nextSeq(), caller.now(), calleeRef, method, args, f)))
+      else deliver(caller, CallSent(caller.ref, caller.nextSeq(), caller.now(), calleeRef, method, args, f))
     }
   }
 
@@ -112,17 +115,17 @@ private[runtime] object TraceHooks {
       if (slot.observesMethod(rt.tracing, p.label)) {
         p.setTraceMode(Traced)
         val f = futRef(rt, p.fut)
-        deliver(slot, Started(ref, slot.nextSeq(), System.nanoTime(), p.label, f))
+        deliver(slot, Started(ref, slot.nextSeq(), slot.now(), p.label, f))
       } else p.setTraceMode(MethodNotObserved)
     } else if (p.traceMode == Traced)
-      deliver(slot, Resumed(ref, slot.nextSeq(), System.nanoTime(), p.label, futRef(p.cog.runtime, p.fut)))
+      deliver(slot, Resumed(ref, slot.nextSeq(), slot.now(), p.label, futRef(p.cog.runtime, p.fut)))
   }
 
   /** A traced process gave up its COG without finishing: on a guard, in `get`, or by `suspend`. */
   def suspended(p: Process, guard: String): Unit = {
     val slot = p.target.traceSlot
     val ref = slot.ref
-    deliver(slot, Suspended(ref, slot.nextSeq(), System.nanoTime(), p.label, futRef(p.cog.runtime, p.fut), guard))
+    deliver(slot, Suspended(ref, slot.nextSeq(), slot.now(), p.label, futRef(p.cog.runtime, p.fut), guard))
   }
 
   /** The text of a guard in a Suspended event: `fut#3?`, `condition 'x'`, `(fut#3? & a condition)`. */
@@ -139,7 +142,7 @@ private[runtime] object TraceHooks {
     val slot = p.target.traceSlot
     val ref = slot.ref
     val fr = futRef(p.cog.runtime, f)
-    deliver(slot, Get(ref, slot.nextSeq(), System.nanoTime(), fr))
+    deliver(slot, Get(ref, slot.nextSeq(), slot.now(), fr))
   }
 
   /**
@@ -152,7 +155,7 @@ private[runtime] object TraceHooks {
     val f = futRef(p.cog.runtime, p.fut)
     // One clock read for both: the future is resolved right after the process ends, and a
     // second read would only add its own cost to the gap.
-    val now = System.nanoTime()
+    val now = slot.now()
     deliver(slot, Completed(ref, slot.nextSeq(), now, p.label, f, value, failure))
     if (f ne null) deliver(slot, FutureResolved(ref, slot.nextSeq(), now, f, value, failure))
   }
@@ -169,8 +172,8 @@ private[runtime] object TraceHooks {
   }
 
   private def user(slot: TraceSlot, name: String, payload: Seq[Any]): Unit =
-    if (isOutside(slot)) slot.synchronized(deliver(slot, User(slot.ref, slot.nextSeq(), System.nanoTime(), name, payload)))
-    else deliver(slot, User(slot.ref, slot.nextSeq(), System.nanoTime(), name, payload))
+    if (isOutside(slot)) slot.synchronized(deliver(slot, User(slot.ref, slot.nextSeq(), slot.now(), name, payload)))
+    else deliver(slot, User(slot.ref, slot.nextSeq(), slot.now(), name, payload))
 
   /** `CogRuntime.emit` from outside every process, for runtime `rt`. */
   def userOutside(rt: CogRuntime, name: String, payload: Seq[Any]): Boolean = {

@@ -35,6 +35,13 @@ trait Tracing {
    */
   def observesMethod(cls: String, method: String): Boolean = true
 
+  /**
+   * Whether events carry a time (`TraceEvent.nanos`, from `System.nanoTime`); when false they carry
+   * 0 and the runtime reads no clock, a visible share of the cost of an event when events are
+   * frequent. Asked once per traced object, when it is created.
+   */
+  def timestamps: Boolean = true
+
   /** Called once when the runtime closes, after the last event. */
   def close(): Unit = ()
 }
