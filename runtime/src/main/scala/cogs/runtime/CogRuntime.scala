@@ -40,7 +40,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
   private[runtime] val outside: TraceSlot =
     if ((tracing ne null) && tracing.observes(cogs.trace.ObjRef.OutsideClass)) {
       val o = new cogs.trace.ObjRef(cogs.trace.ObjRef.OutsideClass, 0L)
-      new TraceSlot(o, tracing.tracerFor(o, null, null))
+      new TraceSlot(o, tracing.tracerFor(o, null, null), tracing.timestamps)
     } else null
 
   // COGs that are scheduled or running. Zero means quiescence: nothing can make progress unless

@@ -26,7 +26,7 @@ object ObjRef {
  * a call, the callee of a process, the creator of an object). `seq` numbers the events of that
  * object from 1 without gaps, in the order the object emitted them, so a consumer can check that
  * the trace it received of an object is complete and in order. `nanos` is `System.nanoTime` at
- * emission. `obj` is the `ObjRef` of class [[ObjRef.OutsideClass]] for events caused by code outside every process (a
+ * emission, or 0 when the tracing asked for no times (`Tracing.timestamps`). `obj` is the `ObjRef` of class [[ObjRef.OutsideClass]] for events caused by code outside every process (a
  * `main` thread creating objects or calling them).
  *
  * A one-way call (`Cogs.tell`, `o.tell("m")(..)`) has no future: its `CallSent`, `Started`,

@@ -28,8 +28,19 @@ trait Tracing {
    */
   def tracerFor(obj: ObjRef, creator: ObjRef, creatorTracer: Tracer): Tracer
 
-  /** Whether to emit process events (Started, Suspended, Resumed, Completed) for `method` of class `cls`. */
+  /**
+   * Whether to emit process events (Started, Suspended, Resumed, Completed) for `method` of class
+   * `cls`. The answer for a class and method must not change while the runtime runs: the runtime
+   * may remember it per object.
+   */
   def observesMethod(cls: String, method: String): Boolean = true
+
+  /**
+   * Whether events carry a time (`TraceEvent.nanos`, from `System.nanoTime`); when false they carry
+   * 0 and the runtime reads no clock, a visible share of the cost of an event when events are
+   * frequent. Asked once per traced object, when it is created.
+   */
+  def timestamps: Boolean = true
 
   /** Called once when the runtime closes, after the last event. */
   def close(): Unit = ()

@@ -9,7 +9,8 @@ import scala.jdk.CollectionConverters._
 
 object TracingTest {
   /** Records every event in arrival order; observes the given classes (all when empty). */
-  final class Recorder(classes: Set[String] = Set.empty, methods: Set[String] = Set.empty) extends Tracing with Tracer {
+  final class Recorder(classes: Set[String] = Set.empty, methods: Set[String] = Set.empty, stamps: Boolean = true) extends Tracing with Tracer {
+    override def timestamps: Boolean = stamps
     val events = new ConcurrentLinkedQueue[TraceEvent]()
     @volatile var closed = false
     def observes(cls: String): Boolean = classes.isEmpty || classes(cls)
@@ -58,6 +59,23 @@ object TracingTest {
 
 class TracingTest {
   import TracingTest._
+
+  @Test def eventsCarryTimesUnlessTheTracingAsksForNone(): Unit = {
+    def trace(stamps: Boolean): List[TraceEvent] = {
+      val rec = new Recorder(stamps = stamps)
+      val rt = CogRuntime.withTracing(rec)
+      try rt.run { val s: Server = Cogs.spawn(new ServerImpl); s.send("slow")(_.slow(1)).await }
+      finally rt.close()
+      rec.all
+    }
+    val timed = trace(stamps = true)
+    val untimed = trace(stamps = false)
+    assertTrue(timed.nonEmpty && timed.forall(_.nanos != 0L), timed.mkString("\n"))
+    assertTrue(untimed.forall(_.nanos == 0L), untimed.mkString("\n"))
+    // Everything but the time is the same: kinds, methods and numbering.
+    def shape(es: List[TraceEvent]) = es.map(e => (e.getClass.getSimpleName, e.obj.cls, e.seq)).sortBy(_.toString)
+    assertEquals(shape(timed), shape(untimed))
+  }
 
   @Test def aProcessEmitsStartedSuspendedResumedCompletedAndItsFutureResolved(): Unit = {
     val rec = new Recorder

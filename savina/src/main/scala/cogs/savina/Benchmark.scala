@@ -57,6 +57,7 @@ final class IterationMonitor(file: Path) {
   val tracing: Tracing = new Tracing {
     def observes(cls: String): Boolean = (cls != ObjRef.OutsideClass) && (current ne null) && current.tracing.observes(cls)
     override def observesMethod(cls: String, method: String): Boolean = current.tracing.observesMethod(cls, method)
+    override def timestamps: Boolean = (current eq null) || current.tracing.timestamps
     def tracerFor(obj: ObjRef, creator: ObjRef, creatorTracer: Tracer): Tracer = current.tracing.tracerFor(obj, creator, creatorTracer)
   }
 

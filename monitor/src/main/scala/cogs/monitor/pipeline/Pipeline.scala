@@ -88,8 +88,13 @@ final class Pipeline private (val settings: PipelineSettings) {
     case Mode.Decentralised => newSink("root", settings.decentralisedCapacity)
   }
 
+  // Events need a time only for the dispatchers' emission-to-dispatch statistic and for monitors
+  // that may read it; otherwise the runtime is spared a clock read per event (events carry 0).
+  private[this] val needsTime: Boolean = settings.statistics.dispatcher || settings.monitors.exists(_.timed)
+
   /** The [[Tracing]] to install in the observed runtime. Its `close` finishes the pipeline, if not done yet. */
   val tracing: Tracing = new Tracing {
+    override def timestamps: Boolean = needsTime
     def observes(cls: String): Boolean = settings.observe.observes(cls)
     override def observesMethod(cls: String, method: String): Boolean = settings.observe.observesMethod(cls, method)
 

@@ -79,7 +79,9 @@ object DispatcherConfig {
 }
 
 /** One configured monitor. */
-final case class MonitorConfig(name: String, source: String, make: Checker.Factory[TraceEvent], dispatcher: DispatcherConfig) {
+/** One configured monitor; `timed`: it may read events' times (a class, or a property not registered as untimed). */
+final case class MonitorConfig(name: String, source: String, make: Checker.Factory[TraceEvent], dispatcher: DispatcherConfig,
+    timed: Boolean = true) {
   def spec: MonitorSpec[TraceEvent] = MonitorSpec(name, make, dispatcher.settings)
 }
 
@@ -262,7 +264,7 @@ object PipelineConfig {
           checkUnknownKeys(own, globalDispatcher, s"$at.dispatcher")
           dispatcher(new Reader(own.withFallback(globalDispatcher), s"$at.dispatcher"), loader)
         } else global
-      MonitorConfig(name, source, make(name), d)
+      MonitorConfig(name, source, make(name), d, timed = !hasProperty || registry.usesTime(entry.getString("property")))
     }
   }
 

@@ -19,11 +19,30 @@ final class PropertyRegistry {
   private[this] val factories = new java.util.concurrent.ConcurrentHashMap[String, (String, Config) => Checker[TraceEvent]]
   private[this] val adapters = new CopyOnWriteArrayList[(Class[_], AnyRef => Checker[TraceEvent])]
 
-  /** Register (or replace) a property. */
+  // Properties known not to read `TraceEvent.nanos`; every other one (and every monitor given by
+  // class) is assumed to, so that the runtime keeps stamping events for it.
+  private[this] val untimed = java.util.concurrent.ConcurrentHashMap.newKeySet[String]()
+
+  /** Register (or replace) a property. It may read events' times (`TraceEvent.nanos`). */
   def register(name: String, make: (String, Config) => Checker[TraceEvent]): this.type = {
     factories.put(name, make)
+    untimed.remove(name)
     this
   }
+
+  /**
+   * Register (or replace) a property that never reads events' times: when every monitor of a
+   * pipeline is such a property and its dispatchers keep no statistics, the runtime stamps no times
+   * (`Tracing.timestamps`), one clock read less per event.
+   */
+  def registerUntimed(name: String, make: (String, Config) => Checker[TraceEvent]): this.type = {
+    factories.put(name, make)
+    untimed.add(name)
+    this
+  }
+
+  /** Whether the property registered as `name` may read events' times (true for unknown names). */
+  def usesTime(name: String): Boolean = !untimed.contains(name)
 
   /** Make instances of `cls` (and its subclasses) usable as monitors through `adapt`. */
   def adapter[T <: AnyRef](cls: Class[T])(adapt: T => Checker[TraceEvent]): this.type = {

@@ -8,7 +8,8 @@ import scala.jdk.CollectionConverters._
 /**
  * The bridge between the property DSL and the pipeline: a [[Monitor]] as a [[Checker]], and the
  * ready-made [[Properties]] registered by name in [[PropertyRegistry.default]], with their
- * parameters read from the monitor's configuration entry:
+ * parameters read from the monitor's configuration entry. None of them reads an event's time, so
+ * they are registered as untimed (a pipeline of only these asks the runtime for no clock reads):
  *
  * {{{
  * { property = call-answered, class = Server, method = request }
@@ -43,14 +44,14 @@ object ReadyMade {
       if (c.hasPath(k)) c.getString(k) else throw new MonitorConfigException(s"missing parameter '$k'")
     def opt(c: Config, k: String): Option[String] = if (c.hasPath(k)) Some(c.getString(k)) else None
     def wrap(m: Monitor[TraceEvent]): Checker[TraceEvent] = new MonitorChecker(m)
-    r.register("call-answered", (n, c) => wrap(Properties.callAnswered(str(c, "class"), str(c, "method"), n)))
-    r.register("call-order", (n, c) => wrap(Properties.callOrder(str(c, "class"),
+    r.registerUntimed("call-answered", (n, c) => wrap(Properties.callAnswered(str(c, "class"), str(c, "method"), n)))
+    r.registerUntimed("call-order", (n, c) => wrap(Properties.callOrder(str(c, "class"),
       if (c.hasPath("methods")) c.getStringList("methods").asScala.toList else throw new MonitorConfigException("missing parameter 'methods'"),
       repeat = c.hasPath("repeat") && c.getBoolean("repeat"), name = n)))
-    r.register("max-running", (n, c) => wrap(Properties.maxRunning(str(c, "class"), str(c, "method"),
+    r.registerUntimed("max-running", (n, c) => wrap(Properties.maxRunning(str(c, "class"), str(c, "method"),
       if (c.hasPath("limit")) c.getInt("limit") else throw new MonitorConfigException("missing parameter 'limit'"), n)))
-    r.register("resolved-once", (n, _) => wrap(Properties.resolvedOnce(n)))
-    r.register("no-call-after-termination", (n, c) => {
+    r.registerUntimed("resolved-once", (n, _) => wrap(Properties.resolvedOnce(n)))
+    r.registerUntimed("no-call-after-termination", (n, c) => {
       val (u, m) = (opt(c, "user-event"), opt(c, "method"))
       if (u.isEmpty && m.isEmpty) throw new MonitorConfigException("give 'user-event' or 'method' (what terminates the object)")
       wrap(Properties.noCallAfterTermination(str(c, "class"), u, m, n))

@@ -98,6 +98,23 @@ class PipelineTest {
     assertEquals(Mode.Inline, r.mode)
   }
 
+  @Test def eventsAreStampedOnlyWhenSomethingMayReadTheirTime(): Unit = {
+    def stamps(hocon: String, reg: PropertyRegistry = PropertyRegistry.default): Boolean = {
+      val p = Pipeline.fromConfig(ConfigFactory.parseString(s"cogs.monitor { output.summary = false, $hocon }"), reg)
+      try p.tracing.timestamps finally p.finish()
+    }
+    val answered = """monitors = [{ property = "call-answered", class = "Server", method = "request" }]"""
+    // Ready-made properties never read a time; without dispatcher statistics nothing else does.
+    assertFalse(stamps(answered))
+    assertFalse(stamps("monitors = []"))
+    // The emission-to-dispatch statistic reads it; the monitor actors' statistics do not.
+    assertTrue(stamps(s"$answered, statistics { enabled = true, actors = [dispatcher] }"))
+    assertFalse(stamps(s"$answered, statistics { enabled = true, actors = [monitor] }"))
+    // A monitor given by class, or a property registered without saying it is untimed, may read it.
+    assertTrue(stamps("""monitors = [{ class = "cogs.monitor.pipeline.CountingChecker" }]"""))
+    assertTrue(stamps(answered, registry))
+  }
+
   @Test def observeSelectsClassesAndMethods(): Unit = {
     val p = pipeline("""cogs.monitor { output.summary = false, observe { classes = ["Server"], methods = ["Server.request", "Worker.*"] } }""")
     assertTrue(p.tracing.observes("Server"))
