@@ -67,11 +67,6 @@ private[driver] object CompileServer {
       socketKey = Files.readAttributes(socket, classOf[java.nio.file.attribute.BasicFileAttributes], LinkOption.NOFOLLOW_LINKS).fileKey()
       val pidFile = pidFileOf(socket)
       Files.writeString(pidFile, ProcessHandle.current().pid().toString, UTF_8)
-      // `kill PID` (SIGTERM) too leaves no socket file behind (a stale one would only cost a retry).
-      Runtime.getRuntime.addShutdownHook(new Thread(() => {
-        stop("terminated")
-        Files.deleteIfExists(pidFile)
-      }, "absc-server-exit"))
       val idle = new Thread(() => watchIdle(), "absc-server-idle")
       idle.setDaemon(true)
       idle.start()
@@ -98,7 +93,7 @@ private[driver] object CompileServer {
 
     /** Stops accepting; removes the socket file only if it is still the one this server bound. */
     private def stop(why: String): Unit = synchronized {
-      if (!stopping) log(why) // after a normal stop the exit hook's call says nothing
+      if (!stopping) log(why)
       stopping = true
       try {
         val key = try Files.readAttributes(socket, classOf[java.nio.file.attribute.BasicFileAttributes], LinkOption.NOFOLLOW_LINKS).fileKey()
