@@ -370,7 +370,13 @@ private[driver] final class ServerClient(val settings: ServerSettings) {
     var errBytes = Array.emptyByteArray
     while (true) {
       val tag = try readWithin(ch, 1, settings.silenceMillis).get()
-        catch { case e: IOException => return Left(s"the compile server (pid $pid) stopped answering ($e)") }
+        catch {
+          case e: IOException =>
+            // It may still be writing into the build's directory, where the compiler JVM is about
+            // to build: a server that stopped answering mid-build is stopped for good.
+            ProcessHandle.of(pid).ifPresent(h => { h.destroyForcibly(); () })
+            return Left(s"the compile server (pid $pid) stopped answering ($e)")
+        }
       tag match {
         case Beat => ()
         case Out => outBytes = readBlock(ch)
