@@ -71,6 +71,17 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
 
   private def note(message: String): Unit = if (verbose) err.println(s"absc: $message")
 
+  /**
+   * Where relative file names are resolved: None, this JVM's directory; in the compile server,
+   * the client's (a JVM cannot change its own). Names are still printed as given.
+   */
+  private[driver] var baseDir: Option[Path] = None
+
+  private def at(p: Path): Path = baseDir.fold(p)(_.resolve(p))
+
+  /** The compile server, tried before the compiler JVM (set by `run` and `test`; see [[ServerClient]]). */
+  private[driver] var server: Option[ServerClient] = None
+
   /** Set by `absc run` when the launcher asked for a fast-path index (see [[FastRun]]). */
   private[driver] var fastRequest: Option[FastRun.Request] = None
 
@@ -110,7 +121,7 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
   /** The text, and the SHA-256 of the bytes read (for the fast path; monitor sources get none). */
   private def readSource(name: String): Either[String, Either[(List[Diagnostic], String), (String, String)]] =
     try {
-      val p = Paths.get(name)
+      val p = at(Paths.get(name))
       if (Files.isDirectory(p)) Left("Is a directory")
       else if (name.endsWith(".scala")) Right(Right((new String(Files.readAllBytes(p), UTF_8), ""))) // monitor sources: scalac's business
       else {
@@ -255,7 +266,7 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     monitor.toList.flatMap(_.scalaFiles).map(f => EmittedFile("monitor/" + Paths.get(f.relativePath).getFileName, f.text))
 
   private def writeGenerated(dir: Path, files: List[EmittedFile]): Either[BuildFailure, List[Path]] =
-    try Right(CompiledProgram.writeSources(dir, files))
+    try Right(CompiledProgram.writeSources(at(dir), files))
     catch {
       case e: IOException =>
         err.println(s"absc: cannot write the generated sources to '$dir': $e")
@@ -324,7 +335,8 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
   private def buildInto(dir: Path, sources: List[SourceFile], keepGenerated: Option[Path]): Either[BuildFailure, Unit] =
     fork match {
       case Some(f) =>
-        val forked =
+        val served = if (monitor.isEmpty) server.flatMap(s => phase("build server") { buildOnServer(s, dir, sources, keepGenerated) }) else None
+        val forked = if (served.isDefined) served else
           try Some(phase("build JVM") { buildInJvm(f, dir, sources, keepGenerated) })
           catch {
             case e: IOException =>
@@ -363,15 +375,19 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
    * only and a class-data archive there: scalac on a cold JVM runs about twice as fast, while the
    * program itself gets the full JIT of this JVM). Its messages are copied to `err`.
    */
-  private def buildInJvm(f: CompilerJvm, dir: Path, sources: List[SourceFile], keepGenerated: Option[Path]): Either[BuildFailure, Unit] = {
-    val (archiveOptions, archiveTemp) = f.archiveOptions()
-    val command = List(f.javaCommand) ++ f.options ++ archiveOptions ++
-      List("-cp", System.getProperty("java.class.path"), f.mainClass, "build-into", dir.toString) ++
+  /** The arguments of `absc build-into` for this build (the compiler JVM's and the server's). */
+  private def buildIntoArgs(dir: Path, sources: List[SourceFile], keepGenerated: Option[Path]): List[String] =
+    List("build-into", dir.toAbsolutePath.toString) ++
       (if (debug) List("-v", "-v") else if (verbose) List("-v") else Nil) ++
       keepGenerated.toList.flatMap(d => List("--keep-generated", d.toString)) ++
       monitor.toList.flatMap(m => List("--monitor", m.configFile)) ++
       program.mainModule.toList.flatMap(m => List("--main-module", m)) ++
       List("--") ++ sources.map(_.name) ++ monitor.toList.flatMap(_.scalaSources.map(_.name))
+
+  private def buildInJvm(f: CompilerJvm, dir: Path, sources: List[SourceFile], keepGenerated: Option[Path]): Either[BuildFailure, Unit] = {
+    val (archiveOptions, archiveTemp) = f.archiveOptions()
+    val command = List(f.javaCommand) ++ f.options ++ archiveOptions ++
+      List("-cp", System.getProperty("java.class.path"), f.mainClass) ++ buildIntoArgs(dir, sources, keepGenerated)
     if (debug) note(s"compiler JVM: ${command.mkString(" ")}")
     err.flush()
     val process = new ProcessBuilder(command: _*)
@@ -381,11 +397,31 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     process.getErrorStream.transferTo(err) // its diagnostics, as if this JVM had printed them
     err.flush()
     val status = process.waitFor()
-    if (status == Exit.Ok) {
-      archiveTemp.foreach(f.commitArchive)
-      Right(())
-    } else {
-      archiveTemp.foreach(t => Files.deleteIfExists(t))
+    if (status == Exit.Ok) archiveTemp.foreach(f.commitArchive) else archiveTemp.foreach(t => Files.deleteIfExists(t))
+    afterBuild(status, dir, sources, keepGenerated, "the compiler JVM")
+  }
+
+  /**
+   * The build on the compile server: what it printed goes out here, as the compiler JVM's would,
+   * and its status is read the same way. None (after a one-line message) when the server could
+   * not do it: then the compiler JVM builds, so no compile is ever lost to the server.
+   */
+  private def buildOnServer(s: ServerClient, dir: Path, sources: List[SourceFile], keepGenerated: Option[Path]): Option[Either[BuildFailure, Unit]] =
+    s.build(buildIntoArgs(dir, sources, keepGenerated), Paths.get("").toAbsolutePath) match {
+      case Left(problem) =>
+        err.println(s"absc: $problem; compiling without it")
+        None
+      case Right(b) =>
+        note(s"built by the compile server (pid ${b.pid})")
+        System.out.write(b.out); System.out.flush()
+        err.write(b.err); err.flush()
+        Some(afterBuild(b.status, dir, sources, keepGenerated, s"the compile server (pid ${b.pid})"))
+    }
+
+  /** After `build-into` elsewhere: success, its reported failure, or (it died first) a build here. */
+  private def afterBuild(status: Int, dir: Path, sources: List[SourceFile], keepGenerated: Option[Path], who: String): Either[BuildFailure, Unit] =
+    if (status == Exit.Ok) Right(())
+    else {
       val failure = dir.resolve("failure")
       if (Files.isRegularFile(failure)) {
         val text = Files.readString(failure, UTF_8)
@@ -393,11 +429,10 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
         Left(BuildFailure(code.toIntOption.getOrElse(Exit.Compile), reason.trim))
       } else {
         // It died before it could say why (it could not start, or crashed): build here instead.
-        err.println(s"absc: the compiler JVM ended with status $status; compiling in this JVM")
+        err.println(s"absc: $who ended with status $status; compiling in this JVM")
         buildHere(dir, sources, keepGenerated)
       }
     }
-  }
 
   private def keep(dir: Option[Path], files: => List[EmittedFile]): Either[BuildFailure, Unit] = dir match {
     case None => Right(())

@@ -42,11 +42,12 @@ object Main {
       out: PrintStream = System.out,
       err: PrintStream = System.err,
       backend: Backend = AbsBackend,
-      env: String => Option[String] = sys.env.get): Int = {
+      env: String => Option[String] = sys.env.get,
+      baseDir: Option[Path] = None): Int = {
     // Everything after the first `--` is the program's: picocli would take it as more FILEs.
     val (own, rest) = args.span(_ != "--")
     val programArgs = rest.drop(1)
-    val ctx = new Context(out, err, backend, env, programArgs, rest.nonEmpty)
+    val ctx = new Context(out, err, backend, env, programArgs, rest.nonEmpty, baseDir)
     val cl = commandLine(ctx)
     cl.execute(asCheck(own): _*)
   }
@@ -125,7 +126,9 @@ object Main {
       val backend: Backend,
       val env: String => Option[String],
       val programArgs: Array[String],
-      val sawDoubleDash: Boolean)
+      val sawDoubleDash: Boolean,
+      /** The directory relative FILEs are read from (the compile server's client's); None: this JVM's. */
+      val baseDir: Option[Path] = None)
 }
 
 private[driver] final class VersionProvider extends IVersionProvider {
@@ -226,6 +229,13 @@ private[driver] final class BuildOptions {
   @Opt(names = Array("--keep-generated"), paramLabel = "DIR",
     description = Array("Also write the generated Scala sources under DIR."))
   var keepGenerated: Path = _
+
+  @Opt(names = Array("--no-server"),
+    description = Array("Do not use the compile server (a JVM that stays warm between runs and compiles for them); also ABSC_NO_SERVER=1."))
+  var noServer: Boolean = false
+
+  def server(env: String => Option[String]): Option[ServerSettings] =
+    if (noServer) None else ServerSettings.fromEnvironment(env)
 
   def policy(env: String => Option[String]): CachePolicy =
     if (noCache) CachePolicy.NoCache
@@ -380,6 +390,7 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
   def call(): Integer =
     withMonitoredSources { (sources, m) =>
       val d = driverFor(m, CompilerJvm.fromSystemProperties)
+      d.server = build.server(ctx.env).map(new ServerClient(_))
       if (plain) d.fastRequest = FastRun.request
       d.run(sources, build.policy(ctx.env), Option(build.keepGenerated), ctx.programArgs)
     }
@@ -442,9 +453,12 @@ private[driver] final class TestCommand(ctx: Main.Context) extends AbscCommand(c
   var timeoutSeconds: Double = 0
 
   // One file: build it in a compiler JVM (as `run` does). Several: in this JVM, where scalac warms up.
-  override protected def driver: Driver =
-    new Driver(ctx.backend, ctx.err, common.verbose, if (fileNames.size == 1) CompilerJvm.fromSystemProperties else None,
+  override protected def driver: Driver = {
+    val d = new Driver(ctx.backend, ctx.err, common.verbose, if (fileNames.size == 1) CompilerJvm.fromSystemProperties else None,
       program = programOptions, debug = common.debug)
+    if (fileNames.size == 1) d.server = build.server(ctx.env).map(new ServerClient(_))
+    d
+  }
 
   def call(): Integer = {
     noProgramArgs()
@@ -482,6 +496,7 @@ private[driver] final class BuildIntoCommand(ctx: Main.Context) extends Callable
   def call(): Integer = {
     val program = ProgramOptions(Option(mainModule), None, mainModuleOption = true)
     val plain = new Driver(ctx.backend, ctx.err, common.verbose, program = program, debug = common.debug)
+    plain.baseDir = ctx.baseDir
     val names = files.asScala.toList ++ ctx.programArgs
     def failed(status: Int, reason: String): Int = {
       java.nio.file.Files.createDirectories(dir)
@@ -501,6 +516,7 @@ private[driver] final class BuildIntoCommand(ctx: Main.Context) extends Callable
               val backend = if (ctx.backend eq AbsBackend) new AbsBackendWith(setup.instrumentation) else ctx.backend
               new Driver(backend, ctx.err, common.verbose, None, Some(setup), program, common.debug)
             }
+            d.baseDir = ctx.baseDir
             d.buildHere(dir, sources, Option(keepGenerated), forked = true).fold(_.status, _ => Exit.Ok)
         }
     }

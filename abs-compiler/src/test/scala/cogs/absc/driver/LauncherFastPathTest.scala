@@ -81,6 +81,7 @@ class LauncherFastPathTest {
     e.put("XDG_CACHE_HOME", cache.toString)
     e.put("ABSC_SHOW_COMMAND", "1")
     e.remove("ABSC_NO_FAST")
+    e.put("ABSC_NO_SERVER", "1") // the slow path's builds in the compiler JVM: no server outlives the test
     e.remove("JAVA_OPTS")
     e.put("JAVA_HOME", System.getProperty("java.home"))
     env.foreach { case (k, v) => e.put(k, v) }

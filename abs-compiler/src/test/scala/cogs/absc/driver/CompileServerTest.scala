@@ -1,0 +1,208 @@
+package cogs.absc.driver
+
+import java.io.{ByteArrayOutputStream, PrintStream}
+import java.net.{StandardProtocolFamily, UnixDomainSocketAddress}
+import java.nio.channels.ServerSocketChannel
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path, Paths}
+import java.nio.file.attribute.PosixFilePermissions
+import java.util.concurrent.{Callable, Executors, TimeUnit}
+
+import scala.collection.mutable
+
+import org.junit.jupiter.api.Assertions._
+import org.junit.jupiter.api.{AfterEach, Test, Timeout}
+
+import cogs.absc.lib.Out
+
+import DriverTestSupport._
+
+/**
+ * The compile server (real JVMs, the real back end): builds through it print and return what
+ * builds without it do; one server serves sequential and concurrent clients; a server of another
+ * build is replaced; a killed or hung one costs nothing but a message; an idle one stops. Every
+ * JVM a test starts is killed after it, whatever failed.
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class CompileServerTest {
+
+  private val dir = tempDir("absc-srv-test")
+  private val serverDir = dir.resolve("srv") // created by the client, 0700
+  private val started = mutable.Set.empty[Long]
+  private val handStarted = mutable.ListBuffer.empty[Process]
+
+  private def javaCmd = Paths.get(System.getProperty("java.home"), "bin", "java").toString
+  private val fork = CompilerJvm(javaCmd, List("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss16m"), None)
+
+  private def settings(idle: Long = 600, answerMillis: Long = 10000) =
+    ServerSettings(serverDir, idle, List("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss16m"), javaCmd,
+      answerMillis = answerMillis)
+
+  private def client(s: ServerSettings = settings()): ServerClient = new ServerClient(s)
+
+  @AfterEach def stopEveryJvm(): Unit = {
+    val pidFiles = if (Files.isDirectory(serverDir)) Files.list(serverDir).toArray.map(_.asInstanceOf[Path])
+      .filter(_.toString.endsWith(".pid")).toList else Nil
+    val pids = started.toSet ++ pidFiles.flatMap(f => scala.util.Try(Files.readString(f).trim.toLong).toOption)
+    for (pid <- pids; h <- toOption(ProcessHandle.of(pid))) {
+      h.destroyForcibly()
+      h.onExit().get(30, TimeUnit.SECONDS)
+    }
+    handStarted.foreach { p => p.destroyForcibly(); p.waitFor(30, TimeUnit.SECONDS) }
+  }
+
+  private def toOption[A](o: java.util.Optional[A]): Option[A] = if (o.isPresent) Some(o.get) else None
+
+  /** `absc run --no-cache FILE` through a driver with the compiler JVM and, if given, the server. */
+  private def run(server: Option[ServerClient], file: String): AbscResult = {
+    val err = new ByteArrayOutputStream
+    val errS = new PrintStream(err, true, UTF_8)
+    val d = new Driver(AbsBackend, errS, verbose = false, Some(fork))
+    d.server = server
+    var status = -1
+    val out = Out.capture {
+      status = d.readSources(List(file)).fold(_.status, s => d.run(s, CachePolicy.NoCache, None, Array.empty))
+    }
+    server.foreach(_.lastPid.foreach(started += _))
+    AbscResult(status, "", err.toString(UTF_8), out)
+  }
+
+  private val hello = "module Hello;\n{\n  Int x = 6 * 7;\n  println(\"hello \" + toString(x));\n}\n"
+
+  private def isAlive(pid: Long): Boolean = toOption(ProcessHandle.of(pid)).exists(_.isAlive)
+
+  private def awaitExit(pid: Long): Unit =
+    toOption(ProcessHandle.of(pid)).foreach(_.onExit().get(60, TimeUnit.SECONDS))
+
+  @Test def twoSequentialCompilesGoThroughOneServer(): Unit = {
+    val c = client()
+    val f = absFile(dir, "hello", hello)
+    val first = run(Some(c), f)
+    assertEquals(AbscResult(0, "", "", "hello 42\n"), first)
+    val pid = c.lastPid
+    assertTrue(pid.isDefined, "built by the server")
+    assertTrue(isAlive(pid.get))
+    c.lastPid = None
+    val second = run(Some(c), absFile(dir, "hello2", hello.replace("6 * 7", "6 * 8")))
+    assertEquals(AbscResult(0, "", "", "hello 48\n"), second)
+    assertEquals(pid, c.lastPid, "the same server")
+    assertEquals(pid, c.runningPid())
+  }
+
+  @Test def resultsAndErrorsAreThoseOfTheCompilerJvm(): Unit = {
+    val c = client()
+    val cwd = Paths.get("").toAbsolutePath
+    val programs = List(
+      absFile(dir, "ok", hello),
+      absFile(dir, "typeError", "module T;\n{\n  Int x = True;\n}\n"),
+      absFile(dir, "syntaxError", "module S;\n{\n  Int x = 1\n}\n"),
+      absFile(dir, "failing", "module F;\n{\n  println(\"before\");\n  assert 1 == 2;\n}\n"),
+      absFile(dir, "noMain", "module N;\ndef Int f(Int x) = x + 1;\n"),
+      // A relative name: the server resolves it against the client's directory, and prints it as given.
+      cwd.relativize(Paths.get(absFile(dir, "relative", "module R;\n{\n  String s = 1;\n}\n"))).toString)
+    for (p <- programs) {
+      val without = run(None, p)
+      val withServer = run(Some(c), p)
+      assertEquals(without, withServer, p)
+      if (!p.endsWith("noMain.abs") && !p.endsWith("ok.abs") && !p.endsWith("failing.abs"))
+        assertTrue(without.err.contains(s"$p:") && without.err.contains("error:"), without.err)
+    }
+    assertTrue(c.lastPid.isDefined)
+  }
+
+  @Test def aServerOfAnotherBuildIsReplaced(): Unit = {
+    val c = client()
+    assertEquals(None, c.runningPid())
+    Files.createDirectories(serverDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")))
+    // Another build: one more class path entry changes its stamp; it listens on this client's socket.
+    val extra = Files.createDirectories(dir.resolve("extra-entry"))
+    val old = new ProcessBuilder(javaCmd, "-XX:TieredStopAtLevel=1", "-cp",
+      ClassPath.asString(ClassPath.entries :+ extra), "cogs.absc.driver.CompileServer", c.socket.toString, "600")
+      .redirectErrorStream(true).redirectOutput(dir.resolve("old.log").toFile).start()
+    handStarted += old
+    val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120)
+    while (!Files.exists(c.socket) && old.isAlive && System.nanoTime() < deadline) Thread.sleep(50)
+    assertTrue(Files.exists(c.socket), "the old server listens")
+    val r = run(Some(c), absFile(dir, "hello", hello))
+    assertEquals(AbscResult(0, "", "", "hello 42\n"), r)
+    assertTrue(old.waitFor(60, TimeUnit.SECONDS), "the old server stopped")
+    assertNotEquals(Some(old.pid()), c.lastPid)
+    assertTrue(c.lastPid.exists(isAlive))
+    assertTrue(Files.readString(dir.resolve("old.log")).contains("replaced"))
+  }
+
+  @Test def aKilledServerIsReplacedAndAHungOneSkipped(): Unit = {
+    val c = client(settings(answerMillis = 2000))
+    val f = absFile(dir, "hello", hello)
+    assertEquals(0, run(Some(c), f).status)
+    val pid = c.lastPid.get
+    ProcessHandle.of(pid).get.destroyForcibly()
+    awaitExit(pid)
+    assertTrue(Files.exists(c.socket), "a killed server leaves its socket file")
+    c.lastPid = None
+    assertEquals(AbscResult(0, "", "", "hello 42\n"), run(Some(c), f))
+    val second = c.lastPid.get
+    assertNotEquals(pid, second)
+
+    // Hung: something listens on the socket and never answers. The build is done without it.
+    ProcessHandle.of(second).get.destroyForcibly()
+    awaitExit(second)
+    Files.deleteIfExists(c.socket)
+    val hung = ServerSocketChannel.open(StandardProtocolFamily.UNIX)
+    try {
+      hung.bind(UnixDomainSocketAddress.of(c.socket))
+      c.lastPid = None
+      val r = run(Some(c), f)
+      assertEquals(0, r.status)
+      assertEquals("hello 42\n", r.programOut)
+      assertTrue(r.err.matches("absc: the compile server did not answer \\(.*\\); compiling without it\n"), r.err)
+      assertEquals(None, c.lastPid)
+    } finally hung.close()
+  }
+
+  @Test def anIdleServerStops(): Unit = {
+    val c = client(settings(idle = 1))
+    assertEquals(0, run(Some(c), absFile(dir, "hello", hello)).status)
+    val pid = c.lastPid.get
+    awaitExit(pid)
+    assertFalse(isAlive(pid))
+    assertFalse(Files.exists(c.socket), "the socket file is removed")
+  }
+
+  @Test def twoConcurrentClientsAreServedByOneServer(): Unit = {
+    val files = List(absFile(dir, "a", hello), absFile(dir, "b", "module B;\n{\n  Int y = 1;\n  y = y + ;\n}\n"))
+    val pool = Executors.newFixedThreadPool(2)
+    try {
+      val clients = files.map(_ => client())
+      // Built at once from no server; the programs run afterwards (the program output is global).
+      val builds = files.zip(clients).map { case (f, c) =>
+        pool.submit(new Callable[(Int, String)] {
+          def call(): (Int, String) = {
+            val err = new ByteArrayOutputStream
+            val d = new Driver(AbsBackend, new PrintStream(err, true, UTF_8), verbose = false, Some(fork))
+            d.server = Some(c)
+            val status = d.readSources(List(f)).flatMap(s => d.build(s, CachePolicy.NoCache, None)).fold(_.status, b => { b.close(); 0 })
+            (status, err.toString(UTF_8))
+          }
+        })
+      }.map(_.get(5, TimeUnit.MINUTES))
+      clients.foreach(_.lastPid.foreach(started += _))
+      assertEquals((0, ""), builds.head)
+      assertEquals(2, builds(1)._1)
+      assertTrue(builds(1)._2.startsWith(s"${files(1)}:4:"), builds(1)._2)
+      assertEquals(1, clients.flatMap(_.lastPid).distinct.size, s"one server: ${clients.map(_.lastPid)}")
+      assertEquals(2, clients.flatMap(_.lastPid).size)
+    } finally pool.shutdownNow()
+  }
+
+  @Test def aDirectoryOpenToOthersIsNotUsed(): Unit = {
+    Files.createDirectories(serverDir)
+    Files.setPosixFilePermissions(serverDir, PosixFilePermissions.fromString("rwxrwxrwx"))
+    val c = client()
+    val r = run(Some(c), absFile(dir, "hello", hello))
+    assertEquals(0, r.status)
+    assertEquals("hello 42\n", r.programOut)
+    assertEquals(s"absc: the compile server's directory $serverDir is open to other users (it must be 0700); compiling without it\n", r.err)
+    assertEquals(None, c.lastPid)
+  }
+}
