@@ -8,7 +8,7 @@
 # the main block that uses them. Then measures, round by round in turn (so a change of the
 # machine's load hits every variant alike), the wall time of
 #   cold      ABSC_NO_SERVER=1 absc run --no-cache M.abs   scalac in a fresh C1-only JVM (the old path)
-#   first     absc run --no-cache M.abs, no server running  the run that starts the compile server
+#   first     ABSC_SERVER=1 absc run --no-cache M.abs       the run that starts the compile server
 #   warm-1..W absc run --no-cache M.abs, W times more        the following runs, on that server
 # checks that every variant printed the same output, and prints the medians of wall and CPU time
 # (absc, its compiler JVM, and the server's share) and their ratios to cold (target: warm at most
@@ -224,8 +224,8 @@ export ABSC_SERVER_DIR="$server_dir"
 for r in $(seq 1 "$rounds"); do
   stop_server
   timed cold env ABSC_NO_SERVER=1 "$absc" run --no-cache "$model"
-  timed first "$absc" run --no-cache "$model"
-  for w in $(seq 1 "$warm"); do timed "warm-$w" "$absc" run --no-cache "$model"; done
+  timed first env ABSC_SERVER=1 "$absc" run --no-cache "$model"
+  for w in $(seq 1 "$warm"); do timed "warm-$w" env ABSC_SERVER=1 "$absc" run --no-cache "$model"; done
   line="round $r/$rounds (wall/CPU ms):"
   for v in "${variants[@]}"; do line+=" $v $(echo "${times[$v]}" | awk '{print $NF}')/$(echo "${cpus[$v]}" | awk '{print $NF}')"; done
   echo "$line (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
