@@ -72,7 +72,29 @@ final class SessionType(val protocol: ProjectedProtocol, val policy: Policy) {
    * A new session of this protocol with each role played by an active object (one object may
    * play several roles, and take part in any number of sessions). Named `Protocol#n`.
    */
-  def start(bindings: Map[String, Active]): Session = start(s"${protocol.name}#${counter.incrementAndGet()}", bindings)
+  def start(bindings: Map[String, Active]): Session = {
+    val objs = new Array[Active](roles.length)
+    var i = 0
+    while (i < roles.length) { objs(i) = bindings.getOrElse(roles(i), null); i += 1 }
+    if (bindings.size != roles.length || objs.contains(null)) start(s"${protocol.name}#${counter.incrementAndGet()}", bindings) // throws, naming what is wrong
+    else new Session(this, null, counter.incrementAndGet(), objs)
+  }
+
+  /**
+   * [[start]] from a Java map (the Java API): the objects are read from `bindings` once, with no
+   * Scala map built per session (banking starts a session per transfer); a binding that is not
+   * right gets the same error as [[start]].
+   */
+  private[session] def startJava(id: String, bindings: java.util.Map[String, _ <: Active]): Session = {
+    val objs = new Array[Active](roles.length)
+    var i = 0
+    while (i < roles.length) { objs(i) = bindings.get(roles(i)); i += 1 }
+    if (bindings.size != roles.length || objs.contains(null)) {
+      import scala.jdk.CollectionConverters._
+      val m: Map[String, Active] = bindings.asScala.toMap
+      if (id eq null) start(m) else start(id, m) // throws, naming what is wrong
+    } else new Session(this, id, if (id eq null) counter.incrementAndGet() else 0L, objs)
+  }
 
   /**
    * A session of this protocol with every role open: objects accept roles one by one, and the
