@@ -60,6 +60,14 @@ object Sessions {
   @varargs def request[T <: Active, A](s: Session, msg: MessageRef, reply: MessageRef, call: JFunction[T, javadsl.Proc[A]], args: AnyRef*): javadsl.Fut[A] =
     s.requestCall(msg, reply, args, call, java = true).asInstanceOf[javadsl.Fut[A]]
 
+  /** A synchronous call as protocol message `msg` (see `Session.sync`): a process step of the caller. */
+  @varargs def sync[T <: Active, A](s: Session, msg: MessageRef, call: JFunction[T, javadsl.Proc[A]], args: AnyRef*): javadsl.Proc[A] =
+    s.syncCall(msg, null, args, call, java = true).asInstanceOf[javadsl.Proc[A]]
+
+  /** A synchronous call whose return value is protocol message `reply` (see `Session.syncRequest`). */
+  @varargs def syncRequest[T <: Active, A](s: Session, msg: MessageRef, reply: MessageRef, call: JFunction[T, javadsl.Proc[A]], args: AnyRef*): javadsl.Proc[A] =
+    s.syncCall(msg, reply, args, call, java = true).asInstanceOf[javadsl.Proc[A]]
+
   // The overloads without a payload and with one payload element below: a Java call of a varargs
   // method makes an array, and the Scala side a sequence around it, for every message; these
   // overloads (which Java picks before the varargs ones) pass the shared empty sequence, or a

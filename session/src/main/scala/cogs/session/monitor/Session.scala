@@ -117,8 +117,12 @@ final class Session private[monitor] (val sessionType: SessionType, givenId: Str
   /** [[tell]] of a Java process function. */
   private[session] def tellJava(msg: MessageRef, args: Seq[Any], call: JFunction[_, _]): Unit = { dispatch(msg, args, oneWayDelivery(msg, call, java = true)); () }
 
-  /** The reply `reply` carrying `value`, at the end of the callee's process: checked, then the future resolves. */
-  private def answer(reply: MessageRef, value: Any): Proc[Any] = {
+  /**
+   * The reply `reply` carrying `value`, at the end of the callee's process: checked, then the
+   * value; a refused reply is thrown (as the continuation of a `Proc.map`, which the runtime turns
+   * into the failure of the process: one process node per request fewer than a `flatMap`).
+   */
+  private def answer(reply: MessageRef, value: Any): Any = {
     val v =
       if (endedBy ne null) ended(reply.fromRole, reply, asSender = true)
       else {
@@ -133,7 +137,7 @@ final class Session private[monitor] (val sessionType: SessionType, givenId: Str
           }
         }
       }
-    if ((v eq null) || (sessionType.policy == Policy.LogAndContinue && !v.afterEnd)) Proc.done(value) else Proc.raise(v)
+    if ((v eq null) || (sessionType.policy == Policy.LogAndContinue && !v.afterEnd)) value else throw v
   }
 
   /** A reply's payload is the return value: nothing to check for an empty payload, the value for one type, a tuple for several. */
@@ -170,20 +174,11 @@ final class Session private[monitor] (val sessionType: SessionType, givenId: Str
     val policy = sessionType.policy
     val oneWay = delivery.oneWay
 
-    val refused: ProtocolViolation =
-      if (endedBy ne null) ended(msg.fromRole, msg, asSender = true)
-      else {
-        val bad = payloadProblem(msg, args)
-        if (bad ne null) violation(msg.fromRole, states.get(msg.fromRole), msg, asSender = true, bad)
-        else {
-          val r = step(msg.fromRole, msg.id)
-          if (r >= 0) null else violation(msg.fromRole, ~r, msg, asSender = true, "")
-        }
-      }
+    val refused = senderCheck(msg, args)
 
     if ((refused eq null) || (policy == Policy.LogAndContinue && !refused.afterEnd)) {
-      if (oneWay) { Cogs.tellWithArgs[Active](target, msg.label, args, delivery); null }
-      else Cogs.sendWithArgs[Active, Any](target, msg.label, args, delivery)
+      if (oneWay) { Cogs.tellWithArgs[Active](target, msg.label, args, delivery.process); null }
+      else Cogs.sendWithArgs[Active, Any](target, msg.label, args, delivery.process)
     } else if (oneWay && policy == Policy.Drop && !refused.afterEnd) null // dropped: only the recorded violation is left
     else {
       // Not delivered. A future must still resolve, so it fails, from a process at the callee
@@ -191,6 +186,53 @@ final class Session private[monitor] (val sessionType: SessionType, givenId: Str
       val fail: Active => Proc[Any] = _ => Proc.raise(refused)
       if (oneWay) { Cogs.tell[Active](target, msg.label, fail); null }
       else Cogs.send[Active, Any](target, msg.label, fail)
+    }
+  }
+
+  /** The sender's check: null if `msg` may be sent now (the sender's machine has moved), else the violation. */
+  private def senderCheck(msg: MessageRef, args: Seq[Any]): ProtocolViolation =
+    if (endedBy ne null) ended(msg.fromRole, msg, asSender = true)
+    else {
+      val bad = payloadProblem(msg, args)
+      if (bad ne null) violation(msg.fromRole, states.get(msg.fromRole), msg, asSender = true, bad)
+      else {
+        val r = step(msg.fromRole, msg.id)
+        if (r >= 0) null else violation(msg.fromRole, ~r, msg, asSender = true, "")
+      }
+    }
+
+  // ------------------------------------------------------------------ synchronous calls
+
+  /**
+   * Protocol message `msg` as a synchronous call (ABS `o.m(..)`: the caller's process runs the
+   * method itself if the callee shares its COG, else waits for it, holding its COG), to be run
+   * as a step of the caller's process: `s.sync(quote, 42)((b: Buyer) => b.quote(42)).flatMap(..)`.
+   * Checked as an asynchronous call is, when the returned process runs (not when it is built):
+   * the sender's machine first, then the receiver's before the method runs. A refused call does
+   * not run the method; the caller's process gets the [[ProtocolViolation]] instead of a value
+   * (it can `handle` it), under every policy but log, which runs the method. Drop cannot drop a
+   * call whose caller waits for its value, so it rejects, as for calls with a future.
+   */
+  def sync[T <: Active, A](msg: MessageRef, args: Any*)(call: T => Proc[A]): Proc[A] =
+    syncCall(msg, null, args, call, java = false).asInstanceOf[Proc[A]]
+
+  /**
+   * [[sync]] whose return value is protocol message `reply` (as [[request]] for asynchronous
+   * calls): checked at the end of the method, against both machines, before the caller gets it.
+   */
+  def syncRequest[T <: Active, A](msg: MessageRef, reply: MessageRef, args: Any*)(call: T => Proc[A]): Proc[A] =
+    syncCall(msg, reply, args, call, java = false).asInstanceOf[Proc[A]]
+
+  private[session] def syncCall(msg: MessageRef, reply: MessageRef, args: Seq[Any], call: AnyRef, java: Boolean): Proc[Any] = {
+    if (msg.sessionType ne sessionType)
+      throw new IllegalArgumentException(s"$msg is a message of ${msg.sessionType}, not of this session's ${sessionType.name}")
+    if ((reply ne null) && ((reply.sessionType ne sessionType) || reply.fromRole != msg.toRole || reply.toRole != msg.fromRole))
+      throw new IllegalArgumentException(s"the reply to $msg must be a message of ${sessionType.name} from ${msg.to} to ${msg.from}, not $reply")
+    Proc.defer {
+      val refused = senderCheck(msg, args)
+      if ((refused eq null) || (sessionType.policy == Policy.LogAndContinue && !refused.afterEnd))
+        Proc.sync[Active, Any](bound(msg.toRole), msg.label)(new Session.Delivery(this, msg, reply, call, java, false).process)
+      else Proc.raise(refused)
     }
   }
 
@@ -301,18 +343,23 @@ object Session {
    * checks the reply. One object for both saves the closures the check used to allocate per
    * message. `replying` is written and read only by the callee's process (on its COG, one step
    * after the other), so it needs no synchronisation; a one-way delivery never writes it, which
-   * is why it may be shared between sends (see `Session.oneWayDelivery`).
+   * is why it may be shared between sends (see `Session.oneWayDelivery`). Its type is `Any =>
+   * Any` because it is both: applied to the callee it returns the process (see [[process]]), to
+   * the method's value the checked value.
    */
   private[monitor] final class Delivery(session: Session, val msg: MessageRef, reply: MessageRef, val call: AnyRef, java: Boolean,
-      val oneWay: Boolean) extends (Any => Proc[Any]) {
+      val oneWay: Boolean) extends (Any => Any) {
     private[this] var replying = false
 
-    def apply(x: Any): Proc[Any] =
+    def apply(x: Any): Any =
       if (replying) session.answer(reply, x)
       else {
         val p = session.receive(x, this)
-        if (reply eq null) p else { replying = true; p.flatMap(this) }
+        if (reply eq null) p else { replying = true; p.map(this) }
       }
+
+    /** This delivery as the function the runtime calls with the callee. */
+    def process: Active => Proc[Any] = this.asInstanceOf[Active => Proc[Any]]
 
     private[monitor] def invoke(t: Any): Proc[Any] =
       if (java) toProc(call.asInstanceOf[JFunction[Any, cogs.javadsl.Proc[Any]]].apply(t))
