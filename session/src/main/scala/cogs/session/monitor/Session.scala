@@ -323,9 +323,12 @@ final class Session private[monitor] (val sessionType: SessionType, givenId: Str
 
   /** Each role's state now, and the violations so far (does not end the session). */
   def report: SessionReport = {
-    val roles = sessionType.roles.indices.toList.map { i =>
+    var roles: List[RoleStatus] = Nil
+    var i = sessionType.roles.length - 1
+    while (i >= 0) {
       val s = states.get(i)
-      RoleStatus(sessionType.roles(i), String.valueOf(bound(i)), s, sessionType.tables(i).finals(s), sessionType.expected(i, s))
+      roles ::= RoleStatus(sessionType.roles(i), String.valueOf(bound(i)), s, sessionType.tables(i).finals(s), sessionType.expected(i, s))
+      i -= 1
     }
     SessionReport(id, sessionType.name, roles, violations)
   }

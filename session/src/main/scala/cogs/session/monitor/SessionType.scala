@@ -53,9 +53,18 @@ final class SessionType(val protocol: ProjectedProtocol, val policy: Policy) {
     Table(protocol.fsm(r), (a: Action) => if (a.send) byKey((r, a.peer, a.label)).id else byKey((a.peer, r, a.label)).id)
   }
 
+  // Per role and state, what the role may do there, in the machine's order; built once (one pass
+  // over each machine's transitions) so that a report, made per session at its end, allocates
+  // nothing for it.
+  private[this] val expectedText: Array[Array[List[String]]] = roles.map { r =>
+    val fsm = protocol.fsm(r)
+    val byState = Array.fill(fsm.states)(List.newBuilder[String])
+    fsm.transitions.foreach(t => byState(t.from) += t.action.text)
+    byState.map(_.result())
+  }
+
   /** What role `role` may do in `state`, as `S!login(String)` / `B?quit()` (for reports; not on the checking path). */
-  private[monitor] def expected(role: Int, state: Int): List[String] =
-    protocol.fsm(roles(role)).outgoing(state).map(_.action.text).toList
+  private[monitor] def expected(role: Int, state: Int): List[String] = expectedText(role)(state)
 
   private[monitor] def actionText(m: MessageRef, asSender: Boolean): String =
     if (asSender) s"${m.to}!${m.label}(${m.payload.mkString(", ")})" else s"${m.from}?${m.label}(${m.payload.mkString(", ")})"
