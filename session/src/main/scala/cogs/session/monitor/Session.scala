@@ -48,7 +48,9 @@ final class Session private[monitor] (val sessionType: SessionType, givenId: Str
   @volatile private[this] var violations$: List[ProtocolViolation] = Nil
   // The last one-way delivery made per message id (see the class comment); created on the first
   // one-way send. Racy on purpose: a Delivery's fields are final, so a thread that reads one
-  // written by another sees it whole; a lost or stale entry only costs a new Delivery.
+  // written by another sees it whole (and the JVM never shows an array without its length); a
+  // null, lost or stale entry only costs a new Delivery, never a wrong check (the entry is used
+  // only if its message and function are the ones being sent).
   private[this] var oneWayCache: Array[Session.Delivery] = _
   // Set once by end() or a violation under EndSession. A send that read null just before it was
   // set goes through: ending is not a barrier for messages already past their check.
@@ -163,7 +165,7 @@ final class Session private[monitor] (val sessionType: SessionType, givenId: Str
     var cache = oneWayCache
     if (cache eq null) { cache = new Array[Session.Delivery](sessionType.messages.length); oneWayCache = cache }
     val d = cache(msg.id)
-    if ((d ne null) && (d.call eq call)) d
+    if ((d ne null) && (d.call eq call) && d.java == java) d
     else { val n = new Session.Delivery(this, msg, null, call, java, true); cache(msg.id) = n; n }
   }
 
@@ -350,7 +352,7 @@ object Session {
    * Any` because it is both: applied to the callee it returns the process (see [[process]]), to
    * the method's value the checked value.
    */
-  private[monitor] final class Delivery(session: Session, val msg: MessageRef, reply: MessageRef, val call: AnyRef, java: Boolean,
+  private[monitor] final class Delivery(session: Session, val msg: MessageRef, reply: MessageRef, val call: AnyRef, val java: Boolean,
       val oneWay: Boolean) extends (Any => Any) {
     private[this] var replying = false
 
