@@ -9,6 +9,7 @@
 #   absc-one-line  ./absc run one.abs             a cached run of a one-line model
 #   absc-empty     ./absc run empty.abs           a cached run of a model whose main block is skip
 #   absc-calls     ./absc run calls.abs           a cached run of 100 objects, N asynchronous calls
+#   package-one-line  one/bin/one                 the one-line model made by `absc package`
 # and prints the median of each and the ratios the issue sets targets for: one-line / hello
 # (at most 4) and calls - empty (at most 50 ms). The models are compiled (and their class-data
 # archives dumped) by three runs of each before the timing. Uses $JAVA_HOME/bin/java (and javac)
@@ -28,7 +29,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     -n) rounds="$2"; shift 2 ;;
     --calls) calls="$2"; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$script" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$script" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "startup.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -70,7 +71,9 @@ class ActorImpl implements Actor {
 }
 EOF
 
-names=(java-hello absc-version absc-one-line absc-empty absc-calls)
+"$root/absc" package -o "$work/one" "$work/one.abs" >/dev/null 2>"$work/err" \
+  || { echo "startup.sh: absc package failed:" >&2; cat "$work/err" >&2; exit 1; }
+names=(java-hello absc-version absc-one-line absc-empty absc-calls package-one-line)
 run_one() {
   case "$1" in
     java-hello) "$java" -cp "$work" Hello ;;
@@ -78,6 +81,7 @@ run_one() {
     absc-one-line) "$root/absc" run "$work/one.abs" ;;
     absc-empty) "$root/absc" run "$work/empty.abs" ;;
     absc-calls) "$root/absc" run "$work/calls.abs" ;;
+    package-one-line) "$work/one/bin/one" ;;
   esac
 }
 
@@ -103,17 +107,18 @@ done
 
 median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 declare -A med
-printf '%-14s %10s %10s %10s   (%d rounds, wall time, ms)\n' what median min max "$rounds"
+printf '%-16s %10s %10s %10s   (%d rounds, wall time, ms)\n' what median min max "$rounds"
 for name in "${names[@]}"; do
   m="$(printf '%s' "${times[$name]}" | median)"
   med[$name]=$m
   lo="$(printf '%s' "${times[$name]}" | tr ' ' '\n' | grep . | sort -n | head -1)"
   hi="$(printf '%s' "${times[$name]}" | tr ' ' '\n' | grep . | sort -n | tail -1)"
-  awk -v n="$name" -v m="$m" -v lo="$lo" -v hi="$hi" 'BEGIN { printf "%-14s %10.1f %10.1f %10.1f\n", n, m / 1000, lo / 1000, hi / 1000 }'
+  awk -v n="$name" -v m="$m" -v lo="$lo" -v hi="$hi" 'BEGIN { printf "%-16s %10.1f %10.1f %10.1f\n", n, m / 1000, lo / 1000, hi / 1000 }'
 done
 awk -v one="${med[absc-one-line]}" -v hello="${med[java-hello]}" -v version="${med[absc-version]}" \
-    -v empty="${med[absc-empty]}" -v calls="${med[absc-calls]}" -v n="$calls" 'BEGIN {
+    -v empty="${med[absc-empty]}" -v calls="${med[absc-calls]}" -v n="$calls" -v pkg="${med[package-one-line]}" 'BEGIN {
   printf "cached absc run of a one-line model / java hello: %.2fx (target: at most 4x)\n", one / hello
+  printf "packaged one-line model / java hello:             %.2fx\n", pkg / hello
   printf "absc --version / java hello:                      %.2fx\n", version / hello
   printf "%d asynchronous calls add to the empty model:  %.1f ms (target: at most 50 ms)\n", n, (calls - empty) / 1000
 }'

@@ -282,6 +282,34 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     addReady(p)
   }
 
+  /**
+   * True only on the thread running this COG's main task, while it runs a slice. The thread test
+   * comes first: `running` is a plain field of the main task, meaningful only to its own thread.
+   */
+  private[runtime] def inSliceHere: Boolean = (Cog.current() eq this) && (running ne null)
+
+  /**
+   * The local wake-up: `p`, of this COG, was taken out of PARKED (the CAS to QUEUED, won by the
+   * caller) by this COG's own main task in the middle of a slice, because a process of this COG
+   * resolved a future that `p` awaits. Instead of pushing `p` through the atomic inbox to itself,
+   * the main task does at once what it would do when draining the inbox (`accept`).
+   *
+   * Why no wake-up is lost and nothing else races here:
+   *  - the CAS out of PARKED is unchanged and still decides who owns the wake-up: against a waker
+   *    on another thread (another future of the same guard) and against this COG's own re-check
+   *    in `sleep` (same thread, so never at the same time). Only the winner gets here, once.
+   *  - the ready queue and the wait lists are touched only by the main task (see the class
+   *    comment); `inSliceHere` is true only on that task's thread, and only inside `runSlice`,
+   *    where none of them is being iterated (the pick loops and `scanConditions` run with
+   *    `running` null, so a wake-up during them, from a guard's code, still takes the inbox).
+   *  - the COG is SCHEDULED while its main task runs, so no activation is needed: the batch
+   *    either picks `p` in its next pick, or ends with `hasLocalWork` true and resubmits itself
+   *    before it could go idle. No other thread ever needs to see `p` for it to run.
+   * A process woken this way can run before a call that already waits in the inbox; ABS leaves
+   * the order among enabled processes open, and recorded schedules name processes, not positions.
+   */
+  private[runtime] def wakeLocal(p: Process): Unit = accept(p)
+
   private def addReady(p: Process): Unit = {
     var r = ready
     if (r eq null) { r = new ArrayDeque[Process](8); ready = r }
@@ -485,6 +513,10 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
             val m = frame.asInstanceOf[Map[Any, Any]]
             try value = m.f(value)
             catch { case e: Throwable => cur = raised(e); hasValue = false }
+          case JMAP =>
+            val m = frame.asInstanceOf[JMap[Any, Any]]
+            try value = m.f.apply(value)
+            catch { case e: Throwable => cur = raised(e); hasValue = false }
           case HANDLE => // success passes through a try/catch frame
           case ENSURE =>
             val v = value
@@ -508,6 +540,8 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
             p.push(cur); cur = cur.asInstanceOf[Bind[Any, Any]].source
           case MAP =>
             p.push(cur); cur = cur.asInstanceOf[Map[Any, Any]].source
+          case JMAP =>
+            p.push(cur); cur = cur.asInstanceOf[JMap[Any, Any]].source
           case HANDLE =>
             p.push(cur); cur = cur.asInstanceOf[Handle[Any]].source
           case ENSURE =>
@@ -581,8 +615,9 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
             val s = cur.asInstanceOf[Sync[Active, Any]]
             val t = s.target
             if (t eq null) cur = new Raise(new NullPointerException(s"synchronous call ${Option(s.label).getOrElse("")} on null"))
-            else if (t.cog eq this) cur = Proc.safely(() => s.call(t))
-            else cur = try new Get(runtime.send(t, s.label, s.call)) catch { case e: Throwable => raised(e) }
+            // Inline rather than Proc.safely: that would allocate a closure per synchronous call.
+            else if (t.cog eq this) cur = try s.callOn(t) catch { case e: Throwable => raised(e) }
+            else cur = try new Get(runtime.send(t, s.label, s.asFunction)) catch { case e: Throwable => raised(e) }
         }
       }
     }

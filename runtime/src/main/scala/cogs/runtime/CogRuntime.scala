@@ -178,7 +178,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
     if (s ne null) p.scheduleName = s.callName(senderCog())
     // Before the call is queued: in a shared trace the call precedes everything it causes.
     if (tracing ne null) TraceHooks.sent(this, target, label, args, fut)
-    cog.enqueueAndSchedule(p)
+    enqueue(cog, p)
     afterSend()
     fut
   }
@@ -198,7 +198,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
     val s = schedule$
     if (s ne null) p.scheduleName = s.callName(senderCog())
     if (tracing ne null) TraceHooks.sent(this, target, label, args, null)
-    cog.enqueueAndSchedule(p)
+    enqueue(cog, p)
     afterSend()
   }
 
@@ -257,6 +257,14 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
   }
 
   /** After a call was queued: a slot whose COG has waited through [[SlotPatience]] sends is flushed. */
+  /**
+   * A call to a COG from inside one of that COG's own slices (a self-call, `this ! m()`) goes
+   * straight into its ready queue, as a local wake-up does (see Cog.wakeLocal: the same argument
+   * holds for a fresh process, which nobody else can reach yet); any other call through the inbox.
+   */
+  @inline private def enqueue(cog: Cog, p: Process): Unit =
+    if (cog.inSliceHere) cog.wakeLocal(p) else cog.enqueueAndSchedule(p)
+
   @inline private def afterSend(): Unit = Thread.currentThread() match {
     case w: Worker if w.slot ne null =>
       val n = w.slotSends + 1

@@ -59,7 +59,7 @@ private[runtime] object JavaSupport {
   def get[A](f: javadsl.Fut[A]): javadsl.Proc[A] = new Proc.Get[A](fut(f))
 
   def sync[T <: Active, A](target: T, method: String, call: JFunction[_ >: T, _ <: javadsl.Proc[A]]): javadsl.Proc[A] =
-    new Proc.Sync[T, A](target, method, t => proc(call.apply(t)))
+    new Proc.Sync[T, A](target, method, null, call)
 
   def loopWhile(cond: BooleanSupplier, body: Supplier[_ <: javadsl.Proc[_]]): javadsl.Proc[_] = {
     lazy val loop: Proc[Unit] =

@@ -72,6 +72,7 @@ object Proc {
   private[runtime] final val SYNC = 10
   private[runtime] final val HANDLE = 11
   private[runtime] final val ENSURE = 12
+  private[runtime] final val JMAP = 13
 
   /**
    * Every node of a process is also a `cogs.javadsl.Proc`, so a process built in Java and one
@@ -82,7 +83,8 @@ object Proc {
   private[runtime] sealed abstract class Node[A] extends Proc[A] with cogs.javadsl.Proc[A] {
     final def flatMap[B](f: JFunction[_ >: A, _ <: cogs.javadsl.Proc[B]]): cogs.javadsl.Proc[B] =
       new Bind[A, B](this, a => JavaSupport.proc(f.apply(a)))
-    final def map[B](f: JFunction[_ >: A, _ <: B]): cogs.javadsl.Proc[B] = new Map[A, B](this, a => f.apply(a))
+    // Its own node, not a Map around a Scala wrapper of `f`: one allocation per `map` instead of two.
+    final def map[B](f: JFunction[_ >: A, _ <: B]): cogs.javadsl.Proc[B] = new JMap[A, B](this, f)
     final def andThen[B](next: cogs.javadsl.Proc[B]): cogs.javadsl.Proc[B] = {
       val n = JavaSupport.proc(next)
       new Bind[A, B](this, _ => n)
@@ -100,13 +102,29 @@ object Proc {
   private[runtime] final class Defer[A](val thunk: () => Proc[A]) extends Node[A] { def tag = DEFER }
   private[runtime] final class Bind[A, B](val source: Proc[A], val f: A => Proc[B]) extends Node[B] { def tag = BIND }
   private[runtime] final class Map[A, B](val source: Proc[A], val f: A => B) extends Node[B] { def tag = MAP }
+  /** `map` from the Java DSL: the same step as [[Map]], with the Java function kept as it is. */
+  private[runtime] final class JMap[A, B](val source: Proc[A], val f: JFunction[_ >: A, _ <: B]) extends Node[B] { def tag = JMAP }
   private[runtime] final class Raise(val error: Throwable) extends Node[Nothing] { def tag = RAISE }
   private[runtime] final class Await(val guard: Guard) extends Node[Unit] { def tag = AWAIT }
   private[runtime] final class AwaitFut[A](val fut: Fut[_ <: A]) extends Node[A] { def tag = AWAIT_FUT }
   private[runtime] object Suspend extends Node[Unit] { def tag = SUSPEND }
   private[runtime] final class Get[A](val fut: Fut[_ <: A]) extends Node[A] { def tag = GET }
-  private[runtime] final class Sync[T <: Active, A](val target: T, val label: String, val call: T => Proc[A]) extends Node[A] {
+  /**
+   * A synchronous call. `call` is the Scala function of the call, or null when it came from the
+   * Java DSL: then `jcall` is the Java function, kept as it is (no wrapper allocated per call).
+   */
+  private[runtime] final class Sync[T <: Active, A](
+      val target: T,
+      val label: String,
+      val call: T => Proc[A],
+      val jcall: JFunction[_ >: T, _ <: cogs.javadsl.Proc[A]]
+  ) extends Node[A] {
+    def this(target: T, label: String, call: T => Proc[A]) = this(target, label, call, null)
     def tag = SYNC
+    /** Run the call on `t` (this COG's object): the callee's process. */
+    def callOn(t: T): Proc[A] = if (call ne null) call(t) else JavaSupport.proc(jcall.apply(t))
+    /** The call as a Scala function, for sending it to another COG. */
+    def asFunction: T => Proc[A] = if (call ne null) call else t => JavaSupport.proc(jcall.apply(t))
   }
   private[runtime] final class Handle[A](val source: Proc[A], val handler: Throwable => Proc[A]) extends Node[A] { def tag = HANDLE }
   private[runtime] final class Ensure[A](val source: Proc[A], val finalizer: () => Proc[Unit]) extends Node[A] { def tag = ENSURE }
@@ -194,6 +212,7 @@ object Proc {
     case RAISE => throw p.asInstanceOf[Raise].error
     case DEFER => now(p.asInstanceOf[Defer[A]].thunk())
     case MAP   => val m = p.asInstanceOf[Map[Any, A]]; m.f(now(m.source))
+    case JMAP  => val m = p.asInstanceOf[JMap[Any, A]]; m.f.apply(now(m.source))
     case BIND  => val b = p.asInstanceOf[Bind[Any, A]]; now(b.f(now(b.source)))
     case HANDLE =>
       val h = p.asInstanceOf[Handle[A]]

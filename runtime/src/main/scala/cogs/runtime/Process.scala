@@ -182,8 +182,17 @@ private[runtime] final class Process(
   /** Wake from a future: only if parked, and then exactly once (see ProcessCore). */
   def onResolved(f: FutCore): Unit = wake()
 
+  /**
+   * Whoever wins the CAS out of PARKED owns the wake-up (ProcessCore). A waker on another thread
+   * hands the process over through the COG's inbox; the COG's own main task, waking it from inside
+   * a slice (a process of the COG resolved the future), puts it straight into the ready queue
+   * (see Cog.wakeLocal for why that loses nothing).
+   */
   def wake(): Unit =
-    if (casState(ProcessCore.PARKED, ProcessCore.QUEUED)) cog.enqueueAndSchedule(this)
+    if (casState(ProcessCore.PARKED, ProcessCore.QUEUED)) {
+      val c = cog
+      if (c.inSliceHere) c.wakeLocal(this) else c.enqueueAndSchedule(this)
+    }
 
   def describe: String = {
     val m = if (label eq null) "(asynchronous call)" else label

@@ -577,6 +577,32 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
         } finally built.close()
     }
 
+  /** `absc package`: build (through the cache) and write the program's directory (see [[Packager]]). */
+  def packageTo(sources: List[SourceFile], cache: CachePolicy, out: Path, name: String): Int =
+    build(sources, cache, None) match {
+      case Left(f) => f.status
+      case Right(built) =>
+        try built.program.mainObject match {
+          case None =>
+            err.println("absc: nothing to package: the program has no main block")
+            Exit.Compile
+          case Some(main) =>
+            try {
+              val libRoot = built.cacheRoot.getOrElse(built.program.dir)
+              phase("package") {
+                Packager.write(built.program, main, FastRun.programJar(built.program),
+                  FastRun.runClassPath(ClassPath.entries, libRoot), out, name, Versions.absc)
+              }
+              err.println(s"absc: wrote ${out.resolve("bin").resolve(name)} (run it; it needs only a Java 17 or newer)")
+              Exit.Ok
+            } catch {
+              case e @ (_: IOException | _: java.io.UncheckedIOException | _: SecurityException) =>
+                err.println(s"absc: cannot write the package into $out: $e")
+                Exit.Compile
+            }
+        } finally built.close()
+    }
+
   /** The launcher's index for the next run of these sources (see [[FastRun]]); never fails the run. */
   private def recordFastPath(built: Built, sources: List[SourceFile]): Unit =
     for (req <- fastRequest; root <- built.cacheRoot) {

@@ -74,6 +74,7 @@ object Main {
     cl.addSubcommand("compile", new CompileCommand(ctx))
     cl.addSubcommand("run", new RunCommand(ctx))
     cl.addSubcommand("test", new TestCommand(ctx))
+    cl.addSubcommand("package", new PackageCommand(ctx))
     cl.addSubcommand("help", new CommandLine.HelpCommand)
     cl.addSubcommand("build-into", new BuildIntoCommand(ctx))
     cl.setOut(new PrintWriter(ctx.out, true))
@@ -93,7 +94,7 @@ object Main {
   }
 
   /** Commands a user can give (build-into is absc's own). */
-  private[driver] val commandNames = List("check", "dump", "compile", "run", "test")
+  private[driver] val commandNames = List("check", "dump", "compile", "run", "test", "package")
 
   /**
    * A bad command line: picocli's message, a suggestion if it has one, and where the usage is;
@@ -392,6 +393,39 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
       monitor.config == null && main.mainModule == null && workers.workers == null &&
       schedule.record == null && schedule.replay == null &&
       files.asScala.forall(f => f.endsWith(".abs") && java.nio.file.Files.isRegularFile(java.nio.file.Paths.get(f)))
+}
+
+@Command(name = "package", mixinStandardHelpOptions = true, versionProvider = classOf[VersionProvider],
+  description = Array("Compile the ABS FILEs (one program) into a directory that runs without absc: OUT/bin/NAME (a launcher script) and OUT/lib (the program's jar and the jars it runs on).",
+    "The launcher takes --workers, --clock-limit, --port, --record and --replay as 'absc run' does, and the program's arguments after '--'; 'java -jar OUT/lib/NAME.jar' also runs the program."),
+  footer = Array("", "Exit status: 0 when the package was written; 2 if the program does not compile, has no main block, or OUT holds other files."))
+private[driver] final class PackageCommand(ctx: Main.Context) extends AbscCommand(ctx) {
+  @Opt(names = Array("-o", "--output"), required = true, paramLabel = "OUT",
+    description = Array("The directory to write (created if needed; an earlier package there is replaced; any other content is refused)."))
+  var output: Path = _
+
+  @Opt(names = Array("--name"), paramLabel = "NAME",
+    description = Array("The launcher's and the jar's name (default: the first FILE's name, lower-case)."))
+  var name: String = _
+
+  @Mixin var build: BuildOptions = _
+  @Mixin var main: MainModuleOptions = _
+  override protected def programOptions: ProgramOptions = ProgramOptions(Option(main.mainModule), None, mainModuleOption = true)
+
+  def call(): Integer = {
+    noProgramArgs()
+    val n = Option(name).getOrElse(Packager.defaultName(fileNames.head))
+    if (!Packager.validName(n))
+      throw new CommandLine.ParameterException(spec.commandLine, s"--name: '$n' is not a name (letters, digits, '.', '_' and '-', not first)")
+    Packager.refusal(output) match {
+      case Some(why) => ctx.err.println(s"absc: $why"); Exit.Compile
+      case None =>
+        withSources { sources =>
+          val d = new Driver(ctx.backend, ctx.err, common.verbose, CompilerJvm.fromSystemProperties, program = programOptions, debug = common.debug)
+          d.packageTo(sources, build.policy(ctx.env), output, n)
+        }
+    }
+  }
 }
 
 @Command(name = "test", mixinStandardHelpOptions = true, versionProvider = classOf[VersionProvider],

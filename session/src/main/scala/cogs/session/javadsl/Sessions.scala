@@ -1,7 +1,7 @@
 package cogs.session.javadsl
 
 import java.nio.file.Path
-import java.util.function.{Function => JFunction}
+import java.util.function.{BiFunction, Function => JFunction}
 
 import scala.annotation.varargs
 import scala.jdk.CollectionConverters._
@@ -9,7 +9,7 @@ import scala.jdk.CollectionConverters._
 import cogs.javadsl
 import cogs.runtime.{Active, Proc}
 import cogs.session.{ProjectedProtocol, ProtocolModule}
-import cogs.session.monitor.{Invitation, MessageRef, Policy, Session, SessionType}
+import cogs.session.monitor.{Directory, Invitation, MessageRef, Offer, Policy, Registration, Session, SessionType}
 
 /**
  * The Java API of sessions, as static methods:
@@ -100,4 +100,22 @@ object Sessions {
   /** One-way form of [[send]]. */
   @varargs def tell[T <: Active](s: Session, msg: MessageRef, call: JFunction[T, _ <: javadsl.Proc[_]], args: AnyRef*): Unit =
     s.tellJava(msg, args, call)
+
+  /** A directory of the runtime, for objects to register for roles and sessions to find them (see `Directory`). */
+  def directory(rt: javadsl.CogRuntime): Directory = new Directory(rt.asScala())
+
+  /** Register `obj` for `role` of `st`; it takes every role it is offered. */
+  def register(dir: Directory, st: SessionType, role: String, obj: Active): Registration = dir.register(st, role, obj)
+
+  /**
+   * Register `obj` for `role` of `st`; `join.apply(obj, offer)` runs as a call of `obj` when it is
+   * offered the role and returns whether it takes it.
+   */
+  def register[T <: Active](dir: Directory, st: SessionType, role: String, obj: T, join: BiFunction[T, Offer, javadsl.Proc[java.lang.Boolean]]): Registration = {
+    if (join == null) throw new NullPointerException(s"protocol ${st.name}: role $role registered with a null join")
+    dir.register[T](st, role, obj, (t: T, o: Offer) => Session.toProc(join.apply(t, o)).asInstanceOf[Proc[Boolean]])
+  }
+
+  /** A new session of `st` whose roles go to objects registered in `dir`; the future fails if a role finds no taker. */
+  def start(dir: Directory, st: SessionType): javadsl.Fut[Session] = dir.start(st)
 }

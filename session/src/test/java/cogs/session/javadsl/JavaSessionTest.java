@@ -115,6 +115,17 @@ class JavaSessionTest {
       // A binding that leaves a role open gets the same error as from Scala.
       IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> Sessions.start(st, Map.of("A", a)));
       assertTrue(bad.getMessage().contains("no object plays role(s) B"), bad.getMessage());
+
+      // Discovery: a directory offers roles to registered objects; c declines, d takes B.
+      cogs.session.monitor.Directory dir = Sessions.directory(rt);
+      Player c = rt.spawn(Player::new);
+      Player d = rt.spawn(Player::new);
+      Sessions.register(dir, st, "A", a);
+      Sessions.register(dir, st, "B", c, (Player p, cogs.session.monitor.Offer o) -> Proc.done(false));
+      Sessions.register(dir, st, "B", d, (Player p, cogs.session.monitor.Offer o) -> Proc.done(o.role().equals("B")));
+      Session found = Sessions.start(dir, st).join();
+      assertSame(a, found.role("A"));
+      assertSame(d, found.role("B"));
     } finally {
       rt.close();
     }

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# @NAME@: an ABS model compiled by absc @VERSION@ ('absc package'). Needs a JDK or JRE 17 or newer
+# (JAVA_HOME, or java on PATH); nothing else. The directory this script is in may be moved.
+#
+#   @NAME@ [--workers N] [--clock-limit T] [--port PORT] [--record FILE | --replay FILE] [-- ARG...]
+#
+# JAVA_OPTS adds options to the JVM (e.g. JAVA_OPTS=-Xmx4g). The first run on a JDK writes a
+# class-data archive of the program into lib/ (when lib/ is writable), which later runs map to
+# start faster; ABSC_NO_CDS=1 turns that off.
+set -euo pipefail
+
+name="@NAME@"
+script="${BASH_SOURCE[0]}"
+while [ -L "$script" ]; do
+  target="$(readlink "$script")"
+  case "$target" in /*) script="$target" ;; *) script="$(dirname "$script")/$target" ;; esac
+done
+lib="$(cd "$(dirname "$script")/../lib" && pwd)"
+
+usage() {
+  sed -n '5p' "$script" | sed 's/^# *//'
+  cat <<'EOF'
+  --workers N        worker threads of the runtime (default: one per processor)
+  --clock-limit T    stop when the simulated clock would pass T (e.g. 100 or 5/2)
+  --port PORT        serve the Model API on PORT of the loopback interface (0: any free port)
+  --record FILE      record the run's scheduling decisions into FILE
+  --replay FILE      replay the decisions recorded in FILE
+  ARGs after '--' are passed to the program.
+Exit status: 0, or 1 on an uncaught exception, failed assert or deadlock; 2 on a bad command line.
+EOF
+}
+
+bad() { echo "$name: $1 (see '$name --help')" >&2; exit 2; }
+
+props=()
+recording=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h|--help) usage; exit 0 ;;
+    --workers|--clock-limit|-l|--port|-p|--record|--replay)
+      [ $# -ge 2 ] || bad "option $1 needs a value"
+      value="$2"
+      case "$1" in
+        --workers)
+          case "$value" in ''|*[!0-9]*|0) bad "--workers must be a whole number of at least 1, not '$value'" ;; esac
+          props+=("-Dcogs.executor.parallelism=$value") ;;
+        --clock-limit|-l)
+          [[ "$value" =~ ^[0-9]+(/[0-9]*[1-9][0-9]*)?$ ]] || bad "--clock-limit: '$value' is not a time (a whole number or a fraction such as 5/2)"
+          props+=("-Dcogs.absc.clock-limit=$value") ;;
+        --port|-p)
+          case "$value" in ''|*[!0-9]*) bad "--port must be from 0 to 65535, not '$value'" ;; esac
+          [ "${#value}" -le 5 ] && [ "$value" -le 65535 ] || bad "--port must be from 0 to 65535, not '$value'"
+          props+=("-Dcogs.absc.modelapi.port=$value") ;;
+        --record|--replay)
+          [ -z "$recording" ] || bad "--record and --replay exclude each other"
+          recording="$1"
+          case "$value" in /*) ;; *) value="$PWD/$value" ;; esac
+          props+=("-Dcogs.absc.${1#--}=$value") ;;
+      esac
+      shift 2 ;;
+    --) shift; break ;;
+    -*) bad "unknown option '$1'" ;;
+    *) bad "unexpected argument '$1' (the program's arguments go after '--')" ;;
+  esac
+done
+
+if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then
+  java="$JAVA_HOME/bin/java"
+elif command -v java >/dev/null 2>&1; then
+  java="$(command -v java)"
+else
+  echo "$name: 'java' not found (set JAVA_HOME or put a Java 17 or newer on PATH)" >&2
+  exit 2
+fi
+
+cp=""
+for jar in @JARS@; do cp="${cp:+$cp:}$lib/$jar"; done
+
+# A class-data archive per JDK and per place of this directory (an archive records the jars'
+# paths; one made before a move would be refused, silently, so a moved package makes a new one).
+opts=(-Xss256m)
+mode=exec
+if [ -z "${ABSC_NO_CDS:-}" ] && [ -w "$lib" ]; then
+  java_real="$(readlink -f "$java" 2>/dev/null || echo "$java")"
+  jdk="$(dirname "$(dirname "$java_real")")"
+  major=0
+  while IFS= read -r line; do
+    case "$line" in JAVA_VERSION=*) line="${line#JAVA_VERSION=\"}"; major="${line%%[!0-9]*}" ;; esac
+  done <"$jdk/release" 2>/dev/null || true
+  sum="$(printf '%s|%s|%s' "$java_real" "$(stat -c %Y "$jdk/release" 2>/dev/null || echo 0)" "$lib" | cksum)"
+  archive="$lib/$name-cds-${sum%% *}"
+  if [ "${major:-0}" -ge 25 ] 2>/dev/null; then
+    if [ -s "$archive.aot" ]; then
+      opts+=("-XX:AOTCache=$archive.aot" -Xlog:aot=off -Xlog:cds=off)
+    else
+      opts+=(-XX:AOTMode=record "-XX:AOTConfiguration=$archive.aotconf.$$.tmp"
+        -XX:+UnlockDiagnosticVMOptions -XX:-DisplayVMOutput -Xlog:aot=off -Xlog:cds=off)
+      mode=aot
+    fi
+  elif [ "${major:-0}" -ge 17 ] 2>/dev/null; then
+    if [ -s "$archive.jsa" ]; then
+      opts+=("-XX:SharedArchiveFile=$archive.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off)
+    else
+      opts+=("-XX:ArchiveClassesAtExit=$archive.jsa.$$.tmp" -Xlog:cds=off -Xlog:cds+dynamic=off)
+      mode=cds
+    fi
+  fi
+fi
+
+command=("$java" "${opts[@]}" "${props[@]}" ${JAVA_OPTS:-} -cp "$cp" "@MAIN@" "$@")
+[ "$mode" = exec ] && exec "${command[@]}"
+set +e
+"${command[@]}"
+status=$?
+set -e
+if [ "$mode" = cds ]; then
+  if [ -s "$archive.jsa.$$.tmp" ]; then mv -f "$archive.jsa.$$.tmp" "$archive.jsa" 2>/dev/null || true; fi
+  rm -f "$archive.jsa.$$.tmp"
+elif [ -s "$archive.aotconf.$$.tmp" ]; then
+  # The cache is made from the recording by a JVM in the background: this run is not held up.
+  (
+    "$java" -XX:AOTMode=create "-XX:AOTConfiguration=$archive.aotconf.$$.tmp" "-XX:AOTCache=$archive.aot.$$.tmp" \
+        -Xlog:aot=off -Xlog:cds=off -cp "$cp" >/dev/null 2>&1 \
+      && mv -f "$archive.aot.$$.tmp" "$archive.aot"
+    rm -f "$archive.aotconf.$$.tmp" "$archive.aot.$$.tmp"
+  ) </dev/null >/dev/null 2>&1 &
+  disown 2>/dev/null || true
+else
+  rm -f "$archive.aotconf.$$.tmp"
+fi
+exit "$status"

@@ -1,0 +1,174 @@
+package cogs.absc.driver
+
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Path, Paths}
+import java.util.concurrent.TimeUnit
+
+import scala.jdk.CollectionConverters._
+
+import org.junit.jupiter.api.Assertions._
+import org.junit.jupiter.api.{AfterAll, Test, TestInstance}
+
+import DriverTestSupport._
+
+/**
+ * `absc package`: the directory it writes runs the program without absc (its launcher and
+ * `java -jar`), the same output and exit status as `absc run`, after a move too; the launcher's
+ * options reach the program; its class-data archive is made by the first run and used by the
+ * next; bad input (a compile error, a directory with other files, a bad name, a bad launcher
+ * option) is refused with a message and writes nothing.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PackageCommandTest {
+  private val dir = tempDir("absc-package-")
+  private val cache = dir.resolve("cache")
+  private val java = Paths.get(System.getProperty("java.home"), "bin", "java").toString
+
+  @AfterAll def cleanUp(): Unit = ClassCache.deleteTree(dir)
+
+  private val model =
+    """module Shop;
+      |interface Counter { Int add(Int n); }
+      |class CounterImpl implements Counter {
+      |  Int total = 0;
+      |  Int add(Int n) { await duration(1, 1); total = total + n; return total; }
+      |}
+      |{
+      |  Counter c = new CounterImpl();
+      |  Fut<Int> f = c!add(2);
+      |  await f?;
+      |  Int t = c.add(3);
+      |  println("total " + toString(t) + " at " + toString(timeValue(now())));
+      |}
+      |""".stripMargin
+
+  private final case class Ran(status: Int, out: String, err: String)
+
+  private def launch(command: List[String], env: Map[String, String] = Map.empty): Ran = {
+    val pb = new ProcessBuilder(command: _*)
+    pb.directory(dir.toFile)
+    pb.environment().put("JAVA_HOME", System.getProperty("java.home"))
+    env.foreach { case (k, v) => pb.environment().put(k, v) }
+    val outFile = Files.createTempFile(dir, "out-", ".txt")
+    val errFile = Files.createTempFile(dir, "err-", ".txt")
+    pb.redirectOutput(outFile.toFile).redirectError(errFile.toFile)
+    val p = pb.start()
+    try {
+      assertTrue(p.waitFor(120, TimeUnit.SECONDS), s"${command.mkString(" ")} did not end in 120 s")
+      Ran(p.exitValue, Files.readString(outFile, UTF_8), Files.readString(errFile, UTF_8))
+    } finally {
+      p.descendants().forEach(_.destroyForcibly())
+      p.destroyForcibly()
+    }
+  }
+
+  private def pack(out: Path, args: String*): AbscResult =
+    absc(AbsBackend, (List("package", "--cache-dir", cache.toString, "-o", out.toString) ++ args): _*)
+
+  @Test def thePackageRunsLikeAbscRun(): Unit = {
+    val f = absFile(dir, "Shop", model)
+    val expected = absc(AbsBackend, "run", "--cache-dir", cache.toString, f)
+    assertEquals(0, expected.status, expected.err)
+    assertEquals("total 5 at 2\n", expected.programOut)
+
+    val out = dir.resolve("shop-pkg")
+    val r = pack(out, f)
+    assertEquals(0, r.status, r.err)
+    assertTrue(r.err.contains(s"wrote ${out.resolve("bin/shop")}"), r.err)
+    val launcher = out.resolve("bin/shop")
+    assertTrue(Files.isExecutable(launcher))
+    assertTrue(Files.isRegularFile(out.resolve("lib/shop.jar")))
+    val libs = Using(out.resolve("lib"))
+    assertFalse(libs.exists(n => n.startsWith("scala-compiler") || n.startsWith("picocli") || n.startsWith("antlr4-4")),
+      s"the compiler's jars are not packaged: $libs")
+
+    val first = launch(List("bash", launcher.toString))
+    assertEquals(Ran(0, "total 5 at 2\n", ""), first)
+    val archives = Using(out.resolve("lib")).filter(_.contains("-cds-"))
+    assertTrue(archives.exists(n => n.endsWith(".jsa") || n.endsWith(".aot") || n.contains(".aotconf")),
+      s"the first run makes a class-data archive (or its recording) in lib/: $archives")
+    assertEquals(Ran(0, "total 5 at 2\n", ""), launch(List("bash", launcher.toString)), "the run with the archive")
+
+    // java -jar, and a moved copy of the directory.
+    assertEquals(Ran(0, "total 5 at 2\n", ""), launch(List(java, "-jar", out.resolve("lib/shop.jar").toString)))
+    val moved = dir.resolve("elsewhere/shop")
+    Files.createDirectories(moved.getParent)
+    Files.move(out, moved)
+    assertEquals(Ran(0, "total 5 at 2\n", ""), launch(List("bash", moved.resolve("bin/shop").toString)))
+  }
+
+  private def Using(d: Path): List[String] =
+    scala.util.Using.resource(Files.list(d))(_.iterator.asScala.map(_.getFileName.toString).toList)
+
+  @Test def launcherOptionsReachTheProgram(): Unit = {
+    val f = absFile(dir, "Ticks",
+      """module Ticks;
+        |{
+        |  Int i = 0;
+        |  while (True) { await duration(1, 1); i = i + 1; println(toString(i)); }
+        |}
+        |""".stripMargin)
+    val out = dir.resolve("ticks")
+    assertEquals(0, pack(out, "--name", "ticker", f).status)
+    val launcher = out.resolve("bin/ticker").toString
+    val r = launch(List("bash", launcher, "--clock-limit", "3", "--workers", "1"), Map("ABSC_NO_CDS" -> "1"))
+    assertEquals(Ran(0, "1\n2\n3\n", "absc: the simulation stopped at the clock limit 3 (time 3) before the main block finished\n"), r)
+
+    val bad = launch(List("bash", launcher, "--workers", "0"))
+    assertEquals(2, bad.status)
+    assertEquals("ticker: --workers must be a whole number of at least 1, not '0' (see 'ticker --help')\n", bad.err)
+    val unknown = launch(List("bash", launcher, "--frobnicate"))
+    assertEquals(2, unknown.status)
+    assertTrue(unknown.err.startsWith("ticker: unknown option '--frobnicate'"), unknown.err)
+    val both = launch(List("bash", launcher, "--record", "a.json", "--replay", "b.json"))
+    assertEquals(2, both.status)
+    assertTrue(both.err.contains("--record and --replay exclude each other"), both.err)
+    val help = launch(List("bash", launcher, "--help"))
+    assertEquals(0, help.status)
+    assertTrue(help.out.contains("--clock-limit T"), help.out)
+  }
+
+  @Test def aFailingProgramFailsTheSameWay(): Unit = {
+    val f = absFile(dir, "Broken", "module Broken;\n{\n  Int x = 1;\n  assert x == 2;\n}\n")
+    val expected = absc(AbsBackend, "run", "--cache-dir", cache.toString, f)
+    assertEquals(1, expected.status)
+    val out = dir.resolve("broken")
+    assertEquals(0, pack(out, f).status)
+    val r = launch(List("bash", out.resolve("bin/broken").toString), Map("ABSC_NO_CDS" -> "1"))
+    assertEquals(1, r.status)
+    assertTrue(r.err.contains("Broken.abs:4"), s"the report names the ABS line: ${r.err}")
+  }
+
+  @Test def badInputWritesNothing(): Unit = {
+    val f = absFile(dir, "Wrong", "module Wrong;\n{\n  Int x = True;\n}\n")
+    val out = dir.resolve("wrong")
+    val r = pack(out, f)
+    assertEquals(2, r.status)
+    assertTrue(r.err.contains("Wrong.abs:3:"), r.err)
+    assertFalse(Files.exists(out.resolve("bin")), "nothing written for a model that does not compile")
+
+    val good = absFile(dir, "Fine", "module Fine;\n{\n  println(\"fine\");\n}\n")
+    val mine = Files.createDirectories(dir.resolve("mine"))
+    Files.writeString(mine.resolve("notes.txt"), "keep me", UTF_8)
+    val refused = pack(mine, good)
+    assertEquals(2, refused.status)
+    assertTrue(refused.err.contains("is not empty and is not a package made by 'absc package'"), refused.err)
+    assertEquals("keep me", Files.readString(mine.resolve("notes.txt"), UTF_8))
+    assertFalse(Files.exists(mine.resolve("lib")))
+
+    val badName = pack(dir.resolve("named"), "--name", "../x", good)
+    assertEquals(2, badName.status)
+    assertTrue(badName.err.contains("--name: '../x' is not a name"), badName.err)
+
+    val noMain = absFile(dir, "Lib", "module Lib;\ndef Int one() = 1;\n")
+    val r2 = pack(dir.resolve("lib-pkg"), noMain)
+    assertEquals(2, r2.status)
+    assertTrue(r2.err.contains("nothing to package: the program has no main block"), r2.err)
+
+    // Packaging again into a package replaces it.
+    val again = dir.resolve("again")
+    assertEquals(0, pack(again, "--name", "app", good).status)
+    assertEquals(0, pack(again, "--name", "app", good).status)
+    assertEquals(Ran(0, "fine\n", ""), launch(List("bash", again.resolve("bin/app").toString), Map("ABSC_NO_CDS" -> "1")))
+  }
+}
