@@ -25,13 +25,6 @@ import cogs.session.monitor.{Directory, Invitation, MessageRef, Offer, Policy, R
  */
 object Sessions {
 
-  // The runtime's processes implement `cogs.javadsl.Proc`: a Java process is one of them.
-  private def proc[A](p: javadsl.Proc[A]): Proc[A] = p match {
-    case q: Proc[A @unchecked] => q
-    case null => throw new NullPointerException("a process is null (a method returned null instead of a Proc)")
-    case other => throw new IllegalArgumentException(s"${other.getClass.getName} is not a process built with Proc's factories")
-  }
-
   /** Read and check a protocol file; throws ProtocolException (its message: the rendered errors). */
   def load(path: Path): ProtocolModule = ProtocolModule.load(path)
 
@@ -42,10 +35,13 @@ object Sessions {
   def sessionType(protocol: ProjectedProtocol, policy: String): SessionType = new SessionType(protocol, Policy.parse(policy))
 
   /** A session with each role played by an active object. */
-  def start(st: SessionType, bindings: java.util.Map[String, _ <: Active]): Session = st.start(bindings.asScala.toMap)
+  def start(st: SessionType, bindings: java.util.Map[String, _ <: Active]): Session = st.startJava(null, bindings)
 
   /** [[start]] with a session name of the caller's choice. */
-  def start(st: SessionType, id: String, bindings: java.util.Map[String, _ <: Active]): Session = st.start(id, bindings.asScala.toMap)
+  def start(st: SessionType, id: String, bindings: java.util.Map[String, _ <: Active]): Session = {
+    if (id == null) throw new NullPointerException("session id is null")
+    st.startJava(id, bindings)
+  }
 
   /** A session with every role open: objects accept roles (`Invitation.accept`) and it starts when all are bound. */
   def invite(st: SessionType): Invitation = st.invite()
@@ -58,32 +54,52 @@ object Sessions {
 
   /** Send protocol message `msg` with payload `args` as the call `call` of the receiving role's object. */
   @varargs def send[T <: Active, A](s: Session, msg: MessageRef, call: JFunction[T, javadsl.Proc[A]], args: AnyRef*): javadsl.Fut[A] =
-    s.send[T, A](msg, args: _*)(t => proc(call.apply(t)))
+    s.sendJava(msg, args, call).asInstanceOf[javadsl.Fut[A]]
 
   /** A call whose future's resolution is the protocol message `reply` (see `Session.request`). */
   @varargs def request[T <: Active, A](s: Session, msg: MessageRef, reply: MessageRef, call: JFunction[T, javadsl.Proc[A]], args: AnyRef*): javadsl.Fut[A] =
-    s.request[T, A](msg, reply, args: _*)(t => proc(call.apply(t)))
+    s.requestCall(msg, reply, args, call, java = true).asInstanceOf[javadsl.Fut[A]]
 
-  // The overloads without a payload below: a Java call of a varargs method makes an empty array,
-  // and the Scala side a sequence around it, for every message; for payload-less messages these
-  // overloads (which Java picks first) pass the shared empty sequence instead, 32 bytes less per
-  // message (docs/sessions.md, "Where a checked one-way message's time goes").
+  /** A synchronous call as protocol message `msg` (see `Session.sync`): a process step of the caller. */
+  @varargs def sync[T <: Active, A](s: Session, msg: MessageRef, call: JFunction[T, javadsl.Proc[A]], args: AnyRef*): javadsl.Proc[A] =
+    s.syncCall(msg, null, args, call, java = true).asInstanceOf[javadsl.Proc[A]]
+
+  /** A synchronous call whose return value is protocol message `reply` (see `Session.syncRequest`). */
+  @varargs def syncRequest[T <: Active, A](s: Session, msg: MessageRef, reply: MessageRef, call: JFunction[T, javadsl.Proc[A]], args: AnyRef*): javadsl.Proc[A] =
+    s.syncCall(msg, reply, args, call, java = true).asInstanceOf[javadsl.Proc[A]]
+
+  // The overloads without a payload and with one payload element below: a Java call of a varargs
+  // method makes an array, and the Scala side a sequence around it, for every message; these
+  // overloads (which Java picks before the varargs ones) pass the shared empty sequence, or a
+  // one-element list (one object instead of two) (docs/sessions.md).
 
   /** [[send]] of a message without payload. */
   def send[T <: Active, A](s: Session, msg: MessageRef, call: JFunction[T, javadsl.Proc[A]]): javadsl.Fut[A] =
-    s.send[T, A](msg)(t => proc(call.apply(t)))
+    s.sendJava(msg, Nil, call).asInstanceOf[javadsl.Fut[A]]
+
+  /** [[send]] of a message with one payload element. */
+  def send[T <: Active, A](s: Session, msg: MessageRef, call: JFunction[T, javadsl.Proc[A]], arg: AnyRef): javadsl.Fut[A] =
+    s.sendJava(msg, arg :: Nil, call).asInstanceOf[javadsl.Fut[A]]
 
   /** [[request]] of a message without payload. */
   def request[T <: Active, A](s: Session, msg: MessageRef, reply: MessageRef, call: JFunction[T, javadsl.Proc[A]]): javadsl.Fut[A] =
-    s.request[T, A](msg, reply)(t => proc(call.apply(t)))
+    s.requestCall(msg, reply, Nil, call, java = true).asInstanceOf[javadsl.Fut[A]]
+
+  /** [[request]] of a message with one payload element. */
+  def request[T <: Active, A](s: Session, msg: MessageRef, reply: MessageRef, call: JFunction[T, javadsl.Proc[A]], arg: AnyRef): javadsl.Fut[A] =
+    s.requestCall(msg, reply, arg :: Nil, call, java = true).asInstanceOf[javadsl.Fut[A]]
 
   /** [[tell]] of a message without payload. */
   def tell[T <: Active](s: Session, msg: MessageRef, call: JFunction[T, _ <: javadsl.Proc[_]]): Unit =
-    s.tell[T](msg)(t => proc(call.apply(t).asInstanceOf[javadsl.Proc[Any]]))
+    s.tellJava(msg, Nil, call)
+
+  /** [[tell]] of a message with one payload element. */
+  def tell[T <: Active](s: Session, msg: MessageRef, call: JFunction[T, _ <: javadsl.Proc[_]], arg: AnyRef): Unit =
+    s.tellJava(msg, arg :: Nil, call)
 
   /** One-way form of [[send]]. */
   @varargs def tell[T <: Active](s: Session, msg: MessageRef, call: JFunction[T, _ <: javadsl.Proc[_]], args: AnyRef*): Unit =
-    s.tell[T](msg, args: _*)(t => proc(call.apply(t).asInstanceOf[javadsl.Proc[Any]]))
+    s.tellJava(msg, args, call)
 
   /** A directory of the runtime, for objects to register for roles and sessions to find them (see `Directory`). */
   def directory(rt: javadsl.CogRuntime): Directory = new Directory(rt.asScala())
@@ -97,7 +113,7 @@ object Sessions {
    */
   def register[T <: Active](dir: Directory, st: SessionType, role: String, obj: T, join: BiFunction[T, Offer, javadsl.Proc[java.lang.Boolean]]): Registration = {
     if (join == null) throw new NullPointerException(s"protocol ${st.name}: role $role registered with a null join")
-    dir.register[T](st, role, obj, (t: T, o: Offer) => proc(join.apply(t, o)).asInstanceOf[Proc[Boolean]])
+    dir.register[T](st, role, obj, (t: T, o: Offer) => Session.toProc(join.apply(t, o)).asInstanceOf[Proc[Boolean]])
   }
 
   /** A new session of `st` whose roles go to objects registered in `dir`; the future fails if a role finds no taker. */

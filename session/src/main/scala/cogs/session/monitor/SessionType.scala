@@ -53,9 +53,18 @@ final class SessionType(val protocol: ProjectedProtocol, val policy: Policy) {
     Table(protocol.fsm(r), (a: Action) => if (a.send) byKey((r, a.peer, a.label)).id else byKey((a.peer, r, a.label)).id)
   }
 
+  // Per role and state, what the role may do there, in the machine's order; built once (one pass
+  // over each machine's transitions) so that a report, made per session at its end, allocates
+  // nothing for it.
+  private[this] val expectedText: Array[Array[List[String]]] = roles.map { r =>
+    val fsm = protocol.fsm(r)
+    val byState = Array.fill(fsm.states)(List.newBuilder[String])
+    fsm.transitions.foreach(t => byState(t.from) += t.action.text)
+    byState.map(_.result())
+  }
+
   /** What role `role` may do in `state`, as `S!login(String)` / `B?quit()` (for reports; not on the checking path). */
-  private[monitor] def expected(role: Int, state: Int): List[String] =
-    protocol.fsm(roles(role)).outgoing(state).map(_.action.text).toList
+  private[monitor] def expected(role: Int, state: Int): List[String] = expectedText(role)(state)
 
   private[monitor] def actionText(m: MessageRef, asSender: Boolean): String =
     if (asSender) s"${m.to}!${m.label}(${m.payload.mkString(", ")})" else s"${m.from}?${m.label}(${m.payload.mkString(", ")})"
@@ -72,7 +81,29 @@ final class SessionType(val protocol: ProjectedProtocol, val policy: Policy) {
    * A new session of this protocol with each role played by an active object (one object may
    * play several roles, and take part in any number of sessions). Named `Protocol#n`.
    */
-  def start(bindings: Map[String, Active]): Session = start(s"${protocol.name}#${counter.incrementAndGet()}", bindings)
+  def start(bindings: Map[String, Active]): Session = {
+    val objs = new Array[Active](roles.length)
+    var i = 0
+    while (i < roles.length) { objs(i) = bindings.getOrElse(roles(i), null); i += 1 }
+    if (bindings.size != roles.length || objs.contains(null)) start(s"${protocol.name}#${counter.incrementAndGet()}", bindings) // throws, naming what is wrong
+    else new Session(this, null, counter.incrementAndGet(), objs)
+  }
+
+  /**
+   * [[start]] from a Java map (the Java API): the objects are read from `bindings` once, with no
+   * Scala map built per session (banking starts a session per transfer); a binding that is not
+   * right gets the same error as [[start]].
+   */
+  private[session] def startJava(id: String, bindings: java.util.Map[String, _ <: Active]): Session = {
+    val objs = new Array[Active](roles.length)
+    var i = 0
+    while (i < roles.length) { objs(i) = bindings.get(roles(i)); i += 1 }
+    if (bindings.size != roles.length || objs.contains(null)) {
+      import scala.jdk.CollectionConverters._
+      val m: Map[String, Active] = bindings.asScala.toMap
+      if (id eq null) start(m) else start(id, m) // throws, naming what is wrong
+    } else new Session(this, id, if (id eq null) counter.incrementAndGet() else 0L, objs)
+  }
 
   /**
    * A session of this protocol with every role open: objects accept roles one by one, and the

@@ -95,6 +95,27 @@ class JavaSessionTest {
       Fut<Integer> h = Sessions.request(started.get(0), st.message("A", "B", "ping"), pong, (Player p) -> Proc.done(1), 0);
       assertEquals(1, h.join());
 
+      // Synchronous calls from a process of A's: a request whose return value is the pong, then bye.
+      Session s4 = Sessions.start(st, "fourth", Map.of("A", a, "B", b));
+      MessageRef ping = st.message("A", "B", "ping");
+      MessageRef bye = st.message("A", "B", "bye");
+      Fut<Integer> k = cogs.javadsl.Cogs.send(a, "play", (Player p) ->
+          Sessions.syncRequest(s4, ping, pong, (Player q) -> Proc.done(2 * 21), 21)
+              .flatMap(w -> Sessions.sync(s4, bye, (Player q) -> Proc.done(null)).map(x -> w)));
+      assertEquals(42, k.join());
+      assertTrue(s4.end().complete(), s4.report().render());
+      // After bye, A has finished: a synchronous ping is refused and fails A's process.
+      Session s5 = Sessions.start(st, "fifth", Map.of("A", a, "B", b));
+      Fut<Object> l = cogs.javadsl.Cogs.send(a, "play", (Player p) ->
+          Sessions.sync(s5, bye, (Player q) -> Proc.done(null)).flatMap(x -> Sessions.sync(s5, ping, (Player q) -> Proc.done(null), 1)));
+      ProtocolViolation v5 = (ProtocolViolation) assertThrows(CallFailedException.class, l::join).getCause();
+      assertEquals("fifth", v5.session());
+      assertEquals("sent", v5.side());
+
+      // A binding that leaves a role open gets the same error as from Scala.
+      IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> Sessions.start(st, Map.of("A", a)));
+      assertTrue(bad.getMessage().contains("no object plays role(s) B"), bad.getMessage());
+
       // Discovery: a directory offers roles to registered objects; c declines, d takes B.
       cogs.session.monitor.Directory dir = Sessions.directory(rt);
       Player c = rt.spawn(Player::new);
