@@ -45,6 +45,9 @@ public final class Cogs {
         return JavaSupport$.MODULE$.spawnOn(dc, make);
     }
 
+    /** The object whose process is running (ABS {@code this}; only inside a process). */
+    public static cogs.runtime.Active self() { return cogs.runtime.Cogs$.MODULE$.self(); }
+
     /** ABS {@code destiny}: the future of the running process (only inside a process). */
     public static Fut<Object> destiny() { return JavaSupport$.MODULE$.destiny(); }
 

@@ -129,6 +129,17 @@ object Cogs {
   }
 
   /**
+   * The object whose process is running (ABS `this`; in a program's main block, the object that
+   * runs it, named `main`). Only inside a process. For code that hands its own object to a
+   * registry (a session's role, a directory) without keeping a reference to itself.
+   */
+  def self: Active = {
+    val c = Cog.current()
+    if ((c eq null) || (c.running eq null)) throw new IllegalStateException("Cogs.self is only defined inside a process")
+    c.running.target
+  }
+
+  /**
    * Emit `TraceEvent.User(name, payload)` from the running process's object. Does nothing (and
    * returns false) when the object is not traced or the runtime does not trace at all, so models
    * can leave their `emit` calls in. From outside every process use `CogRuntime.emit`.

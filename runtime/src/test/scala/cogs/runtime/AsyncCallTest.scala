@@ -95,3 +95,19 @@ class DestinyTest {
     } finally rt.close()
   }
 }
+
+class SelfTest {
+  @Test def selfIsTheObjectWhoseProcessRuns(): Unit = {
+    val rt = CogRuntime()
+    try {
+      final class S extends ActiveObject { def me(): Proc[Active] = Proc.defer(Proc.done(Cogs.self)) }
+      val a = rt.spawn(new S)
+      val b = rt.spawn(new S)
+      assertSame(a, a.send("me")(_.me()).join())
+      assertSame(b, b.send("me")(_.me()).join())
+      // In a main block, the object that runs it (named main, as in monitor configurations).
+      assertEquals("main", rt.run(Proc.defer(Proc.done(String.valueOf(Cogs.self)))))
+      assertThrows(classOf[IllegalStateException], () => Cogs.self: Unit)
+    } finally rt.close()
+  }
+}

@@ -393,9 +393,10 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
   }
 
   /** May this call be a message of a session protocol (the caller's class plays a role that sends it)? */
-  private def sessionCall(m: MethodSym, ctx: Ctx): Boolean = instrumentation.sessions.nonEmpty && ctx.cls.exists { c =>
-    instrumentation.sessionCall(c.name, m.name, receivers(m).map(_.name))
-  }
+  // Outside every class, an asynchronous call is in the main block (functions make none), which
+  // may play roles too (`roles { C = main }`).
+  private def sessionCall(m: MethodSym, ctx: Ctx): Boolean = instrumentation.sessions.nonEmpty &&
+    instrumentation.sessionCall(ctx.cls.fold(cogs.absc.run.SessionEntry.MainBlock)(_.name), m.name, receivers(m).map(_.name))
 
   /** The companion that has the message constructor: the interface's, or the class's for calls on `this`. */
   private def messageOwner(t: PureExp, m: MethodSym, ctx: Ctx): String = program.typeOf(t) match {
@@ -431,7 +432,8 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
       // callee's roles (cogs.absc.run.AbsSessions); it keeps the future, as an observed call does.
       val temps = c.args.map(_ => ctx.locals.temp("arg"))
       val defs = c.args.zip(temps).map { case (a, n) => St.Def(n, None, exp(a, ctx), mutable = false) }
-      S.Block(defs, S.App(S.Id("cogs.absc.run.AbsSessions.send"), Nil, List(S.This, target(c.target, c, ctx), S.str(c.method),
+      val sender = if (ctx.cls.isDefined) S.This else S.Sel(S.Id("Cogs"), "self")
+      S.Block(defs, S.App(S.Id("cogs.absc.run.AbsSessions.send"), Nil, List(sender, target(c.target, c, ctx), S.str(c.method),
         S.App(S.Id("List"), List(T.Ref("Any")), temps.map(S.Id)), message(c.target, m, temps.map(S.Id), ctx))))
     } else if (observedCall(m)) {
       // Observed by a monitor: the arguments, evaluated once, also go into the trace event. An

@@ -172,4 +172,91 @@ class SessionCommandTest {
     check("broken.conf", _.replace("\"purchase.scr\"", "\"broken.scr\""),
       s"$broken:3:21: error: role 'C' is not declared", "CONF:6: error: sessions[0].file: the protocol file has errors")
   }
+
+  // ------------------------------------------------------------------ the main block plays a role
+
+  private val countScr =
+    """module counting;
+      |type <java> "cogs.absc.lib.AbsInt" from "cogs" as Int;
+      |global protocol Count(role C, role K) {
+      |  rec Loop {
+      |    choice at C {
+      |      add(Int) from C to K;
+      |      continue Loop;
+      |    } or {
+      |      total() from C to K;
+      |      sum(Int) from K to C;
+      |    }
+      |  }
+      |}
+      |""".stripMargin
+
+  private def countConf(name: String, messages: String = "add = add, total = total, sum = { reply-to = total }"): String = {
+    file("count.scr", countScr)
+    file(name,
+      s"""cogs.monitor {
+         |  observe.classes = []
+         |  sessions = [{
+         |    file = "count.scr"
+         |    protocol = Count
+         |    roles { C = main, K = Counter }
+         |    messages { $messages }
+         |  }]
+         |}
+         |""".stripMargin)
+  }
+
+  private def countModel(name: String, mainBlock: String): String = file(name,
+    s"""module Counting;
+       |interface K { Unit add(Int n); Int total(); }
+       |class Counter implements K {
+       |  Int s = 0;
+       |  Unit add(Int n) { s = s + n; }
+       |  Int total() { return s; }
+       |}
+       |{
+       |$mainBlock
+       |}
+       |""".stripMargin)
+
+  @Test def theMainBlockPlaysARole(): Unit = {
+    val m = countModel("CountOk.abs", "  K k = new Counter();\n  k!add(1);\n  k!add(2);\n  Int t = await k!total();\n  println(\"total \" + toString(t));")
+    val r = abs("run", "--cache-dir", cache.toString, "--monitor", countConf("count-ok.conf"), m)
+    assertEquals(Exit.Ok, r.status, r.err)
+    assertEquals("total 3\n", r.programOut)
+    assertTrue(r.err.contains("session Count#1 (Count): complete"), r.err)
+    assertTrue(r.err.contains("C (main): finished"), r.err)
+    // The main block's calls are the messages; it is named by the runtime's object for it.
+    val out = dir.resolve("count-gen")
+    assertEquals(Exit.Ok, abs("compile", "--monitor", countConf("count-gen.conf"), "-d", out.toString, m).status)
+    val main = Files.readString(out.resolve("Counting.scala"), UTF_8)
+    assertEquals(3, "AbsSessions.send\\(Cogs.self".r.findAllIn(main).size, main)
+  }
+
+  @Test def theMainBlockBreakingTheProtocolIsCaught(): Unit = {
+    // After the total, the protocol is over: a further add is refused at the main block.
+    val late = countModel("CountLate.abs",
+      "  K k = new Counter();\n  k!add(1);\n  Int t = await k!total();\n  Fut<Unit> f = k!add(2);\n  f.get;\n  println(\"unreachable\");")
+    val r = abs("run", "--cache-dir", cache.toString, "--monitor", countConf("count-late.conf"), late)
+    // The refused call's future fails with the violation (policy reject), so the main block's get does.
+    assertEquals(Exit.Monitor, r.status, r.err)
+    assertEquals("", r.programOut)
+    assertTrue(r.err.contains("protocol violation in session Count#1: role C in state"), r.err)
+    assertTrue(r.err.contains("sent K!add(Int)"), r.err)
+    // A main block that stops halfway leaves its role unfinished, and the report says where.
+    val half = countModel("CountHalf.abs", "  K k = new Counter();\n  k!add(1);")
+    val h = abs("run", "--cache-dir", cache.toString, "--monitor", countConf("count-half.conf"), half)
+    assertEquals(Exit.Monitor, h.status, h.err)
+    assertTrue(h.err.contains("C (main): not finished, stopped in state"), h.err)
+    assertTrue(h.err.contains("waiting for K!add(Int) or K!total()"), h.err)
+  }
+
+  @Test def aMessageToTheMainBlockMustBeAReply(): Unit = {
+    val m = countModel("CountConf.abs", "  K k = new Counter();")
+    val c = countConf("count-bad.conf", "add = add, total = total, sum = total")
+    val r = abs("compile", "--monitor", c, "-d", dir.resolve("count-bad").toString, m)
+    assertEquals(Exit.Compile, r.status, r.err)
+    assertTrue(r.err.contains(s"$c:7: error: sessions[0].messages: message sum(Int) from K to C goes to role C, which the main block plays;"), r.err)
+    assertFalse(r.err.contains("\tat "), r.err)
+  }
 }

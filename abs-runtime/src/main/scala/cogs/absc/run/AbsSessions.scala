@@ -24,7 +24,9 @@ import cogs.session.monitor.{Invitation, Policy, ProtocolViolation, SessionRepor
  * starts, the reply, if mapped, when it finishes). A call between objects that are not partners in
  * one session is not a protocol message; one to an object of the receiving role's class that plays
  * it in another session, or a message of a session that has not started, is a violation of its own
- * (reported with the others). Calls from the main block are never messages (it plays no role).
+ * (reported with the others). The main block plays the roles bound to `main`: its object takes
+ * them as the block starts ([[mainBlockStarted]]), so in the first session, and its calls are
+ * messages like any role's (a message to it can only be a reply: it has no methods).
  *
  * The report ([[finish]]): every session's end report, sessions that never started, and those
  * violations; the run fails (exit status 3) when a violation was seen or a role did not finish.
@@ -170,6 +172,12 @@ object AbsSessions {
   def created[T <: Active](o: T, cls: String): T = {
     val s = current
     if (s eq null) o else s.created(o, cls)
+  }
+
+  /** In the main block's process, before the block: its object takes the roles bound to `main`. */
+  private[run] def mainBlockStarted(): Unit = {
+    val s = current
+    if (s ne null) s.created(Cogs.self, SessionEntry.MainBlock)
   }
 
   /** An asynchronous call that may be a protocol message (see the class comment). */

@@ -265,7 +265,7 @@ object ProgramRunner {
     val limit = clockLimit()
     try {
       limit.foreach(rt.limitClock)
-      val result = rt.run(main(rt))
+      val result = rt.run { AbsSessions.mainBlockStarted(); main(rt) }
       flushOutput()
       if (rt.clockLimitReached) err.println(s"absc: the simulation stopped at the clock limit ${limit.get} (time ${rt.now})")
       val test = if (isTest) Some(result == true) else None

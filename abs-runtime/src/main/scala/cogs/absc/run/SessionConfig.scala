@@ -37,6 +37,11 @@ final case class SessionEntry(file: String, text: String, sessionType: SessionTy
   def classOf(role: String): String = roles.collectFirst { case (`role`, c, _) => c }.get
 }
 
+object SessionEntry {
+  /** What a role bound to the program's main block names instead of a class (no ABS class can be called so). */
+  final val MainBlock = "main"
+}
+
 /**
  * The `sessions` list of a monitor configuration (issue 11, point 6):
  * {{{
@@ -86,8 +91,9 @@ object SessionConfig {
 
   private def line(v: ConfigValue): Int = Option(v.origin).map(_.lineNumber).filter(_ > 0).getOrElse(0)
 
-  private def fail(file: String, v: ConfigValue, msg: String): Nothing = {
-    val l = line(v)
+  private def fail(file: String, v: ConfigValue, msg: String): Nothing = failAt(file, line(v), msg)
+
+  private def failAt(file: String, l: Int, msg: String): Nothing = {
     throw new SessionConfigException(if (l > 0) s"$file:$l: error: $msg" else s"$file: error: $msg")
   }
 
@@ -136,8 +142,9 @@ object SessionConfig {
     val rolesObj = obj("roles").getOrElse(fail(file, v, s"$at: missing 'roles' (each role of $protoName bound to an ABS class)"))
     rolesObj.asScala.foreach { case (r, c) =>
       if (!protocol.roles.contains(r)) fail(file, c, s"$at.roles.$r: protocol $protoName has no role '$r' (its roles: ${protocol.roles.mkString(", ")})")
-      if (c.valueType != ConfigValueType.STRING || !c.unwrapped.toString.matches("[A-Z][A-Za-z0-9_]*"))
-        fail(file, c, s"$at.roles.$r: expected the name of an ABS class")
+      if (c.valueType != ConfigValueType.STRING ||
+          !(c.unwrapped.toString.matches("[A-Z][A-Za-z0-9_]*") || c.unwrapped.toString == SessionEntry.MainBlock))
+        fail(file, c, s"$at.roles.$r: expected the name of an ABS class, or ${SessionEntry.MainBlock} (the main block)")
     }
     val roles = protocol.roles.map { r =>
       val c = Option(rolesObj.get(r)).getOrElse(fail(file, rolesObj, s"$at.roles: role '$r' of $protoName is not bound to a class"))
@@ -179,6 +186,11 @@ object SessionConfig {
     replies.groupBy(_._1).foreach { case (req, rs) =>
       if (rs.size > 1) fail(file, o.get("messages"), s"$at.messages: the request $req has ${rs.size} replies")
       if (!methods.exists(_._1 eq req)) fail(file, o.get("messages"), s"$at.messages: ${rs.head._2} replies to $req, which is not mapped to a method")
+    }
+    // The main block has no methods: a message to a role it plays can only be the reply to its call.
+    methods.foreach { case (m, meth, l) =>
+      if (roles.exists { case (r, c, _) => r == m.to && c == SessionEntry.MainBlock })
+        failAt(file, l, s"$at.messages: message $m goes to role ${m.to}, which the main block plays; the main block has no methods, so a message to it can only be a reply ({ reply-to = ... })")
     }
     val calls = methods.map { case (m, meth, l) => MappedCall(m, meth, replies.find(_._1 eq m).map(_._2), l) }
     calls.groupBy(c => (c.msg.from, c.msg.to, c.method)).foreach { case ((f, t, meth), cs) =>
