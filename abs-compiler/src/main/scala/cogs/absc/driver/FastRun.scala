@@ -101,6 +101,17 @@ private[driver] object FastRun {
    * headers (Scala's version comes from `library.properties`, which is kept). One copy per
    * scala-library jar (path, size, time), in `lib/` of the cache.
    */
+  /** `from`'s entries, without its manifest, into a new jar `to` with `manifest`. */
+  def copyJar(from: Path, to: Path, manifest: Manifest): Unit =
+    Using.resources(new JarFile(from.toFile), new JarOutputStream(new BufferedOutputStream(Files.newOutputStream(to)), manifest)) {
+      (in, out) =>
+        for (e <- in.entries.asScala if e.getName != JarFile.MANIFEST_NAME && e.getName != "META-INF/") {
+          out.putNextEntry(new JarEntry(e.getName))
+          if (!e.isDirectory) Using.resource(in.getInputStream(e))(_.transferTo(out))
+          out.closeEntry()
+        }
+    }
+
   def scalaLibrary(jar: Path, cacheRoot: Path): Path = {
     val id = sha256(s"$jar ${Files.size(jar)} ${Files.getLastModifiedTime(jar).toMillis}".getBytes(UTF_8)).take(16)
     val target = cacheRoot.resolve("lib").resolve(s"${jar.getFileName.toString.stripSuffix(".jar")}-$id.jar")
@@ -108,14 +119,7 @@ private[driver] object FastRun {
       Files.createDirectories(target.getParent)
       val temp = Files.createTempFile(target.getParent, "tmp-", ".jar")
       try {
-        Using.resources(new JarFile(jar.toFile), new JarOutputStream(new BufferedOutputStream(Files.newOutputStream(temp)), minimalManifest)) {
-          (in, out) =>
-            for (e <- in.entries.asScala if e.getName != JarFile.MANIFEST_NAME && e.getName != "META-INF/") {
-              out.putNextEntry(new JarEntry(e.getName))
-              if (!e.isDirectory) Using.resource(in.getInputStream(e))(_.transferTo(out))
-              out.closeEntry()
-            }
-        }
+        copyJar(jar, temp, minimalManifest)
         moveIntoPlace(temp, target)
       } finally Files.deleteIfExists(temp)
     }

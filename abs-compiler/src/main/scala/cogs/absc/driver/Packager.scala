@@ -94,14 +94,7 @@ private[driver] object Packager {
     attrs.put(Attributes.Name.CLASS_PATH, libs.map(_.getFileName.toString).mkString(" "))
     attrs.putValue("Created-By", s"absc $version (absc package)")
     val jar = lib.resolve(s"$name.jar")
-    Using.resources(new JarFile(programJar.toFile), new JarOutputStream(new BufferedOutputStream(Files.newOutputStream(jar)), manifest)) {
-      (in, o) =>
-        for (e <- in.entries.asScala if e.getName != JarFile.MANIFEST_NAME && e.getName != "META-INF/") {
-          o.putNextEntry(new JarEntry(e.getName))
-          if (!e.isDirectory) Using.resource(in.getInputStream(e))(_.transferTo(o))
-          o.closeEntry()
-        }
-    }
+    FastRun.copyJar(programJar, jar, manifest)
 
     val launcher = bin.resolve(name)
     Files.writeString(launcher, launcherText(name, mainObject, jar.getFileName.toString :: libs.map(_.getFileName.toString), version), UTF_8)
