@@ -121,3 +121,41 @@ class InvitationTest {
     }
   }
 }
+
+/**
+ * The main block of `CogRuntime.run` plays a role: it binds its own object (`Cogs.self`), and its
+ * requests and their replies are checked like any role's; the report names it `main`.
+ */
+class MainBlockRoleTest {
+  private val rt = CogRuntime()
+  @AfterEach def close(): Unit = rt.close()
+
+  private val st = new SessionType(Expected.module(
+    "global protocol Ask(role C, role S) { Q(Int) from C to S; A(Int) from S to C; }").protocol("Ask"), Policy.Reject)
+
+  final class Server extends ActiveObject { def twice(n: Int): Proc[Int] = Proc.done(2 * n) }
+
+  @Test def theMainBlockPlaysARole(): Unit = {
+    val server = rt.spawn(new Server)
+    val q = st.message("C", "S", "Q"); val a = st.message("S", "C", "A")
+    val (answer, report) = rt.run {
+      val inv = st.invite("ask")
+      assertTrue(inv.accept("C", Cogs.self))
+      assertTrue(inv.accept("S", server))
+      val s = inv.session.get
+      Proc.await(s.request[Server, Int](q, a, 21)(_.twice(21))).flatMap { v =>
+        // The protocol is over: a second question is refused at the main block's role.
+        val again = s.request[Server, Int](q, a, 1)(_.twice(1))
+        Proc.await(again: Guard).map(_ => (v, (again.poll.get.failed.get, s.end())))
+      }
+    }
+    assertEquals(42, answer)
+    val (failure, r) = report
+    // The refused call's future fails with the violation (as the callee's failure).
+    val refused = failure match { case c: CallFailedException => c.getCause; case other => other }
+    assertTrue(refused.isInstanceOf[ProtocolViolation], failure.toString)
+    assertTrue(refused.getMessage.contains("role C in state 2 sent S!Q(Int)"), refused.getMessage)
+    assertTrue(r.render.contains("C (main): finished"), r.render)
+    assertTrue(r.render.contains("S (") && r.roles.forall(_.isFinal), r.render)
+  }
+}
