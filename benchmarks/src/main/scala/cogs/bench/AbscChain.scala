@@ -63,6 +63,6 @@ object AbscChain {
       case Some(c) if Files.exists(c) => new AbscChain(n, c)
       case Some(c) => throw new Skipped(s"absc: $ClassesProperty names $c, which does not exist")
       case None => throw new Skipped(s"absc needs the compiled model: ./absc package -o target/absc-awaitchain " +
-        s"benchmarks/abs/AwaitChain.abs, then -D$ClassesProperty=target/absc-awaitchain/lib/AwaitChain.jar")
+        s"benchmarks/abs/AwaitChain.abs, then -D$ClassesProperty=target/absc-awaitchain/lib/awaitchain.jar")
     }
 }
