@@ -53,12 +53,13 @@ object Names {
       e$
     }
 
-    def wait_(yield_ : AbsInt): Proc[AbsInt] = {
+    def wait_(yield_ : AbsInt): Proc[AbsInt] = Proc.done(wait_$now(yield_))
+    def wait_$now(yield_ : AbsInt): AbsInt = {
       if (dead$ != null) throw ObjectDeadException
       try {
         // hostile_names.abs:21
         this.lazy_ = this.lazy_ + yield_
-        Proc.done(this.lazy_ + this.val_)
+        this.lazy_ + this.val_
       } catch { case e$: Throwable => throw recover$(e$) }
     }
 
@@ -66,7 +67,7 @@ object Names {
       if (dead$ != null) throw ObjectDeadException
       try {
         // hostile_names.abs:22
-        val x: AbsInt = Proc.now(this.wait_(AbsInt(1)))
+        val x: AbsInt = this.wait_$now(AbsInt(1))
         Proc.done(x)
       } catch { case e$: Throwable => throw recover$(e$) }
     }

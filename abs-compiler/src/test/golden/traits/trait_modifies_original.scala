@@ -31,7 +31,7 @@ object Test {
       if (dead$ != null) throw ObjectDeadException
       try {
         // trait_modifies_original.abs:12
-        val o: String = Proc.now(this.greet$original$1(n))
+        val o: String = this.greet$original$1$now(n)
         Proc.done(o + "!")
       } catch { case e$: Throwable => throw recover$(e$) }
     }
@@ -40,22 +40,24 @@ object Test {
       if (dead$ != null) throw ObjectDeadException
       try {
         // trait_modifies_original.abs:13
-        val o: Boolean = Proc.now(this.flag$original$2())
+        val o: Boolean = this.flag$original$2$now()
         Proc.done(!o)
       } catch { case e$: Throwable => throw recover$(e$) }
     }
 
-    def greet$original$1(n: String): Proc[String] = {
+    def greet$original$1(n: String): Proc[String] = Proc.done(greet$original$1$now(n))
+    def greet$original$1$now(n: String): String = {
       if (dead$ != null) throw ObjectDeadException
       try {
-        Proc.done("hi " + n)
+        "hi " + n
       } catch { case e$: Throwable => throw recover$(e$) }
     }
 
-    def flag$original$2(): Proc[Boolean] = {
+    def flag$original$2(): Proc[Boolean] = Proc.done(flag$original$2$now())
+    def flag$original$2$now(): Boolean = {
       if (dead$ != null) throw ObjectDeadException
       try {
-        Proc.done(false)
+        false
       } catch { case e$: Throwable => throw recover$(e$) }
     }
 

@@ -69,6 +69,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code virtual-threads}: {@code thread-per-call} with virtual threads (JDK 21+).
  *   <li>{@code pekko}: a classic actor; the chain is written in continuation-passing style,
  *       {@code compute} and its reply are messages to itself.
+ *   <li>{@code absc}: Cogs running what absc generates from {@code benchmarks/abs/AwaitChain.abs}
+ *       ({@link AbscChain}; needs the model packaged first, else skipped).
  * </ul>
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -85,7 +87,7 @@ public class AwaitChainBench extends WorkloadState {
     @Param({"500", "10000", "100000", "1000000"})
     public int n;
 
-    @Param({"cogs", "thread-per-call", "executor-per-object", "shared-pool", "virtual-threads", "pekko"})
+    @Param({"cogs", "thread-per-call", "executor-per-object", "shared-pool", "virtual-threads", "pekko", "absc"})
     public String variant;
 
     @Override
@@ -100,7 +102,7 @@ public class AwaitChainBench extends WorkloadState {
 
     /** The variants' names, in the order of the paper's sections. */
     static final List<String> VARIANTS = List.of(
-            "cogs", "thread-per-call", "executor-per-object", "shared-pool", "virtual-threads", "pekko");
+            "cogs", "thread-per-call", "executor-per-object", "shared-pool", "virtual-threads", "pekko", "absc");
 
     /** Variant {@code variant} with {@code n} calls per run; throws {@link Skipped} where it cannot run. */
     public static Workload workload(String variant, int n) {
@@ -140,6 +142,8 @@ public class AwaitChainBench extends WorkloadState {
             }
             case "pekko":
                 return new PekkoChain(n);
+            case "absc":
+                return AbscChain.apply(n);
             default:
                 throw new IllegalArgumentException("unknown variant '" + variant + "'; one of " + VARIANTS);
         }

@@ -34,7 +34,7 @@ class AwaitChainBenchTest {
 
     @Test
     void theVariantsAreTheOnesTheBenchmarkDeclares() {
-        assertEquals(6, AwaitChainBench.VARIANTS.size());
+        assertEquals(7, AwaitChainBench.VARIANTS.size());
         assertThrows(IllegalArgumentException.class, () -> AwaitChainBench.workload("green-threads", 10));
     }
 

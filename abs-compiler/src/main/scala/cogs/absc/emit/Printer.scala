@@ -462,7 +462,37 @@ private[emit] final class Printer {
     line("}")
   }
 
-  private def method(m: LMethod): Unit = {
+  private def method(m: LMethod): Unit = m.direct match {
+    case Some(direct) => directMethod(m, direct)
+    case None => procMethod(m)
+  }
+
+  /**
+   * A plain method that direct synchronous calls use: its body is `m$now`, returning the value
+   * (one JVM frame for the call, no `Proc`); `m`, which asynchronous calls and the interface use,
+   * wraps that value. A failure is thrown from both, as from a plain `m` alone.
+   */
+  private def directMethod(m: LMethod, direct: String): Unit = {
+    val (ss, v) = m.plain.get
+    val args = m.sig.params.map(_._1).mkString(", ")
+    blank()
+    declStart(0)
+    val over = if (m.overrides) "override " else ""
+    val result = tpe(m.sig.result)
+    if (v == S.Unit) line(s"${over}def ${m.sig.name}${params(m.sig.params)}: Proc[$result] = { $direct($args); Proc.unit }")
+    else line(s"${over}def ${m.sig.name}${params(m.sig.params)}: Proc[$result] = Proc.done($direct($args))")
+    line(s"def $direct${params(m.sig.params)}: $result = {")
+    indented {
+      m.shadowedParams.foreach { case (in, local) => line(s"var $local = $in") }
+      line("if (dead$ != null) throw ObjectDeadException")
+      line("try {")
+      indented { stats(ss); nl(); if (v == S.Unit) w("()") else exp(v) }
+      line("} catch { case e$: Throwable => throw recover$(e$) }")
+    }
+    line("}")
+  }
+
+  private def procMethod(m: LMethod): Unit = {
     blank()
     declStart(0)
     val over = if (m.overrides) "override " else ""

@@ -219,9 +219,11 @@ final case class LInit(plain: Option[List[St]], suspending: Option[P])
 /**
  * A method. `body` is plain statements and a result (`plain`) or a lowered computation (`cps`);
  * `shadowedParams` are the parameters the body assigns: `(name in the signature, local name)`.
+ * `direct`: the name of the plain body's value-returning form (`m$now`), when synchronous calls
+ * on `this` call it directly; `m` then only wraps its value in a `Proc`.
  */
 final case class LMethod(sig: LSig, overrides: Boolean, shadowedParams: List[(String, String)],
-    plain: Option[(List[St], S)], cps: Option[P]) extends LDecl
+    plain: Option[(List[St], S)], cps: Option[P], direct: Option[String] = None) extends LDecl
 
 /**
  * A constant of the module, computed on first use: `lazy val name: tpe = rhs` (a string, an

@@ -52,7 +52,11 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
       val classes = m.classes.flatMap { c =>
         val cls = obj + names.cls(c)
         (s"$cls.<init>" -> (c.pos, s"the fields and init block of class '${c.name}'")) ::
-          c.methods.valuesIterator.filter(_.body.isDefined).map(ms => s"$cls.${names.method(ms)}" -> (ms.pos, s"method '${c.name}.${ms.name}'")).toList
+          c.methods.valuesIterator.filter(_.body.isDefined).flatMap { ms =>
+            val origin = (ms.pos, s"method '${c.name}.${ms.name}'")
+            (s"$cls.${names.method(ms)}" -> origin) ::
+              (if (program.hasDirectForm(ms)) List(s"$cls.${names.directMethod(ms)}" -> origin) else Nil)
+          }.toList
       }
       fns ++ main ++ classes
     }.toMap
@@ -258,7 +262,8 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
         case p: PureExp => x.exp(p, mc)
         case e: EffExp => x.plainEffect(e, mc)
       }).getOrElse(S.Unit)
-      LMethod(signature, isRun, shadowed, Some((stats, value)), None)
+      LMethod(signature, isRun, shadowed, Some((stats, value)), None,
+        if (program.hasDirectForm(m)) Some(names.directMethod(m)) else None)
     }
   }
 

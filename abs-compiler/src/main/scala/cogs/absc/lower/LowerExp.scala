@@ -519,11 +519,15 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
     }
   }
 
-  /** A synchronous call of a method that does not suspend: its value, now. */
+  /**
+   * A synchronous call of a method that does not suspend: its value, now. A direct call (on
+   * `this`, of a method that needs no continuation) is one JVM call of `m$now`, with no `Proc`.
+   */
   def syncCallNow(c: SyncCall, ctx: Ctx): S = {
     val m = program.methodOf(c)
     val args = c.args.map(exp(_, ctx))
-    S.App(S.Sel(S.Id("Proc"), "now"), Nil, List(S.App(S.Sel(target(c.target, c, ctx), names.method(m)), Nil, args)))
+    if (program.isDirect(c)) S.App(S.Sel(S.This, names.directMethod(m)), Nil, args)
+    else S.App(S.Sel(S.Id("Proc"), "now"), Nil, List(S.App(S.Sel(target(c.target, c, ctx), names.method(m)), Nil, args)))
   }
 
   /** An effect expression that reaches a scheduling point, as a lowered computation. */

@@ -30,6 +30,9 @@ private[lower] final class Names(program: TypedProgram, val pkg: String) {
 
   def method(m: MethodSym): String = if (m.name == "run" && m.params.isEmpty) "run" else term(m.name)
 
+  /** The value-returning form of a method that direct synchronous calls use (no ABS name contains `$`). */
+  def directMethod(m: MethodSym): String = method(m) + "$now"
+
   private def typeLevel(name: String): String = Naming.typeName(name, moduleObjectNames)
 
   /** Type-level Scala names already taken in each module by data types, constructors and exceptions. */

@@ -55,6 +55,9 @@ private[typecheck] final class Tables {
   /** Statements and synchronous calls that must be compiled as continuations (see EffectPhase). */
   val needsContinuation = new IdentityHashMap[Node, java.lang.Boolean]
   val methodNeedsContinuation = new IdentityHashMap[MethodSym, java.lang.Boolean]
+  /** Synchronous calls on `this` that run as a plain Scala call, and their callees (see EffectPhase). */
+  val directCalls = new IdentityHashMap[SyncCall, java.lang.Boolean]
+  val directCallees = new IdentityHashMap[MethodSym, java.lang.Boolean]
   /** User-defined schedulers: of classes, and of `new` expressions whose statement names one (SchedulerAnnotations). */
   val classSchedulers = new IdentityHashMap[ClassSym, SchedulerSpec]
   val newSchedulers = new IdentityHashMap[NewExp, SchedulerSpec]

@@ -23,6 +23,13 @@ import cogs.absc.ast._
  * method of its own object that lies on a cycle of synchronous calls on `this` (even if the
  * cycle never suspends), so that deep recursion lives on the process's heap stack instead of
  * the JVM stack (a million nested calls run). This is the only place that decides it.
+ *
+ * And, from those facts, which synchronous calls are plain Scala calls: a call on `this` whose
+ * callee needs no continuation runs to its end without a scheduling point on the caller's JVM
+ * stack, so it is compiled as one JVM call of the callee's value-returning form (`m$now`), with
+ * no `Proc` node. A call through an interface never is: its object may be of another COG, where
+ * the call waits for the callee like a `.get`, and even when every implementing class's method is
+ * plain that wait is a scheduling point of the caller (only the object's COG at run time tells).
  */
 private[typecheck] trait EffectPhase { self: Checker =>
 
@@ -133,12 +140,17 @@ private[typecheck] trait EffectPhase { self: Checker =>
     }
     val cyclic = methods.filter(onCycle).toSet
 
+    val plainThisCalls = mutable.ListBuffer.empty[(SyncCall, MethodSym)]
     def callNeeds(c: SyncCall): Boolean = {
       val r = Option(tables.maySuspend.get(c)).exists(_.booleanValue) || (c.target match {
         case ThisExp() => tables.refs.get(c) match { case m: MethodSym => cyclic(m); case _ => false }
         case _ => false
       })
       tables.needsContinuation.put(c, r)
+      if (!r) (c.target, tables.refs.get(c)) match {
+        case (ThisExp(), m: MethodSym) if m.owner.isInstanceOf[ClassSym] => plainThisCalls += ((c, m))
+        case _ =>
+      }
       r
     }
     def stmt(s: Stmt): Boolean = {
@@ -168,6 +180,13 @@ private[typecheck] trait EffectPhase { self: Checker =>
       c.recover.foreach(br => stmt(br.body))
     }
     for (m <- mods.modules; main <- m.decl.main) stmt(main)
+
+    // A callee that does not suspend may still need a continuation (it calls a method on a cycle
+    // of calls on `this`); such a call stays `Proc.now(this.m(..))`, which runs the callee's steps.
+    for ((c, m) <- plainThisCalls if tables.methodNeedsContinuation.get(m) == java.lang.Boolean.FALSE) {
+      tables.directCalls.put(c, true)
+      tables.directCallees.put(m, true)
+    }
   }
 
   private def syncCalls(s: Stmt): List[SyncCall] = {

@@ -260,6 +260,16 @@ final class TypedProgram private[typecheck] (
   /** Must this synchronous call be compiled as a continuation (the callee may suspend, or it recurses on `this`)? */
   def needsContinuation(c: SyncCall): Boolean = Option(tables.needsContinuation.get(c)).exists(_.booleanValue)
 
+  /**
+   * Is this synchronous call a plain Scala call of the callee's value-returning form (`m$now`)?
+   * Yes for a call on `this` of a method that needs no continuation (it cannot suspend and is on
+   * no cycle of calls on `this`); never for a call through an interface (see EffectPhase).
+   */
+  def isDirect(c: SyncCall): Boolean = Option(tables.directCalls.get(c)).exists(_.booleanValue)
+
+  /** Is this method the callee of some direct call (see [[isDirect(c:*]]), so it needs its value-returning form? */
+  def hasDirectForm(m: MethodSym): Boolean = Option(tables.directCallees.get(m)).exists(_.booleanValue)
+
   /** The init block of a class may suspend (only through synchronous calls of [Atomic] interface methods). */
   def initMaySuspend(c: ClassSym): Boolean = c.init.exists(maySuspend(_: Stmt))
 

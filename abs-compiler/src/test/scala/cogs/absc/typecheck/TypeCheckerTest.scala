@@ -282,6 +282,59 @@ class TypeCheckerTest {
     assertTrue(p.maySuspend(body: Stmt))
   }
 
+  @Test def suspensionThroughRecursionAndTransitiveCalls(): Unit = {
+    val c = ok(m("class C {\n  Bool flag = False;\n" +
+      "  Int leaf(Int n) { return n + 1; }\n" +
+      "  Int mid(Int n) { Int r = this.leaf(n); return r; }\n" +
+      "  Int top(Int n) { Int r = this.mid(n); return r; }\n" +
+      "  Int rec(Int n) { Int r = 0; if (n > 0) { r = this.rec(n - 1); } return r; }\n" +
+      "  Int usesRec(Int n) { Int r = this.rec(n); return r; }\n" +
+      "  Int ping(Int n) { Int r = 0; if (n > 0) { r = this.pong(n - 1); } return r; }\n" +
+      "  Int pong(Int n) { Int r = this.ping(n); return r; }\n" +
+      "  Int even(Int n) { Int r = 0; if (n > 0) { r = this.odd(n - 1); } else { await flag; } return r; }\n" +
+      "  Int odd(Int n) { Int r = this.even(n); return r; }\n" +
+      "  Int waitsDeep(Int n) { Int r = this.odd(n); return r; }\n}\n{ new C(); }"))
+    val p = c.program
+    def s(n: String) = p.maySuspend(c.method("C", n))
+    def cont(n: String) = p.needsContinuation(c.method("C", n))
+    def direct(n: String) = p.hasDirectForm(c.method("C", n))
+    // plain, and plain through two levels of calls: direct calls all the way
+    for (n <- List("leaf", "mid", "top")) { assertFalse(s(n), n); assertFalse(cont(n), n) }
+    assertTrue(direct("leaf"))
+    assertTrue(direct("mid"))
+    assertFalse(direct("top")) // nobody calls it synchronously
+    // recursion that never suspends: no scheduling point, but a continuation (heap stack), never direct
+    for (n <- List("rec", "ping", "pong")) { assertFalse(s(n), n); assertTrue(cont(n), n); assertFalse(direct(n), n) }
+    // a caller of a recursive method is no continuation of its own cycle, but calls rec through the runtime
+    assertFalse(s("usesRec"))
+    assertTrue(cont("usesRec"))
+    // mutual recursion with an await on the cycle: all of it suspends, and so does a caller of it
+    for (n <- List("even", "odd", "waitsDeep")) { assertTrue(s(n), n); assertTrue(cont(n), n); assertFalse(direct(n), n) }
+    val calls = c.all[SyncCall].map(call => call.method -> p.isDirect(call))
+    assertEquals(List("leaf" -> true, "mid" -> true, "rec" -> false, "rec" -> false, "pong" -> false, "ping" -> false,
+      "odd" -> false, "even" -> false, "odd" -> false), calls)
+  }
+
+  @Test def callsThroughInterfacesAreNeverDirect(): Unit = {
+    // Every implementation of I.one is plain, but a call through I may reach another COG, where it
+    // waits like a `.get`: it may suspend, and so does its caller; `this.one()` itself is direct.
+    val c = ok(m("interface I { Int one(); Int viaThis(); Int viaIface(I o); }\n" +
+      "class A implements I { Int one() { return 1; } Int viaThis() { Int r = this.one(); return r; }\n" +
+      "  Int viaIface(I o) { Int r = o.one(); return r; } }\n" +
+      "class B implements I { Int one() { return 2; } Int viaThis() { return 0; } Int viaIface(I o) { return 0; } }\n" +
+      "{ I a = new A(); }"))
+    val p = c.program
+    assertFalse(p.maySuspend(c.method("A", "one")))
+    assertFalse(p.maySuspend(c.method("B", "one")))
+    assertFalse(p.maySuspend(c.method("A", "viaThis")))
+    assertTrue(p.maySuspend(c.method("A", "viaIface")))
+    assertTrue(p.hasDirectForm(c.method("A", "one")))
+    assertFalse(p.hasDirectForm(c.method("B", "one")))
+    val calls = c.all[SyncCall]
+    assertEquals(List(true, false), calls.map(p.isDirect))
+    assertEquals(List(false, true), calls.map(p.maySuspend(_: SyncCall)))
+  }
+
   @Test def initBlocksMayCallPlainMethods(): Unit = {
     val c = ok(m("class C { Int x = 0; { x = this.compute(); } Int compute() { return 41 + 1; } }"))
     assertFalse(c.program.initMaySuspend(c.cls("C")))
