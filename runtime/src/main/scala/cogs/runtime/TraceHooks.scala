@@ -95,10 +95,17 @@ private[runtime] object TraceHooks {
     }
   }
 
+  /**
+   * `fut` is the call's new future (null for a one-way call): the runtime calls this before it
+   * queues the call, so no other thread can reach `fut` yet and its identity is set without the
+   * lock `futRef` takes; the call's queueing publishes it with the future.
+   */
   def sent(rt: CogRuntime, target: Active, method: String, args: Seq[Any], fut: Fut[_]): Unit = {
     val caller = currentSlot(rt)
     if (caller ne null) {
-      val f = futRef(rt, fut)
+      val f =
+        if ((fut eq null) || (fut.traceRef ne null)) futRef(rt, fut)
+        else { val r = new FutRef(rt.nextTraceId()); fut.traceRef = r; r }
       val callee = target.traceSlot
       val calleeRef = if (callee eq null) null else callee.ref
       if (isOutside(caller)) caller.synchronized(deliver(caller, CallSent(caller.ref, caller.nextSeq(), caller.now(), calleeRef, method, args, f)))

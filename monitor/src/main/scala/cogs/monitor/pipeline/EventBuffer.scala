@@ -36,17 +36,26 @@ final class EventBuffer[E <: AnyRef](requestedCapacity: Int) {
   private[this] val head = new AtomicLong
 
   /** Add `e` at the end; false when full (then nothing was added). Any thread. */
-  def offer(e: E): Boolean = {
+  def offer(e: E): Boolean = offerCounting(e) > 0
+
+  /**
+   * As [[offer]], giving the number of events waiting after this one was added (at least 1,
+   * counted from the `head` read for the capacity check, so possibly more than are left), or 0
+   * when full. Lets an emitter decide whether to wake the consumer without reading both counters
+   * again: they are written by other threads, and each read of them can be a cache miss.
+   */
+  private[pipeline] def offerCounting(e: E): Long = {
     if (e eq null) throw new NullPointerException("null event")
     while (true) {
       val t = tail.get
-      if (t - head.get >= capacity) return false
+      val waiting = t - head.get
+      if (waiting >= capacity) return 0L
       if (tail.compareAndSet(t, t + 1)) {
         slots.set((t & mask).toInt, e)
-        return true
+        return waiting + 1
       }
     }
-    false // unreachable
+    0L // unreachable
   }
 
   /** The oldest event, or null if none is ready. Consumer thread only. */

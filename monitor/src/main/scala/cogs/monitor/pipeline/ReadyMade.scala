@@ -44,7 +44,10 @@ object ReadyMade {
       if (c.hasPath(k)) c.getString(k) else throw new MonitorConfigException(s"missing parameter '$k'")
     def opt(c: Config, k: String): Option[String] = if (c.hasPath(k)) Some(c.getString(k)) else None
     def wrap(m: Monitor[TraceEvent]): Checker[TraceEvent] = new MonitorChecker(m)
-    r.registerUntimed("call-answered", (n, c) => wrap(Properties.callAnswered(str(c, "class"), str(c, "method"), n)))
+    // call-answered runs as OpenCallsChecker: the DSL property's findings, with the DSL itself fed
+    // only the calls still open at the end.
+    r.registerUntimed("call-answered", (n, c) =>
+      new OpenCallsChecker(Properties.callAnswered(str(c, "class"), str(c, "method"), n).asInstanceOf[Properties.CallAnswered]))
     r.registerUntimed("call-order", (n, c) => wrap(Properties.callOrder(str(c, "class"),
       if (c.hasPath("methods")) c.getStringList("methods").asScala.toList else throw new MonitorConfigException("missing parameter 'methods'"),
       repeat = c.hasPath("repeat") && c.getBoolean("repeat"), name = n)))

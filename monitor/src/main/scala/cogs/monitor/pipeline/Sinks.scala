@@ -203,7 +203,10 @@ final class Chain[E <: AnyRef] private[pipeline] (
 
   def emit(e: E): Unit = {
     if (closed) { late.increment(); return }
-    if (buffer.offer(e)) { if (wakeAt == 1L || buffer.size >= wakeAt) signal() }
+    // `waiting` may count events the dispatcher has taken meanwhile (never fewer than wait): at
+    // worst an early wake-up, never a missed one; with wakeAt == 1 every event still signals.
+    val waiting = buffer.offerCounting(e)
+    if (waiting > 0) { if (waiting >= wakeAt) signal() }
     else settings.overload match {
       case Overload.Drop            => dropped.increment()
       case Overload.Backpressure(w) => waitForRoom(e, w)
