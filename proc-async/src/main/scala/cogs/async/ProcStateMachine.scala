@@ -50,8 +50,12 @@ abstract class ProcStateMachine {
 
   protected def tryGet(tr: Try[AnyRef]): AnyRef = tr match {
     case Success(v) => v
-    case Failure(e) =>
-      completeFailure(e)
+    case Failure(wrapped) =>
+      // Every Try here comes from `Fut.poll`, which wraps the failure in a fresh
+      // CallFailedException (the view from outside the runtime) whose cause is the exception the
+      // producer failed with. Inside a process ABS sees the raw one (as `Proc.await` raises it),
+      // so that a `catch` matches its type: unwrap exactly that one layer.
+      completeFailure(wrapped.getCause)
       this // the phase's sentinel: leave the dispatch loop, the block is finished
   }
 
