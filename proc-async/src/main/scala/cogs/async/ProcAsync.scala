@@ -24,16 +24,26 @@ object ProcAsync {
 
   /**
    * ABS `await f?; f.get`: the value of `f`, suspending the process (not the thread) while `f`
-   * is pending. A failed `f` fails the `async` block with the same exception.
+   * is pending. A failed `f` fails the `async` block with the same exception. (Expands to
+   * `await(f.await)`: the async phase knows one await method, the one below.)
+   */
+  def await[A](f: Fut[A]): A = macro ProcAsyncMacro.awaitFut[A]
+
+  /**
+   * Run `p` as part of this process and give its value: a synchronous call that may suspend
+   * (`await(Proc.sync(this)(_.m(x)))`), or any other `Proc`. Its failure fails the block.
    */
   @compileTimeOnly("`await` must be enclosed in `async`")
-  def await[A](f: Fut[A]): A = throw new IllegalStateException("await outside async")
+  def await[A](p: Proc[A]): A = throw new IllegalStateException("await outside async")
 }
 
 private[async] object ProcAsyncMacro {
   def impl[A: c.WeakTypeTag](c: blackbox.Context)(body: c.Tree): c.Tree = {
     import c.universe._
-    val awaitSym = typeOf[ProcAsync.type].decl(TermName("await"))
+    val procType = typeOf[Proc[Any]].typeConstructor
+    val awaitSym = typeOf[ProcAsync.type].decl(TermName("await")).alternatives
+      .find(_.asMethod.paramLists.head.head.typeSignature.typeConstructor =:= procType)
+      .getOrElse(c.abort(c.enclosingPosition, "cogs.async: ProcAsync.await(Proc) not found"))
     val machine = TypeName("ProcStateMachine$async")
     val apply = q"override def apply(tr$$async: _root_.scala.util.Try[_root_.scala.AnyRef]) = $body"
     val marked = c.internal.markForAsyncTransform(c.internal.enclosingOwner, apply, awaitSym, Map.empty)
@@ -42,5 +52,10 @@ private[async] object ProcAsyncMacro {
       final class $machine extends _root_.cogs.async.ProcStateMachine { $marked }
       _root_.cogs.runtime.Proc.defer(new $machine().start()).asInstanceOf[_root_.cogs.runtime.Proc[${weakTypeOf[A]}]]
     """
+  }
+
+  def awaitFut[A: c.WeakTypeTag](c: blackbox.Context)(f: c.Tree): c.Tree = {
+    import c.universe._
+    q"_root_.cogs.async.ProcAsync.await[${weakTypeOf[A]}]($f.await)"
   }
 }

@@ -75,6 +75,13 @@ class ProcAsyncTest {
     assertEquals(2000, fs.map(_.join()).sum)
   }
 
+  @Test def aSynchronousCallChainThatSuspendsAtItsBottom(): Unit = {
+    val c = rt.spawn(new CalcImpl)
+    // Listing 5's shape: five frames of synchronous self-calls, the last awaits a call queued behind it.
+    assertEquals(1, c.send("chain")(_.chain(5)).join())
+    assertEquals(List(1, 1, 1), (1 to 3).map(_ => c.send("chain")(_.chain(5))).map(_.join()).toList)
+  }
+
   @Test def theSameProcValueRunTwiceRunsTheBlockAfresh(): Unit = {
     val c = rt.spawn(new CalcImpl)
     assertEquals(List(43, 43), c.send("twiceRun")(_.twiceRun()).join())
@@ -95,6 +102,7 @@ object ProcAsyncTest {
     def awaitsBoom(): Proc[Int]
     def sumTo(n: Int): Proc[Int]
     def twiceRun(): Proc[List[Int]]
+    def chain(i: Int): Proc[Int]
   }
 
   final class CalcImpl extends ActiveObject with Calc {
@@ -124,6 +132,12 @@ object ProcAsyncTest {
         i += 1
       }
       sum
+    }
+
+    def chain(i: Int): Proc[Int] = async {
+      if (i > 0) await(Proc.sync(this, "chain")(_.chain(i - 1)))
+      else await(this.send("add")(_.add(0, 0)))
+      1
     }
 
     def twiceRun(): Proc[List[Int]] = {
