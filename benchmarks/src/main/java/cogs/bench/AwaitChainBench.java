@@ -67,6 +67,11 @@ import org.openjdk.jmh.annotations.Warmup;
  *       that runs its calls on the pool; a call that awaits parks its pool thread and hands the
  *       queue to a new main task.
  *   <li>{@code virtual-threads}: {@code thread-per-call} with virtual threads (JDK 21+).
+ *   <li>{@code async}: Cogs with every method an {@code async} block (module proc-async):
+ *       scalac's async phase ({@code -Xasync}) makes one state machine per method in place of
+ *       {@code cogs}'s closures (issue 13, target 5; {@link AsyncChain}).
+ *   <li>{@code cogs-scala}: {@code cogs} written in Scala with closures, as absc emits it: the
+ *       baseline for {@code async} in the same DSL.
  *   <li>{@code pekko}: a classic actor; the chain is written in continuation-passing style,
  *       {@code compute} and its reply are messages to itself.
  *   <li>{@code absc}: Cogs running what absc generates from {@code benchmarks/abs/AwaitChain.abs}
@@ -87,7 +92,7 @@ public class AwaitChainBench extends WorkloadState {
     @Param({"500", "10000", "100000", "1000000"})
     public int n;
 
-    @Param({"cogs", "thread-per-call", "executor-per-object", "shared-pool", "virtual-threads", "pekko", "absc"})
+    @Param({"cogs", "thread-per-call", "executor-per-object", "shared-pool", "virtual-threads", "pekko", "absc", "async", "cogs-scala"})
     public String variant;
 
     @Override
@@ -102,7 +107,7 @@ public class AwaitChainBench extends WorkloadState {
 
     /** The variants' names, in the order of the paper's sections. */
     static final List<String> VARIANTS = List.of(
-            "cogs", "thread-per-call", "executor-per-object", "shared-pool", "virtual-threads", "pekko", "absc");
+            "cogs", "thread-per-call", "executor-per-object", "shared-pool", "virtual-threads", "pekko", "absc", "async", "cogs-scala");
 
     /** Variant {@code variant} with {@code n} calls per run; throws {@link Skipped} where it cannot run. */
     public static Workload workload(String variant, int n) {
@@ -144,6 +149,9 @@ public class AwaitChainBench extends WorkloadState {
                 return new PekkoChain(n);
             case "absc":
                 return AbscChain.apply(n);
+            case "async":
+            case "cogs-scala":
+                return new AsyncChain(variant, n);
             default:
                 throw new IllegalArgumentException("unknown variant '" + variant + "'; one of " + VARIANTS);
         }
