@@ -104,7 +104,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
 
     publishPending()
     if (hasLocalWork) resubmit() // stays SCHEDULED: fairness, not idleness
-    else if (!idleOrReschedule()) runtime.cogIdle()
+    else if (!idleOrReschedule()) runtime.cogIdleOn(w)
   }
 
   private def hasLocalWork: Boolean =
