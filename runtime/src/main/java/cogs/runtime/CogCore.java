@@ -58,7 +58,7 @@ import java.util.concurrent.ForkJoinTask;
  * The jcstress tests {@code JcstressCogCore} and the stress tests {@code StressHandOffTest},
  * {@code StressInboxTest} and {@code StressJoinRaceTest} check this.
  */
-abstract class CogCore extends ForkJoinTask<Void> implements Runnable {
+abstract class CogCore extends CogCoreProducerSide implements Runnable {
     static final int IDLE = 0;
     static final int SCHEDULED = 1;
 
@@ -69,8 +69,8 @@ abstract class CogCore extends ForkJoinTask<Void> implements Runnable {
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            HEAD = l.findVarHandle(CogCore.class, "head", Node.class);
-            STATUS = l.findVarHandle(CogCore.class, "status", int.class);
+            HEAD = l.findVarHandle(CogCoreProducerSide.class, "head", Node.class);
+            STATUS = l.findVarHandle(CogCoreProducerSide.class, "status", int.class);
             NEXT = l.findVarHandle(Node.class, "next", Node.class);
             REGISTERED = l.findVarHandle(CogCore.class, "registered", int.class);
         } catch (ReflectiveOperationException e) {
@@ -81,13 +81,11 @@ abstract class CogCore extends ForkJoinTask<Void> implements Runnable {
     private static final class Stub extends Node {}
 
     private final Node stub = new Stub();
-    /** Producer end: the most recently pushed node. */
-    @SuppressWarnings("unused") // accessed through HEAD
-    private volatile Node head = stub;
     /** Consumer end: owned by the main task. */
     private Node tail = stub;
-    @SuppressWarnings("unused") // accessed through STATUS
-    private volatile int status = IDLE;
+
+    // head starts at the stub (a volatile store, as the field's initialiser was); status starts IDLE (0).
+    CogCore() { HEAD.setVolatile(this, stub); }
 
     /**
      * Membership in the runtime's registry of COGs that hold suspended processes: REG_OUT,
@@ -254,4 +252,22 @@ abstract class CogCore extends ForkJoinTask<Void> implements Runnable {
     @Override public final Void getRawResult() { return null; }
     @Override protected final void setRawResult(Void v) {}
     @Override protected final boolean exec() { run(); return false; }
+}
+
+/**
+ * The two fields of a COG that producers touch at every call ({@code head}, exchanged;
+ * {@code status}, read; see {@link CogCore}), first in the object and followed by 64 bytes of
+ * padding, so that they share no cache line with the fields the COG's main task writes at every
+ * poll and slice ({@code tail}, and those of {@code Cog}). Sharing one made each call queued
+ * while the COG runs move that line between the producer's and the consumer's cores twice.
+ * Before them come only the object header and ForkJoinTask's status, which nothing writes while
+ * the COG is in use. The price: 64 bytes more per COG. (Superclass fields are laid out before a
+ * subclass's, and the padding is longs, which leave no gap a later field could fill.)
+ */
+abstract class CogCoreProducerSide extends ForkJoinTask<Void> {
+    /** Producer end of the inbox: the most recently pushed node (see CogCore). */
+    volatile Node head;
+    /** IDLE or SCHEDULED (see CogCore); IDLE (0) at first. */
+    volatile int status;
+    @SuppressWarnings("unused") private long pad0, pad1, pad2, pad3, pad4, pad5, pad6, pad7;
 }
