@@ -103,7 +103,12 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     }
 
     publishPending()
-    if (hasLocalWork) resubmit() // stays SCHEDULED: fairness, not idleness
+    // Stays SCHEDULED, for fairness, not idleness: work in the ready queue, or calls still in the
+    // inbox (a pick takes one at a time, so a batch that used up its slices often leaves some).
+    // Resubmitting without going IDLE is the same hand-off as for the ready queue: a producer that
+    // reads SCHEDULED leaves its node to this COG, which runs again. It saves the IDLE store and
+    // the CAS back, and spares producers a lost race for the activation.
+    if (hasLocalWork || !inboxEmpty()) resubmit()
     else if (!idleOrReschedule()) runtime.cogIdleOn(w)
   }
 
