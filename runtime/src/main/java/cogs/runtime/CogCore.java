@@ -204,8 +204,7 @@ abstract class CogCore extends CogCoreProducerSide implements Runnable {
             if ((Node) HEAD.getVolatile(this) != t) {
                 // A producer's link behind t is in transit.
                 if ((n = briefly(t)) == null) return null;
-                tail = n;
-                return t;
+                return leave(t, n);
             }
             // t is the last node: put the stub behind it so that t can leave the queue. Unless
             // another producer exchanged head first: then that producer links behind t, and t
@@ -215,7 +214,24 @@ abstract class CogCore extends CogCoreProducerSide implements Runnable {
             n = (Node) NEXT.getAcquire(t);
             if (n == null && (n = briefly(t)) == null) return null;
         }
+        return leave(t, n);
+    }
+
+    /**
+     * {@code t} leaves the queue, {@code n} is the new tail. t's link is cleared: a node that
+     * left still pointed at the one behind it, and once one such node had been promoted to the
+     * old generation (a long inbox, as Counting's), it kept every node queued after it alive
+     * through young collections, which then copied the whole stream of calls (every call of
+     * Counting survived; Pekko's node queue clears its links for the same reason). No producer
+     * writes t's link any more: producers link only behind the node they exchanged out of
+     * {@code head}, and head has moved past t. When t is queued again (a process woken later),
+     * its waker's push writes the link afresh, and that push happens after this store: the
+     * process is re-queued only after its COG published PARKED (a volatile store) and the waker
+     * took it with a CAS.
+     */
+    private Node leave(Node t, Node n) {
         tail = n;
+        NEXT.set(t, null);
         return t;
     }
 

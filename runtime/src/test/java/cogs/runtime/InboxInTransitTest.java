@@ -130,4 +130,36 @@ class InboxInTransitTest {
         assertEquals(1, cog.submits.get());
         assertSame(m, consumer(cog::poll));
     }
+
+    @Test
+    void aNodeThatLeftTheQueueNoLongerPointsAtTheNext() {
+        // A node that left kept its link: once promoted to the old generation, it kept every node
+        // queued behind it alive through young collections (Counting's million calls all
+        // survived). Each node poll returns must have its link cleared, in every branch of poll.
+        CountingCog cog = CountingCog.scheduled();
+        Msg m1 = new Msg(1), m2 = new Msg(2), m3 = new Msg(3);
+        cog.push(m1);
+        cog.push(m2);
+        cog.push(m3);
+        assertSame(m1, consumer(cog::poll));
+        assertNull(NEXT.get(m1), "a node taken from the middle of the queue");
+        assertSame(m2, consumer(cog::poll));
+        assertNull(NEXT.get(m2));
+        assertSame(m3, consumer(cog::poll)); // the last node: the stub goes behind it
+        assertNull(NEXT.get(m3), "the last node");
+        // A node behind a link that was in transit.
+        Msg m4 = new Msg(4), m5 = new Msg(5);
+        cog.push(m4);
+        Node prev = exchangeOnly(cog, m5);
+        assertNull(consumer(cog::poll));
+        linkAndSchedule(cog, prev, m5);
+        assertSame(m4, consumer(cog::poll));
+        assertNull(NEXT.get(m4), "a node whose successor was in transit");
+        // A node queued again after it left is linked afresh.
+        cog.push(m1);
+        assertSame(m5, consumer(cog::poll));
+        assertSame(m1, consumer(cog::poll));
+        assertNull(consumer(cog::poll));
+        assertTrue(cog.inboxEmpty());
+    }
 }
