@@ -18,8 +18,10 @@ import java.util.concurrent.ForkJoinTask;
  * {@code head}; the single consumer (the main task) walks from {@code tail}. A permanent stub
  * node lets the consumer detach the last real node. Between a producer's exchange and its link
  * store the queue is "in transit": the new node is reachable from {@code head} but not yet from
- * {@code tail}. {@link #poll} then spins for the link, which is one store away; {@link #inboxEmpty}
- * counts a node in transit as present, which is what the status-word argument needs.
+ * {@code tail}. {@link #poll} does not wait for the link: it returns null, as for an empty inbox,
+ * and leaves the node (and every node pushed behind it) to a later poll. {@link #inboxEmpty}
+ * counts a node in transit as present, so the batch that gave up on it does not go idle: the
+ * status-word argument below makes it reschedule itself (see "The node in transit").
  *
  * <h2>The status word and why no wake-up is lost</h2>
  * {@code status} is IDLE or SCHEDULED. Whoever moves it IDLE to SCHEDULED with a CAS submits the
@@ -36,10 +38,27 @@ import java.util.concurrent.ForkJoinTask;
  * producer sees IDLE and its CAS races only with C3: exactly one of them wins and submits, so the
  * task is neither lost nor submitted twice. The pairs P1/C2 and C1/P2 are the classic Dekker
  * shape, which is why neither side may use a weaker (release/acquire only) access there.
+ *
+ * <h2>The node in transit, and why giving up on it loses no wake-up</h2>
+ * The link store is one store after the exchange, but a producer whose thread is descheduled in
+ * between (a loaded machine does that all the time) keeps the consumer waiting for a whole time
+ * slice: a consumer that spun there was the largest item of the Savina profiles. So poll returns
+ * null instead and the batch carries on with what it has, then ends. Nothing new is needed for
+ * the hand-off: a node in transit is already a node in the inbox for C2, which reads {@code head}
+ * (written by P1), not the link. So the consumer that gave up either sees the node at C2 and
+ * reschedules itself (C3), or loses C3 to a producer that saw IDLE at P2 and submitted the COG;
+ * either way the COG runs again, polls again and, once the link is stored, takes the node. The
+ * COG never goes IDLE with a node in transit, so the producer's obligation stays what it was (P2
+ * after its link store) and its path gets no fence. The other design, a consumer that goes idle
+ * and leaves the COG to the producer, would need the producer to read the consumer's state after
+ * its link store: a StoreLoad fence (or an atomic link) on every send, to save a rare wait. The
+ * price here: while the producer stays descheduled, the COG goes round the pool (other COGs run
+ * in between) instead of spinning on its worker.
+ *
  * The jcstress tests {@code JcstressCogCore} and the stress tests {@code StressHandOffTest},
  * {@code StressInboxTest} and {@code StressJoinRaceTest} check this.
  */
-abstract class CogCore extends ForkJoinTask<Void> implements Runnable {
+abstract class CogCore extends CogCoreProducerSide implements Runnable {
     static final int IDLE = 0;
     static final int SCHEDULED = 1;
 
@@ -50,8 +69,8 @@ abstract class CogCore extends ForkJoinTask<Void> implements Runnable {
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            HEAD = l.findVarHandle(CogCore.class, "head", Node.class);
-            STATUS = l.findVarHandle(CogCore.class, "status", int.class);
+            HEAD = l.findVarHandle(CogCoreProducerSide.class, "head", Node.class);
+            STATUS = l.findVarHandle(CogCoreProducerSide.class, "status", int.class);
             NEXT = l.findVarHandle(Node.class, "next", Node.class);
             REGISTERED = l.findVarHandle(CogCore.class, "registered", int.class);
         } catch (ReflectiveOperationException e) {
@@ -62,13 +81,11 @@ abstract class CogCore extends ForkJoinTask<Void> implements Runnable {
     private static final class Stub extends Node {}
 
     private final Node stub = new Stub();
-    /** Producer end: the most recently pushed node. */
-    @SuppressWarnings("unused") // accessed through HEAD
-    private volatile Node head = stub;
     /** Consumer end: owned by the main task. */
     private Node tail = stub;
-    @SuppressWarnings("unused") // accessed through STATUS
-    private volatile int status = IDLE;
+
+    // head starts at the stub (a volatile store, as the field's initialiser was); status starts IDLE (0).
+    CogCore() { HEAD.setVolatile(this, stub); }
 
     /**
      * Membership in the runtime's registry of COGs that hold suspended processes: REG_OUT,
@@ -164,37 +181,76 @@ abstract class CogCore extends ForkJoinTask<Void> implements Runnable {
         return tail == stub && (Node) HEAD.getVolatile(this) == stub;   // C2
     }
 
-    /** Consumer only: the next node, or null if the inbox is empty. Never loses a node in transit. */
+    /**
+     * Consumer only: the next node, or null if none can be taken now: the inbox is empty, or the
+     * next node is in transit (its producer exchanged {@code head} but has not stored the link).
+     * Never waits. A node in transit stays in the queue with everything behind it, in order, for a
+     * later poll; {@link #inboxEmpty} counts it, so the batch reschedules instead of going idle.
+     */
     final Node poll() {
         Node t = tail;
         Node n = (Node) NEXT.getAcquire(t);
         if (t == stub) {
             if (n == null) {
-                if ((Node) HEAD.getVolatile(this) == stub) return null;
-                n = awaitLink(t);
+                if ((Node) HEAD.getVolatile(this) == stub) return null; // empty
+                // The first node after the stub is in transit.
+                if ((n = briefly(t)) == null) return null;
             }
             tail = n;
             t = n;
             n = (Node) NEXT.getAcquire(t);
         }
         if (n == null) {
-            if ((Node) HEAD.getVolatile(this) == t) {
-                // t is the last node: put the stub behind it so that t can leave the queue.
-                push(stub);
+            if ((Node) HEAD.getVolatile(this) != t) {
+                // A producer's link behind t is in transit.
+                if ((n = briefly(t)) == null) return null;
+                return leave(t, n);
             }
-            // Either our stub or another producer's node is being linked behind t right now.
-            n = awaitLink(t);
+            // t is the last node: put the stub behind it so that t can leave the queue. Unless
+            // another producer exchanged head first: then that producer links behind t, and t
+            // stays (at tail) until it did. The stub is never pushed twice: it is pushed only when
+            // head == t, i.e. nothing, the stub included, is queued behind t.
+            push(stub);
+            n = (Node) NEXT.getAcquire(t);
+            if (n == null && (n = briefly(t)) == null) return null;
         }
+        return leave(t, n);
+    }
+
+    /**
+     * {@code t} leaves the queue, {@code n} is the new tail. t's link is cleared: a node that
+     * left still pointed at the one behind it, and once one such node had been promoted to the
+     * old generation (a long inbox, as Counting's), it kept every node queued after it alive
+     * through young collections, which then copied the whole stream of calls (every call of
+     * Counting survived; Pekko's node queue clears its links for the same reason). No producer
+     * writes t's link any more: producers link only behind the node they exchanged out of
+     * {@code head}, and head has moved past t. When t is queued again (a process woken later),
+     * its waker's push writes the link afresh, and that push happens after this store: the
+     * process is re-queued only after its COG published PARKED (a volatile store) and the waker
+     * took it with a CAS.
+     */
+    private Node leave(Node t, Node n) {
         tail = n;
+        NEXT.set(t, null);
         return t;
     }
 
-    /** A producer has exchanged head but not yet stored the link: it is one store away. */
-    private static Node awaitLink(Node t) {
-        Node n;
-        while ((n = (Node) NEXT.getAcquire(t)) == null) Thread.onSpinWait();
-        return n;
+    /**
+     * The link behind {@code t} if it appears within a few re-reads, else null. A producer that is
+     * running stores it within nanoseconds, and a trip round the pool costs more than that; one
+     * that was descheduled stores it only when it runs again, which is what the consumer must not
+     * wait for.
+     */
+    private static Node briefly(Node t) {
+        for (int i = TRANSIT_SPINS; i > 0; i--) {
+            Thread.onSpinWait();
+            Node n = (Node) NEXT.getAcquire(t);
+            if (n != null) return n;
+        }
+        return null;
     }
+
+    static final int TRANSIT_SPINS = Integer.getInteger("cogs.inbox.spins", 32);
 
     /** Hand this task to the executor: it was idle and a producer woke it. */
     abstract void submit();
@@ -212,4 +268,22 @@ abstract class CogCore extends ForkJoinTask<Void> implements Runnable {
     @Override public final Void getRawResult() { return null; }
     @Override protected final void setRawResult(Void v) {}
     @Override protected final boolean exec() { run(); return false; }
+}
+
+/**
+ * The two fields of a COG that producers touch at every call ({@code head}, exchanged;
+ * {@code status}, read; see {@link CogCore}), first in the object and followed by 64 bytes of
+ * padding, so that they share no cache line with the fields the COG's main task writes at every
+ * poll and slice ({@code tail}, and those of {@code Cog}). Sharing one made each call queued
+ * while the COG runs move that line between the producer's and the consumer's cores twice.
+ * Before them come only the object header and ForkJoinTask's status, which nothing writes while
+ * the COG is in use. The price: 64 bytes more per COG. (Superclass fields are laid out before a
+ * subclass's, and the padding is longs, which leave no gap a later field could fill.)
+ */
+abstract class CogCoreProducerSide extends ForkJoinTask<Void> {
+    /** Producer end of the inbox: the most recently pushed node (see CogCore). */
+    volatile Node head;
+    /** IDLE or SCHEDULED (see CogCore); IDLE (0) at first. */
+    volatile int status;
+    @SuppressWarnings("unused") private long pad0, pad1, pad2, pad3, pad4, pad5, pad6, pad7;
 }

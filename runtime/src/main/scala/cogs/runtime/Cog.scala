@@ -103,8 +103,13 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     }
 
     publishPending()
-    if (hasLocalWork) resubmit() // stays SCHEDULED: fairness, not idleness
-    else if (!idleOrReschedule()) runtime.cogIdle()
+    // Stays SCHEDULED, for fairness, not idleness: work in the ready queue, or calls still in the
+    // inbox (a pick takes one at a time, so a batch that used up its slices often leaves some).
+    // Resubmitting without going IDLE is the same hand-off as for the ready queue: a producer that
+    // reads SCHEDULED leaves its node to this COG, which runs again. It saves the IDLE store and
+    // the CAS back, and spares producers a lost race for the activation.
+    if (hasLocalWork || !inboxEmpty()) resubmit()
+    else if (!idleOrReschedule()) runtime.cogIdleOn(w)
   }
 
   private def hasLocalWork: Boolean =
@@ -116,34 +121,65 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
 
   // ---------------------------------------------------------------- picking
 
+  /**
+   * The next process to run, or null. In the default order a pick takes at most `AcceptPerPick`
+   * nodes from the inbox before it picks, and more only when that left nothing to run. It used to
+   * take the whole inbox first, and a COG fed by a faster producer (Counting's counter, whose
+   * producer sends a million calls in one slice) then spent the producer's whole slice moving
+   * calls from the inbox to the ready queue without running one: every call stayed alive until
+   * the producer was done, and each young collection copied all of them. The inbox and the ready
+   * queue are both FIFO, so the order is that of taking everything first.
+   *
+   * A COG blocked in `get`, or with a recording or replay, or with a scheduling policy, still
+   * takes the whole inbox: the blocker's wake-up, the process a replay waits for, or the full set
+   * of candidates a policy chooses from may be anywhere in it.
+   */
   private def pickNext(): Process = {
-    var n = poll()
-    while (n ne null) {
+    val limit = if ((blocker eq null) && (schedule eq null) && (policyOf eq null)) AcceptPerPick else Int.MaxValue
+    while (true) {
+      val more = acceptInbox(limit)
+      if (blocker ne null) {
+        if (!blockerReady) return null
+        val b = blocker
+        blocker = null
+        blockerReady = false
+        b.unblocked()
+        return b
+      }
+      if (stateDirty) {
+        stateDirty = false
+        if (condCount > 0) scanConditions()
+      }
+      val r = ready
+      val p =
+        if (r eq null) null
+        else if (schedule ne null) pickRecorded(r)
+        else pickReady(r)
+      // Nothing to run yet, and the inbox may hold more: take the next nodes (one more round per
+      // `limit` nodes, so this ends when the inbox is empty).
+      if ((p ne null) || !more) return p
+    }
+    null
+  }
+
+  /**
+   * Take up to `limit` nodes from the inbox. True if it stopped at the limit (the inbox may hold
+   * more), false once the inbox was empty.
+   */
+  private def acceptInbox(limit: Int): Boolean = {
+    var taken = 0
+    while (taken < limit) {
+      val n = poll()
+      if (n eq null) return false
       n match {
         case p: Process => accept(p)
         case _          => // a Tick: the clock moved, so conditions may hold now; check them as after a slice
           stateDirty = true
           slices += 1
       }
-      n = poll()
+      taken += 1
     }
-
-    if (blocker ne null) {
-      if (!blockerReady) return null
-      val b = blocker
-      blocker = null
-      blockerReady = false
-      b.unblocked()
-      return b
-    }
-    if (stateDirty) {
-      stateDirty = false
-      if (condCount > 0) scanConditions()
-    }
-    val r = ready
-    if (r eq null) return null
-    if (schedule ne null) return pickRecorded(r)
-    pickReady(r)
+    true
   }
 
   /** The pick of a COG without a recording or replay. */
@@ -473,7 +509,11 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     outcome match {
       case SliceDone    => p.finish()
       case SliceParked  => park(p)
-      case SliceYielded => addReady(p)
+      case SliceYielded =>
+        // `suspend` lets every process that is enabled now run first, calls that wait in the
+        // inbox included (a pick takes only a few of them, see pickNext): they go ahead of it.
+        acceptInbox(Int.MaxValue)
+        addReady(p)
       case SliceBlocked => block(p, p.waitsFor)
     }
   }
@@ -719,6 +759,13 @@ private[runtime] object Cog {
   private final val Failed = 3 // the guard threw a fatal error: the process has ended
   private final val TakenBack = 4
   private final val Parked = 5
+
+  /**
+   * Inbox nodes a pick takes in the default order (see pickNext). One: with more, a long inbox
+   * moves into the ready queue faster than the picks empty it, and the ready queue grows to the
+   * inbox's size again (an array of a million entries in Counting).
+   */
+  private final val AcceptPerPick = 1
 
   /**
    * Memory for reporting that the heap is exhausted. Failing the process, describing it, logging,

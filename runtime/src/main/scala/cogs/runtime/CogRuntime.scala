@@ -307,10 +307,42 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
       w.inBatch = false
       val left = w.slot
       if (left ne null) { w.slot = null; left.fork() }
+      val idled = w.idled
+      if (idled > 0) { w.idled = 0; cogsIdle(idled) }
     }
   }
 
   private[runtime] def cogActivated(): Unit = active.incrementAndGet()
+
+  /**
+   * A COG's batch ended and the COG went idle, on worker `w` (null: another thread). Inside
+   * [[runOn]] of an untimed runtime the decrement of `active` waits in the worker until `runOn`
+   * ends (then one atomic add for all the COGs that went idle in its chain of hand-offs), instead
+   * of one contended atomic per batch. Why that cannot make anyone see quiescence too early, or
+   * miss it:
+   *  - only decrements wait, never increments: `active` is never lower than the number of COGs
+   *    scheduled or running, so a thread that reads zero (a waiter, a joiner, a decrement that
+   *    returns zero) reads the truth, as before;
+   *  - the decrements a worker holds are added before its `runOn` returns (in its finally, so an
+   *    error in a batch does not keep them), and the worker that brings `active` to zero calls
+   *    `quiescent`, as the last `cogIdle` did: quiescence is seen at most one `runOn` later (a
+   *    chain of at most MaxHandOffs batches that run anyway) than before, never missed;
+   *  - with a clock, the last uncount must go through SimClock.idle (it advances time instead):
+   *    an idle then is never held, and a held count from before the clock existed is added back
+   *    through [[cogsIdle]], which lets SimClock.idle take the last one.
+   */
+  private[runtime] def cogIdleOn(w: Worker): Unit =
+    if ((w ne null) && w.inBatch && (clock$ eq null)) w.idled += 1
+    else cogIdle()
+
+  /** `n` COGs went idle (held by a worker, see [[cogIdleOn]]). */
+  private def cogsIdle(n: Int): Unit =
+    if (clock$ eq null) { if (active.addAndGet(-n) == 0) quiescent() }
+    else {
+      // The others first: the count stays at least one (the last one's), so nobody sees zero early.
+      if (n > 1) active.addAndGet(-(n - 1))
+      cogIdle()
+    }
 
   private[runtime] def cogIdle(): Unit = {
     val c = clock$
@@ -638,6 +670,8 @@ object CogRuntime {
     /** Calls sent since `slot` was filled. */
     var slotSends = 0
     var inBatch = false
+    /** COGs that went idle during this worker's current `runOn`, not yet taken off `active` (cogIdleOn). */
+    var idled = 0
   }
 
   /** The object that runs a program's main block. */

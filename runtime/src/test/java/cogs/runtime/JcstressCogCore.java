@@ -176,12 +176,58 @@ public class JcstressCogCore {
         }
     }
 
+    @JCStressTest
+    @Description("A producer sends two messages to a SCHEDULED COG while its main task ends a batch the way "
+            + "Cog.runBatch does: poll until poll gives null (which it also does on a node in transit, instead of "
+            + "waiting for the producer's link store), then idleOrReschedule. The arbiter drains what is left. "
+            + "r1 = nodes the consumer took, r2 = nodes left, r3 = verdict: 0 fine, 1 LOST WAKE-UP (nodes left "
+            + "in an IDLE COG that nobody submitted), 2 DOUBLE SUBMISSION, 3 a node lost or duplicated, "
+            + "4 the status does not match the submissions.")
+    @Outcome(id = {"2, 0, 0", "1, 1, 0", "0, 2, 0"}, expect = ACCEPTABLE,
+            desc = "Both messages delivered once; the COG is scheduled exactly when something is left.")
+    @Outcome(id = ".*, .*, 1", expect = FORBIDDEN, desc = "LOST WAKE-UP after giving up on a node in transit.")
+    @Outcome(id = ".*, .*, 2", expect = FORBIDDEN, desc = "DOUBLE SUBMISSION.")
+    @Outcome(expect = FORBIDDEN, desc = "Lost or duplicated node, or inconsistent status.")
+    @State
+    public static class GiveUpInTransitThenBatchEnd {
+        final CountingCog cog = CountingCog.scheduled();
+        final Msg a = new Msg(1);
+        final Msg b = new Msg(2);
+        int taken;
+
+        @Actor
+        public void producer() {
+            cog.enqueueAndSchedule(a);
+            cog.enqueueAndSchedule(b);
+        }
+
+        @Actor
+        public void consumer() {
+            taken = cog.drainCount();
+            cog.idleOrReschedule();
+        }
+
+        @Arbiter
+        public void arbiter(III_Result r) {
+            int subs = cog.submits.get();
+            boolean scheduled = cog.isScheduled();
+            int left = cog.drainCount();
+            r.r1 = taken;
+            r.r2 = left;
+            if (taken + left != 2) r.r3 = 3;
+            else if (subs > 1) r.r3 = 2;
+            else if (left > 0 && (subs == 0 || !scheduled)) r.r3 = 1;
+            else if ((subs == 1) != scheduled) r.r3 = 4;
+            else r.r3 = 0;
+        }
+    }
+
     // ------------------------------------------------------------------ inbox
 
     @JCStressTest
-    @Description("One producer pushes 1, 2, 3 while the consumer polls four times (poll never blocks on an "
-            + "empty inbox but waits for a node in transit; taking the last node re-pushes the stub, racing "
-            + "with the producer). The arbiter drains what is left. r1 = ids the consumer took, in order; "
+    @Description("One producer pushes 1, 2, 3 while the consumer polls four times (poll never waits: it returns "
+            + "null on an empty inbox and on a node in transit, which stays queued in order; taking the last node "
+            + "re-pushes the stub, racing with the producer). The arbiter drains what is left. r1 = ids the consumer took, in order; "
             + "r2 = ids the arbiter drained; r3 = inbox empty afterwards.")
     @Outcome(id = "0, 123, 1", expect = ACCEPTABLE, desc = "Consumer polled before anything arrived.")
     @Outcome(id = "1, 23, 1", expect = ACCEPTABLE, desc = "Consumer took 1.")

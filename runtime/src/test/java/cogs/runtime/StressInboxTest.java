@@ -80,7 +80,28 @@ class StressInboxTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void eightSendersTwoMillionMessagesToFourObjects() throws Exception {
-        final int perSender = 250_000;
+        eightSendersToFourObjects(rt, 250_000);
+    }
+
+    /**
+     * One slice per batch: every batch of a busy object ends with calls left in its inbox (a pick
+     * takes one inbox node at a time), so the batch end that resubmits the COG without going IDLE
+     * (Cog.runBatch) races with the senders' status reads at nearly every call. A lost wake-up
+     * leaves calls unserved (the counts, or the quiescence wait, fail); a COG submitted twice runs
+     * two batches at once and breaks the per-sender order.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void oneSliceABatchLeavesCallsInTheInboxAtEveryBatchEnd() throws Exception {
+        CogRuntime one = CogRuntime.of(cogs.runtime.CogRuntime.withOverrides("cogs.throughput = 1"));
+        try {
+            eightSendersToFourObjects(one, 100_000);
+        } finally {
+            one.close();
+        }
+    }
+
+    private static void eightSendersToFourObjects(CogRuntime rt, int perSender) throws Exception {
         final int objects = 4;
         Sink[] sinks = new Sink[objects];
         for (int i = 0; i < objects; i++) sinks[i] = rt.spawn(() -> new SinkImpl(null));
