@@ -58,7 +58,7 @@ import java.util.concurrent.ForkJoinTask;
  * The jcstress tests {@code JcstressCogCore} and the stress tests {@code StressHandOffTest},
  * {@code StressInboxTest} and {@code StressJoinRaceTest} check this.
  */
-abstract class CogCore extends CogCoreProducerSide implements Runnable {
+abstract class CogCore extends CogCorePadding implements Runnable {
     static final int IDLE = 0;
     static final int SCHEDULED = 1;
 
@@ -272,18 +272,32 @@ abstract class CogCore extends CogCoreProducerSide implements Runnable {
 
 /**
  * The two fields of a COG that producers touch at every call ({@code head}, exchanged;
- * {@code status}, read; see {@link CogCore}), first in the object and followed by 64 bytes of
- * padding, so that they share no cache line with the fields the COG's main task writes at every
- * poll and slice ({@code tail}, and those of {@code Cog}). Sharing one made each call queued
- * while the COG runs move that line between the producer's and the consumer's cores twice.
- * Before them come only the object header and ForkJoinTask's status, which nothing writes while
- * the COG is in use. The price: 64 bytes more per COG. (Superclass fields are laid out before a
- * subclass's, and the padding is longs, which leave no gap a later field could fill.)
+ * {@code status}, read; see {@link CogCore}), first in the object, followed by 64 bytes of
+ * padding ({@link CogCorePadding}), so that they share no cache line with the fields the COG's
+ * main task writes at every poll and slice ({@code tail}, and those of {@code Cog}). Sharing one
+ * made each call queued while the COG runs move that line between the producer's and the
+ * consumer's cores twice. Before them come only the object header and ForkJoinTask's status.
+ * The price: 64 bytes more per COG.
+ *
+ * Why two classes: HotSpot lays out a superclass's fields before a subclass's, but within one
+ * class it puts longs before ints and references last; pads declared beside {@code head} would
+ * come before it and leave it next to {@code CogCore}'s own fields. A class of its own for the
+ * padding puts it after them. Checked with field offsets ({@code FieldLayoutTest}).
  */
 abstract class CogCoreProducerSide extends ForkJoinTask<Void> {
     /** Producer end of the inbox: the most recently pushed node (see CogCore). */
     volatile Node head;
     /** IDLE or SCHEDULED (see CogCore); IDLE (0) at first. */
     volatile int status;
+}
+
+/**
+ * The padding after {@link CogCoreProducerSide}'s fields (see there). The int comes first in
+ * the layout: HotSpot fills a gap left by a superclass's fields (here, after {@code head} up to
+ * the longs' alignment) with a subclass's smaller fields, and without it the first int of
+ * {@code CogCore} would go there, beside {@code head}.
+ */
+abstract class CogCorePadding extends CogCoreProducerSide {
     @SuppressWarnings("unused") private long pad0, pad1, pad2, pad3, pad4, pad5, pad6, pad7;
+    @SuppressWarnings("unused") private int gap;
 }

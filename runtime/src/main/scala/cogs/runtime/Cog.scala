@@ -128,7 +128,9 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
    * producer sends a million calls in one slice) then spent the producer's whole slice moving
    * calls from the inbox to the ready queue without running one: every call stayed alive until
    * the producer was done, and each young collection copied all of them. The inbox and the ready
-   * queue are both FIFO, so the order is that of taking everything first.
+   * queue are both FIFO, so calls of one sender keep their order; but what enters the ready queue
+   * directly (a self-call, a local wake-up, see `wakeLocal`) now overtakes more of the calls still
+   * waiting in the inbox than when a pick took them all first. ABS leaves that order open.
    *
    * A COG blocked in `get`, or with a recording or replay, or with a scheduling policy, still
    * takes the whole inbox: the blocker's wake-up, the process a replay waits for, or the full set
