@@ -1,6 +1,6 @@
 package cogs.monitor.pipeline
 
-import java.util.concurrent.atomic.{AtomicLong, AtomicReferenceArray}
+import java.util.concurrent.atomic.{AtomicLongArray, AtomicReferenceArray}
 
 /**
  * A bounded multi-producer single-consumer FIFO of events: the trace buffer between the threads
@@ -22,35 +22,68 @@ import java.util.concurrent.atomic.{AtomicLong, AtomicReferenceArray}
  * Why the slot store is a volatile `set` and not `lazySet`: the wake-up argument is a Dekker pair
  * (producer: store event, then read the consumer's status; consumer: write its status, then read
  * the slot). Release/acquire would allow both reads to see the old values and the wake-up to be lost.
+ *
+ * == Cache lines ==
+ * A profile of monitored ping-pong (two program workers, one dispatcher) showed the counters'
+ * cache lines moving between cores on every event: the consumer wrote `head` at each poll and each
+ * producer read it at each offer, and `tail` and `head` were adjacent objects, very likely on one
+ * line, so the consumer's writes also took away the line that producers CAS. Two changes:
+ *  - the counters live in one `long[]` (an `AtomicLongArray`), `tail` and `head` 16 longs (128
+ *    bytes) apart with padding around both, so each is on a line of its own whatever the array's
+ *    alignment (a line is 64 bytes; HotSpot cannot reorder array elements, as it can fields);
+ *  - producers keep `seenHead`, a copy of `head` next to `tail`, and read the consumer's `head` only
+ *    when the copy makes the buffer look `refreshAt` events full (the capacity, or the emitter's
+ *    wake-up threshold): while the consumer keeps up, once per `refreshAt` events.
+ *
+ * Why the copy is safe. `head` only grows, so any copy is at most the real value: the buffer can
+ * only look fuller than it is (a claim is refused only after a fresh read confirms it is full) and
+ * the count [[offerCounting]] returns can only be too high. Slot reuse keeps its happens-before
+ * chain: the consumer clears a slot, then release-stores `head`; a producer that refreshes reads
+ * `head` with acquire and stores the copy with release; a producer that uses the copy reads it with
+ * acquire. So a producer that claims index `t` because `t - seenHead < capacity` has seen the clear
+ * of slot `t mod capacity` (cleared before `head` passed `t - capacity`), and its store cannot be
+ * overwritten by that clear. Producers may store an older copy over a newer one (racing
+ * refreshes): that only makes the copy staler, never larger than `head`.
+ * `ChainStressTest.tinyBufferUnderManyProducersLosesNothing` drives wrap-arounds of a 4-slot
+ * buffer from 4 producers through this path and checks every event arrives once, in order.
  */
 final class EventBuffer[E <: AnyRef](requestedCapacity: Int) {
   require(requestedCapacity >= 1 && requestedCapacity <= (1 << 30), s"buffer capacity must be in 1..2^30, got $requestedCapacity")
+  import EventBuffer.{Tail, SeenHead, Head, CounterSlots}
 
   val capacity: Int = EventBuffer.slotsFor(requestedCapacity)
   private[this] val mask = capacity - 1L
   private[this] val slots = new AtomicReferenceArray[AnyRef](capacity)
-  private[this] val tail = new AtomicLong
-  // Written by the consumer alone, with release semantics (lazySet): a producer that reads a stale
-  // head only thinks the buffer fuller than it is. Release also publishes the cleared slot, which
-  // the producer's acquiring read of head then sees. head takes no part in the wake-up argument.
-  private[this] val head = new AtomicLong
+  // tail: the next index to claim, shared by producers (a CAS). head: written by the consumer
+  // alone, with release semantics (lazySet); a producer that sees a stale head only thinks the
+  // buffer fuller than it is, and release also publishes the cleared slot, which the producer's
+  // acquiring read of head then sees. head takes no part in the wake-up argument.
+  private[this] val counters = new AtomicLongArray(CounterSlots)
 
   /** Add `e` at the end; false when full (then nothing was added). Any thread. */
-  def offer(e: E): Boolean = offerCounting(e) > 0
+  def offer(e: E): Boolean = offerCounting(e, capacity.toLong) > 0
 
   /**
    * As [[offer]], giving the number of events waiting after this one was added (at least 1,
-   * counted from the `head` read for the capacity check, so possibly more than are left), or 0
-   * when full. Lets an emitter decide whether to wake the consumer without reading both counters
-   * again: they are written by other threads, and each read of them can be a cache miss.
+   * counted from a copy of `head`, so possibly more than are left), or 0 when full. Lets an
+   * emitter decide whether to wake the consumer without reading the consumer's counter: the real
+   * `head` is read only when the copy makes at least `refreshAt` events look waiting, so a count
+   * below `refreshAt` may be too high but one of `refreshAt` or more was checked against a fresh
+   * `head` (still possibly too high, never too low).
    */
-  private[pipeline] def offerCounting(e: E): Long = {
+  private[pipeline] def offerCounting(e: E, refreshAt: Long): Long = {
     if (e eq null) throw new NullPointerException("null event")
+    val limit = math.min(math.max(refreshAt, 1L), capacity.toLong)
     while (true) {
-      val t = tail.get
-      val waiting = t - head.get
+      val t = counters.get(Tail)
+      var h = counters.getAcquire(SeenHead)
+      if (t - h >= limit) {
+        h = counters.get(Head)
+        counters.setRelease(SeenHead, h)
+      }
+      val waiting = t - h
       if (waiting >= capacity) return 0L
-      if (tail.compareAndSet(t, t + 1)) {
+      if (counters.compareAndSet(Tail, t, t + 1)) {
         slots.set((t & mask).toInt, e)
         return waiting + 1
       }
@@ -60,26 +93,33 @@ final class EventBuffer[E <: AnyRef](requestedCapacity: Int) {
 
   /** The oldest event, or null if none is ready. Consumer thread only. */
   def poll(): E = {
-    val h = head.get
+    val h = counters.get(Head)
     val i = (h & mask).toInt
     val e = slots.get(i)
     if (e eq null) return null.asInstanceOf[E]
     slots.lazySet(i, null) // published by the release store of head below
-    head.lazySet(h + 1)
+    counters.lazySet(Head, h + 1)
     e.asInstanceOf[E]
   }
 
   /** True if the next event is stored and ready for [[poll]]. Consumer thread only. */
-  def ready: Boolean = slots.get((head.get & mask).toInt) ne null
+  def ready: Boolean = slots.get((counters.get(Head) & mask).toInt) ne null
 
   /** Events claimed and not yet taken, including ones still being stored. Approximate from other threads. */
-  def size: Long = math.max(0L, tail.get - head.get)
+  def size: Long = math.max(0L, counters.get(Tail) - counters.get(Head))
 
   /** True if no producer has claimed a slot that the consumer has not taken. */
-  def isEmpty: Boolean = tail.get == head.get
+  def isEmpty: Boolean = counters.get(Tail) == counters.get(Head)
 }
 
 private[pipeline] object EventBuffer {
+  // Indices in the counters' long[]: 8 longs (64 bytes) of padding before tail, tail and the
+  // producers' copy of head on one line, head 16 longs after tail, 7 longs of padding after head.
+  final val Tail = 8
+  final val SeenHead = 9
+  final val Head = 24
+  final val CounterSlots = 32
+
   /** The power of two at or above `n` (at least 2; `n` at most 2^30, so no overflow). */
   def slotsFor(n: Int): Int = {
     val m = math.max(2, n)

@@ -205,7 +205,10 @@ final class Chain[E <: AnyRef] private[pipeline] (
     if (closed) { late.increment(); return }
     // `waiting` may count events the dispatcher has taken meanwhile (never fewer than wait): at
     // worst an early wake-up, never a missed one; with wakeAt == 1 every event still signals.
-    val waiting = buffer.offerCounting(e)
+    // Below wakeAt it is counted from the producers' copy of the dispatcher's position, so an
+    // emitter reads the dispatcher's counter (a line the dispatcher writes at every event) only
+    // when a wake-up may be due: a count that reaches wakeAt was checked against a fresh read.
+    val waiting = buffer.offerCounting(e, wakeAt)
     if (waiting > 0) { if (waiting >= wakeAt) signal() }
     else settings.overload match {
       case Overload.Drop            => dropped.increment()
