@@ -16,18 +16,19 @@ import java.util.concurrent.atomic.{AtomicLongArray, AtomicReferenceArray}
  * program order, and the consumer never skips a slot.
  *
  * Why slot reuse is safe: the consumer clears a slot before it publishes the new `head` (a release
- * store); a producer reads `head` (an acquiring read) before claiming, so it sees the cleared slot
- * and the previous occupant is never overwritten unread.
+ * store); a producer reads `head`, or the producers' copy of it (below), with acquire before
+ * claiming, so it sees the cleared slot and the previous occupant is never overwritten unread.
  *
  * Why the slot store is a volatile `set` and not `lazySet`: the wake-up argument is a Dekker pair
  * (producer: store event, then read the consumer's status; consumer: write its status, then read
  * the slot). Release/acquire would allow both reads to see the old values and the wake-up to be lost.
  *
  * == Cache lines ==
- * A profile of monitored ping-pong (two program workers, one dispatcher) showed the counters'
- * cache lines moving between cores on every event: the consumer wrote `head` at each poll and each
- * producer read it at each offer, and `tail` and `head` were adjacent objects, very likely on one
- * line, so the consumer's writes also took away the line that producers CAS. Two changes:
+ * With two counters as plain `AtomicLong`s, their cache lines moved between cores at every event
+ * (in monitored ping-pong: two program workers, one dispatcher): the consumer wrote `head` at each
+ * poll and each producer read it at each offer, and `tail` and `head` were adjacent objects, very
+ * likely on one line, so the consumer's writes also took away the line that producers CAS. (This
+ * is by construction; no profile here could weigh it: the machine has no hardware counters.) So:
  *  - the counters live in one `long[]` (an `AtomicLongArray`), `tail` and `head` 16 longs (128
  *    bytes) apart with padding around both, so each is on a line of its own whatever the array's
  *    alignment (a line is 64 bytes; HotSpot cannot reorder array elements, as it can fields);
