@@ -77,8 +77,12 @@ final class EventBuffer[E <: AnyRef](requestedCapacity: Int) {
     val limit = math.min(math.max(refreshAt, 1L), capacity.toLong)
     while (true) {
       val t = counters.get(Tail)
-      var h = counters.getAcquire(SeenHead)
-      if (t - h >= limit) {
+      // Eager emitters (limit 1) read head itself: a copy they would refresh every time costs a
+      // store more than the read it saves.
+      var h = if (limit == 1L) counters.get(Head) else counters.getAcquire(SeenHead)
+      // `t - h + 1`: the events this one would make look waiting. At `limit` or more, the count
+      // must come from a fresh head (the promise above); a full answer too, since limit <= capacity.
+      if (limit > 1L && t - h + 1 >= limit) {
         h = counters.get(Head)
         counters.setRelease(SeenHead, h)
       }
@@ -114,8 +118,10 @@ final class EventBuffer[E <: AnyRef](requestedCapacity: Int) {
 }
 
 private[pipeline] object EventBuffer {
-  // Indices in the counters' long[]: 8 longs (64 bytes) of padding before tail, tail and the
-  // producers' copy of head on one line, head 16 longs after tail, 7 longs of padding after head.
+  // Indices in the counters' long[]: 8 longs (64 bytes) of padding before tail, then tail and
+  // the producers' copy of head side by side (objects are only 8-byte aligned, so the two may
+  // straddle two lines; both lines then hold nothing else but padding), head 16 longs after tail,
+  // 7 longs of padding after head.
   final val Tail = 8
   final val SeenHead = 9
   final val Head = 24
