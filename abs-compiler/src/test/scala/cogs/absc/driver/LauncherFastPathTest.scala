@@ -154,6 +154,21 @@ class LauncherFastPathTest {
     assertTrue(absc(List("run", f)).fast)
   }
 
+  @Test def eachOfSeveralFilesIsHashedInItsPlace(): Unit = {
+    // The script hashes all the files with one sha256sum and splits its output by line: a wrong
+    // split (or order) would give a key FastRun never writes, or serve an edited second file.
+    val lib = model("two-lib.abs", "module TwoLib;\nexport *;\ndef Int two() = 2;\n")
+    val main = model("two-main.abs", "module TwoMain;\nimport * from TwoLib;\n{ println(toString(two())); }\n")
+    assertEquals((0, "2\n", false), { val r = absc(List("run", lib, main)); (r.status, r.out, r.fast) })
+    assertEquals((0, "2\n", true), { val r = absc(List("run", lib, main)); (r.status, r.out, r.fast) })
+    val time = Files.getLastModifiedTime(models.resolve(lib))
+    model(lib, "module TwoLib;\nexport *;\ndef Int two() = 3;\n")
+    Files.setLastModifiedTime(models.resolve(lib), time)
+    val after = absc(List("run", lib, main))
+    assertEquals((0, "3\n", false), (after.status, after.out, after.fast), after.err)
+    assertEquals((0, "3\n", true), { val r = absc(List("run", lib, main)); (r.status, r.out, r.fast) })
+  }
+
   @Test def optionsAndARebuiltAbscTakeTheSlowPath(): Unit = {
     val f = model("options.abs", "module Options;\n{ println(\"x\"); }\n")
     absc(List("run", f))

@@ -232,9 +232,16 @@ object ProgramRunner {
           return Outcome(ExitUsage, None, Some("the Model API cannot listen on the port asked for"))
       }
     // Deployment components mapped to cluster nodes (cogs.distributed.deployment): join the
-    // cluster before the main block; nothing is loaded when the configuration maps none.
+    // cluster before the main block; nothing is loaded when the configuration maps none, and
+    // Config itself only when something could map one (RemotePlacement.mayBeConfigured).
     val placement =
-      try RemotePlacement.startIfConfigured(rt, com.typesafe.config.ConfigFactory.load(), main.getClass.getClassLoader)
+      try {
+        val loader = main.getClass.getClassLoader
+        // What ConfigFactory.load() reads: the context class loader's resources.
+        val configLoader = Option(Thread.currentThread().getContextClassLoader).getOrElse(loader)
+        if (!RemotePlacement.mayBeConfigured(configLoader)) None
+        else RemotePlacement.startIfConfigured(rt, com.typesafe.config.ConfigFactory.load(), loader)
+      }
       catch {
         case e: Exception =>
           api.foreach(_.stop())
