@@ -254,6 +254,9 @@ private[emit] final class Printer {
     case P.AwaitValue(f) => w("Proc.await("); exp(f); w(")")
     case P.Suspend => w("Proc.suspend")
     case P.Get(f) => operand(f); w(".get")
+    // A block (an instrumented call's arguments, evaluated once: `{ val arg$1 = ..; call }`) may
+    // start a line: bare, Scala would take it for an argument of the line before.
+    case P.Call(e: S.Block) => w("("); exp(e); w(")")
     case P.Call(e) => exp(e)
     case P.If(c, t, e) =>
       w("(if ("); exp(c); w(") {"); indented { procBody(t) }; line("} else {"); indented { procBody(e) }; line("})")

@@ -9,7 +9,7 @@ package cogs.absc.lower
  * @param monitorConfig  the HOCON text of the pipeline, embedded in the generated `Main` so that
  *                       the compiled program runs monitored wherever it is started; None: no monitoring
  * @param sessions       the session protocols of the configuration: `new` of a class that plays a
- *                       role, and asynchronous calls that may be protocol messages, are instrumented
+ *                       role, and calls (asynchronous and synchronous) that may be protocol messages, are instrumented
  */
 final case class Instrumentation(
     observesClass: String => Boolean,

@@ -393,7 +393,7 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
   }
 
   /** May this call be a message of a session protocol (the caller's class plays a role that sends it)? */
-  // Outside every class, an asynchronous call is in the main block (functions make none), which
+  // Outside every class, a call is in the main block (functions make none), which
   // may play roles too (`roles { C = main }`).
   private def sessionCall(m: MethodSym, ctx: Ctx): Boolean = instrumentation.sessions.nonEmpty &&
     instrumentation.sessionCall(ctx.cls.fold(cogs.absc.run.SessionEntry.MainBlock)(_.name), m.name, receivers(m).map(_.name))
@@ -510,6 +510,7 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
   /** A synchronous call as a `Proc[T]` (it may suspend). */
   def syncCallProc(c: SyncCall, ctx: Ctx): S = {
     val m = program.methodOf(c)
+    if (sessionCall(m, ctx)) return checkedSyncCall(c, m, ctx)
     val args = c.args.map(exp(_, ctx))
     c.target match {
       case ThisExp() => S.App(S.Sel(S.Id("Proc"), "defer"), Nil, List(S.App(S.Sel(S.This, names.method(m)), Nil, args)))
@@ -525,9 +526,29 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
    */
   def syncCallNow(c: SyncCall, ctx: Ctx): S = {
     val m = program.methodOf(c)
+    // Only calls on `this` come here (a call through an interface may always suspend). One that
+    // may be a protocol message must not skip its check because the effect analysis made it a
+    // plain call: it runs the checked step now. That step has no synchronous-call node for a call
+    // on the caller itself (AbsSessions.sync), so `Proc.now` runs it, and the method it runs
+    // cannot suspend (that is why this call is here); a refused call throws the violation.
+    if (sessionCall(m, ctx)) return S.App(S.Sel(S.Id("Proc"), "now"), Nil, List(checkedSyncCall(c, m, ctx)))
     val args = c.args.map(exp(_, ctx))
     if (program.isDirect(c)) S.App(S.Sel(S.This, names.directMethod(m)), Nil, args)
     else S.App(S.Sel(S.Id("Proc"), "now"), Nil, List(S.App(S.Sel(target(c.target, c, ctx), names.method(m)), Nil, args)))
+  }
+
+  /**
+   * A synchronous call that may be a protocol message of a session (see [[sessionCall]]): the
+   * session helper decides at run time from the caller's and the callee's roles, and checks it
+   * (cogs.absc.run.AbsSessions.sync), naming the call's ABS position in a violation. The
+   * arguments are evaluated once, before, as for an instrumented asynchronous call.
+   */
+  private def checkedSyncCall(c: SyncCall, m: MethodSym, ctx: Ctx): S = {
+    val temps = c.args.map(_ => ctx.locals.temp("arg"))
+    val defs = c.args.zip(temps).map { case (a, n) => St.Def(n, None, exp(a, ctx), mutable = false) }
+    val sender = if (ctx.cls.isDefined) S.This else S.Sel(S.Id("Cogs"), "self")
+    S.Block(defs, S.App(S.Id("cogs.absc.run.AbsSessions.sync"), Nil, List(sender, target(c.target, c, ctx), S.str(c.method),
+      S.App(S.Id("List"), List(T.Ref("Any")), temps.map(S.Id)), S.str(pos(c)), message(c.target, m, temps.map(S.Id), ctx))))
   }
 
   /** An effect expression that reaches a scheduling point, as a lowered computation. */

@@ -30,6 +30,8 @@ import cogs.absc.ast._
  * no `Proc` node. A call through an interface never is: its object may be of another COG, where
  * the call waits for the callee like a `.get`, and even when every implementing class's method is
  * plain that wait is a scheduling point of the caller (only the object's COG at run time tells).
+ * A direct call that a monitor configuration maps to a session protocol message is compiled
+ * through its check all the same, run at once (`LowerExp.syncCallNow`): the facts here stay true.
  */
 private[typecheck] trait EffectPhase { self: Checker =>
 

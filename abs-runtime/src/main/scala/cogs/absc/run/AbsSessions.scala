@@ -17,11 +17,14 @@ import cogs.session.monitor.{Invitation, Policy, ProtocolViolation, SessionRepor
  * next, and a session starts when each of its roles has its object. An object whose class plays
  * several roles takes them all in one session.
  *
- * Messages: absc instruments only the asynchronous calls, made in a method of a class that plays
- * a role, of a method that the configuration maps to a message from that role ([[send]]). Such a
- * call is the message from the caller's role to the callee's role in the caller's session, sent
- * through the session (its sender's machine checked now, the receiver's when the callee's process
- * starts, the reply, if mapped, when it finishes). A call between objects that are not partners in
+ * Messages: absc instruments only the calls, asynchronous ([[send]]) and synchronous ([[sync]]),
+ * made in a method of a class that plays a role, of a method that the configuration maps to a
+ * message from that role. Such a call is the message from the caller's role to the callee's role
+ * in the caller's session, sent through the session (its sender's machine checked now, the
+ * receiver's when the callee's process starts, the reply, if mapped, when it finishes: for a
+ * synchronous call, the reply is its return value). A synchronous call on `this`, by an object
+ * that plays both roles of a mapped message, is that message (one role of the object sends to
+ * another), as the asynchronous `this!m(..)` is. A call between objects that are not partners in
  * one session is not a protocol message; one to an object of the receiving role's class that plays
  * it in another session, or a message of a session that has not started, is a violation of its own
  * (reported with the others). The main block plays the roles bound to `main`: its object takes
@@ -34,6 +37,8 @@ import cogs.session.monitor.{Invitation, Policy, ProtocolViolation, SessionRepor
 private[absc] final class AbsSessions(entries: List[SessionEntry]) {
 
   private final class Membership(val inv: Invitation, val roles: List[String])
+
+  private final class Route(val p: PerEntry, val inv: Invitation, val role: String, val c: MappedCall, val why: String)
 
   private final class PerEntry(val e: SessionEntry) {
     val byCall: Map[(String, String, String), MappedCall] = e.calls.map(c => (c.msg.from, c.msg.to, c.method) -> c).toMap
@@ -58,7 +63,12 @@ private[absc] final class AbsSessions(entries: List[SessionEntry]) {
 
   def created[T <: Active](o: T, cls: String): T = { per.foreach(_.created(o, cls)); o }
 
-  def send[T <: Active, A](sender: Active, target: T, method: String, args: List[Any], call: T => Proc[A]): Fut[A] = {
+  /**
+   * What a call of `method` from `sender` to `target` is: null if it is not a protocol message,
+   * else the message (`c`, from `role`) with, in `why`, the reason it cannot go through its
+   * session (null if it can). One lookup for asynchronous and synchronous calls.
+   */
+  private def route(sender: Active, target: Active, method: String): Route = {
     val it = per.iterator
     while (it.hasNext) {
       val p = it.next()
@@ -68,41 +78,75 @@ private[absc] final class AbsSessions(entries: List[SessionEntry]) {
         if ((tm ne null) && (tm.inv eq m.inv)) {
           for (r1 <- m.roles; r2 <- tm.roles) {
             val c = p.byCall.getOrElse((r1, r2, method), null)
-            if (c ne null) return m.inv.session match {
-              case Some(s) =>
-                c.reply match {
-                  case Some(reply) => s.request[T, A](c.msg, reply, args: _*)(call)
-                  case None        => s.send[T, A](c.msg, args: _*)(call)
-                }
-              case None =>
-                refuse(p, m.inv, target, method, args, call, r1, c,
-                  s"the session has not started: role(s) ${m.inv.open.mkString(", ")} have no object yet")
-            }
+            if (c ne null) return new Route(p, m.inv, r1, c,
+              if (m.inv.session.isDefined) null else s"the session has not started: role(s) ${m.inv.open.mkString(", ")} have no object yet")
           }
         } else if (tm ne null) {
           // The callee plays the receiving role, but in another session.
           for (r1 <- m.roles; r2 <- tm.roles) {
             val c = p.byCall.getOrElse((r1, r2, method), null)
-            if (c ne null) return refuse(p, m.inv, target, method, args, call, r1, c,
+            if (c ne null) return new Route(p, m.inv, r1, c,
               s"the callee ${target} plays $r2 in session ${tm.inv.id}, not in this one (where $r2 is ${m.inv.boundTo(r2).fold("not bound")(String.valueOf)})")
           }
         }
       }
     }
-    Cogs.sendWithArgs(target, method, args, call)
+    null
   }
 
-  /** A protocol message that cannot go through its session: recorded, and handled by the policy. */
-  private def refuse[T <: Active, A](p: PerEntry, inv: Invitation, target: T, method: String, args: List[Any], call: T => Proc[A],
-      role: String, c: MappedCall, why: String): Fut[A] = {
+  def send[T <: Active, A](sender: Active, target: T, method: String, args: List[Any], call: T => Proc[A]): Fut[A] = {
+    val r = route(sender, target, method)
+    if (r eq null) Cogs.sendWithArgs(target, method, args, call)
+    else if (r.why ne null) {
+      val v = refuse(r, null)
+      if (r.p.e.policy == Policy.LogAndContinue) Cogs.sendWithArgs(target, method, args, call)
+      else Cogs.sendWithArgs(target, method, args, (_: T) => Proc.raise[A](v))
+    } else {
+      val s = r.inv.session.get
+      r.c.reply match {
+        case Some(reply) => s.request[T, A](r.c.msg, reply, args: _*)(call)
+        case None        => s.send[T, A](r.c.msg, args: _*)(call)
+      }
+    }
+  }
+
+  /**
+   * A synchronous call that may be a protocol message (see the class comment), as a step of the
+   * caller's process. A message goes through its session's checked synchronous call: the
+   * sender's machine when the step runs, the receiver's before the method runs, the reply (a
+   * `reply-to`) against the return value when the method ends; a refused one fails the caller's
+   * process with the [[ProtocolViolation]] (policy log runs the method). A call on the caller
+   * itself (`this.m(..)` where the object plays both roles) is a message like any other; its
+   * process has no synchronous-call node (see `Session.syncCall`), so that `Proc.now` can run it
+   * where absc proved the method cannot suspend. `at` is the call's ABS position: a violation of
+   * the call or of its reply names it.
+   */
+  def sync[T <: Active, A](sender: Active, target: T, method: String, args: List[Any], at: String, call: T => Proc[A]): Proc[A] = {
+    val self = (target eq sender) && (target ne null)
+    val r = route(sender, target, method)
+    if (r eq null) plainSync(self, target, method, call)
+    else if (r.why ne null) {
+      val v = refuse(r, at)
+      if (r.p.e.policy == Policy.LogAndContinue) plainSync(self, target, method, call) else Proc.raise[A](v)
+    } else {
+      val reply = r.c.reply.orNull
+      r.inv.session.get.syncCall(r.c.msg, reply, args, call, java = false, self = self, at = at).asInstanceOf[Proc[A]]
+    }
+  }
+
+  private def plainSync[T <: Active, A](self: Boolean, target: T, method: String, call: T => Proc[A]): Proc[A] =
+    if (self) Proc.defer(call(target)) else Proc.sync(target, method)(call)
+
+  /** A protocol message that cannot go through its session: recorded; the violation, for the policy to handle. */
+  private def refuse(r: Route, at: String): ProtocolViolation = {
+    val inv = r.inv
     // The sender's state, where there is one (a session that has not started has none: 0, its initial state).
-    val state = inv.session.fold(0)(_.stateOf(role))
-    val expected = inv.session.fold(List("the session to start"))(_.report.roles.find(_.role == role).fold(List.empty[String])(_.expected))
-    val v = new ProtocolViolation(inv.id, p.e.protocol, role, state, expected, s"${c.msg.to}!${c.msg.label}(${c.msg.payload.mkString(", ")})",
-      "sent", why, afterEnd = false)
-    p.extra.add(v)
-    if (p.e.policy == Policy.LogAndContinue) Cogs.sendWithArgs(target, method, args, call)
-    else Cogs.sendWithArgs(target, method, args, (_: T) => Proc.raise[A](v))
+    val state = inv.session.fold(0)(_.stateOf(r.role))
+    val expected = inv.session.fold(List("the session to start"))(_.report.roles.find(_.role == r.role).fold(List.empty[String])(_.expected))
+    val v = new ProtocolViolation(inv.id, r.p.e.protocol, r.role, state, expected, s"${r.c.msg.to}!${r.c.msg.label}(${r.c.msg.payload.mkString(", ")})",
+      "sent", if (at eq null) r.why else s"${r.why}, at $at", afterEnd = false)
+    r.p.extra.add(v)
+    v
   }
 
   /** The end of the run: the sessions' reports. */
@@ -184,6 +228,19 @@ object AbsSessions {
   def send[T <: Active, A](sender: Active, target: T, method: String, args: List[Any], call: T => Proc[A]): Fut[A] = {
     val s = current
     if (s eq null) Cogs.sendWithArgs(target, method, args, call) else s.send(sender, target, method, args, call)
+  }
+
+  /**
+   * A synchronous call that may be a protocol message (see [[AbsSessions.sync]]): a step of the
+   * caller's process. absc emits it for every synchronous call it cannot rule out as a message,
+   * including calls on `this` that it compiles to a value (`Proc.now` of this step): a mapped
+   * method that cannot suspend is checked all the same.
+   */
+  def sync[T <: Active, A](sender: Active, target: T, method: String, args: List[Any], at: String, call: T => Proc[A]): Proc[A] = {
+    val s = current
+    if (s ne null) s.sync(sender, target, method, args, at, call)
+    else if ((target eq sender) && (target ne null)) Proc.defer(call(target))
+    else Proc.sync(target, method)(call)
   }
 
   private[run] final case class Outcome(failed: Boolean, summary: String, jsonLines: Vector[String], violations: Int, unfinished: Int)

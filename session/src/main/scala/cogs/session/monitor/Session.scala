@@ -124,18 +124,18 @@ final class Session private[monitor] (val sessionType: SessionType, givenId: Str
    * value; a refused reply is thrown (as the continuation of a `Proc.map`, which the runtime turns
    * into the failure of the process: one process node per request fewer than a `flatMap`).
    */
-  private def answer(reply: MessageRef, value: Any): Any = {
+  private def answer(reply: MessageRef, value: Any, at: String): Any = {
     val v =
-      if (endedBy ne null) ended(reply.fromRole, reply, asSender = true)
+      if (endedBy ne null) ended(reply.fromRole, reply, asSender = true, at)
       else {
         val bad = replyPayloadProblem(reply, value)
-        if (bad ne null) violation(reply.fromRole, states.get(reply.fromRole), reply, asSender = true, bad)
+        if (bad ne null) violation(reply.fromRole, states.get(reply.fromRole), reply, asSender = true, bad, at)
         else {
           val r = step(reply.fromRole, reply.id)
-          if (r < 0) violation(reply.fromRole, ~r, reply, asSender = true, "the reply")
+          if (r < 0) violation(reply.fromRole, ~r, reply, asSender = true, "the reply", at)
           else {
             val r2 = step(reply.toRole, reply.id)
-            if (r2 < 0) violation(reply.toRole, ~r2, reply, asSender = false, "the reply") else null
+            if (r2 < 0) violation(reply.toRole, ~r2, reply, asSender = false, "the reply", at) else null
           }
         }
       }
@@ -176,7 +176,7 @@ final class Session private[monitor] (val sessionType: SessionType, givenId: Str
     val policy = sessionType.policy
     val oneWay = delivery.oneWay
 
-    val refused = senderCheck(msg, args)
+    val refused = senderCheck(msg, args, null)
 
     if ((refused eq null) || (policy == Policy.LogAndContinue && !refused.afterEnd)) {
       if (oneWay) { Cogs.tellWithArgs[Active](target, msg.label, args, delivery.process); null }
@@ -192,14 +192,14 @@ final class Session private[monitor] (val sessionType: SessionType, givenId: Str
   }
 
   /** The sender's check: null if `msg` may be sent now (the sender's machine has moved), else the violation. */
-  private def senderCheck(msg: MessageRef, args: Seq[Any]): ProtocolViolation =
-    if (endedBy ne null) ended(msg.fromRole, msg, asSender = true)
+  private def senderCheck(msg: MessageRef, args: Seq[Any], at: String): ProtocolViolation =
+    if (endedBy ne null) ended(msg.fromRole, msg, asSender = true, at)
     else {
       val bad = payloadProblem(msg, args)
-      if (bad ne null) violation(msg.fromRole, states.get(msg.fromRole), msg, asSender = true, bad)
+      if (bad ne null) violation(msg.fromRole, states.get(msg.fromRole), msg, asSender = true, bad, at)
       else {
         val r = step(msg.fromRole, msg.id)
-        if (r >= 0) null else violation(msg.fromRole, ~r, msg, asSender = true, "")
+        if (r >= 0) null else violation(msg.fromRole, ~r, msg, asSender = true, "", at)
       }
     }
 
@@ -225,16 +225,32 @@ final class Session private[monitor] (val sessionType: SessionType, givenId: Str
   def syncRequest[T <: Active, A](msg: MessageRef, reply: MessageRef, args: Any*)(call: T => Proc[A]): Proc[A] =
     syncCall(msg, reply, args, call, java = false).asInstanceOf[Proc[A]]
 
-  private[session] def syncCall(msg: MessageRef, reply: MessageRef, args: Seq[Any], call: AnyRef, java: Boolean): Proc[Any] = {
+  private[session] def syncCall(msg: MessageRef, reply: MessageRef, args: Seq[Any], call: AnyRef, java: Boolean): Proc[Any] =
+    syncCall(msg, reply, args, call, java, self = false, at = null)
+
+  /**
+   * [[syncCall]]; with `self`, the caller is the receiving role's object itself (ABS `this.m(..)`
+   * of a class that plays both roles; absc's `AbsSessions.sync` says so only when the callee is
+   * the caller). Then the callee's process is run in place, without the runtime's synchronous-call
+   * node: the object's COG is the caller's, where that node would run it inline anyway, and
+   * without it the process is one that `Proc.now` can run when the method cannot suspend (absc
+   * compiles such calls to a value, not a process step). The checks are the same, in the same
+   * order. `at`, if not null, is where the call is in the caller's source (the ABS position),
+   * named in the reason of a violation of the call or of its reply. Not public: only the ABS
+   * runtime knows that the callee is the running object, and has positions.
+   */
+  private[cogs] def syncCall(msg: MessageRef, reply: MessageRef, args: Seq[Any], call: AnyRef, java: Boolean, self: Boolean,
+      at: String): Proc[Any] = {
     if (msg.sessionType ne sessionType)
       throw new IllegalArgumentException(s"$msg is a message of ${msg.sessionType}, not of this session's ${sessionType.name}")
     if ((reply ne null) && ((reply.sessionType ne sessionType) || reply.fromRole != msg.toRole || reply.toRole != msg.fromRole))
       throw new IllegalArgumentException(s"the reply to $msg must be a message of ${sessionType.name} from ${msg.to} to ${msg.from}, not $reply")
     Proc.defer {
-      val refused = senderCheck(msg, args)
-      if ((refused eq null) || (sessionType.policy == Policy.LogAndContinue && !refused.afterEnd))
-        Proc.sync[Active, Any](bound(msg.toRole), msg.label)(new Session.Delivery(this, msg, reply, call, java, false).process)
-      else Proc.raise(refused)
+      val refused = senderCheck(msg, args, at)
+      if ((refused eq null) || (sessionType.policy == Policy.LogAndContinue && !refused.afterEnd)) {
+        val process = new Session.Delivery(this, msg, reply, call, java, false, at).process
+        if (self) process(bound(msg.toRole)) else Proc.sync[Active, Any](bound(msg.toRole), msg.label)(process)
+      } else Proc.raise(refused)
     }
   }
 
@@ -242,10 +258,10 @@ final class Session private[monitor] (val sessionType: SessionType, givenId: Str
   private def receive(t: Any, d: Session.Delivery): Proc[Any] = {
     val msg = d.msg
     val v =
-      if (endedBy ne null) ended(msg.toRole, msg, asSender = false)
+      if (endedBy ne null) ended(msg.toRole, msg, asSender = false, d.at)
       else {
         val r = step(msg.toRole, msg.id)
-        if (r >= 0) null else violation(msg.toRole, ~r, msg, asSender = false, "")
+        if (r >= 0) null else violation(msg.toRole, ~r, msg, asSender = false, "", d.at)
       }
     if (v eq null) d.invoke(t)
     else if (v.afterEnd) Proc.raise(v)
@@ -289,9 +305,13 @@ final class Session private[monitor] (val sessionType: SessionType, givenId: Str
 
   // ------------------------------------------------------------------ violations
 
-  private def violation(role: Int, state: Int, msg: MessageRef, asSender: Boolean, reason: String): ProtocolViolation = {
+  /**
+   * `at`: where the call was made, in the caller's source (null: not known), added to the reason;
+   * only absc's synchronous calls give it (`AbsSessions.sync`: the ABS position of the call).
+   */
+  private def violation(role: Int, state: Int, msg: MessageRef, asSender: Boolean, reason: String, at: String): ProtocolViolation = {
     val v = new ProtocolViolation(id, sessionType.name, sessionType.roles(role), state, sessionType.expected(role, state),
-      sessionType.actionText(msg, asSender), if (asSender) "sent" else "received", reason, afterEnd = false)
+      sessionType.actionText(msg, asSender), if (asSender) "sent" else "received", located(reason, at), afterEnd = false)
     record(v)
     // Into the runtime's trace, as an event of the object whose process saw it (the sender's when
     // sending, the receiver's when receiving), so the monitor pipeline sees violations with the
@@ -305,11 +325,14 @@ final class Session private[monitor] (val sessionType: SessionType, givenId: Str
     v
   }
 
-  private def ended(role: Int, msg: MessageRef, asSender: Boolean): ProtocolViolation = {
+  private def ended(role: Int, msg: MessageRef, asSender: Boolean, at: String): ProtocolViolation = {
     val s = states.get(role)
     new ProtocolViolation(id, sessionType.name, sessionType.roles(role), s, sessionType.expected(role, s),
-      sessionType.actionText(msg, asSender), if (asSender) "sent" else "received", s"the session ended: $endedBy", afterEnd = true)
+      sessionType.actionText(msg, asSender), if (asSender) "sent" else "received", located(s"the session ended: $endedBy", at), afterEnd = true)
   }
+
+  private def located(reason: String, at: String): String =
+    if (at eq null) reason else if (reason.isEmpty) s"at $at" else s"$reason, at $at"
 
   // ------------------------------------------------------------------ end
 
@@ -353,11 +376,11 @@ object Session {
    * the method's value the checked value.
    */
   private[monitor] final class Delivery(session: Session, val msg: MessageRef, reply: MessageRef, val call: AnyRef, val java: Boolean,
-      val oneWay: Boolean) extends (Any => Any) {
+      val oneWay: Boolean, val at: String = null) extends (Any => Any) {
     private[this] var replying = false
 
     def apply(x: Any): Any =
-      if (replying) session.answer(reply, x)
+      if (replying) session.answer(reply, x, at)
       else {
         val p = session.receive(x, this)
         if (reply eq null) p else { replying = true; p.map(this) }

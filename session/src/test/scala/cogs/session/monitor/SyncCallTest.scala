@@ -150,4 +150,29 @@ class SyncCallTest {
     assertTrue(v.afterEnd)
     assertEquals(1, srv.ran)
   }
+  /** An object that plays both roles (absc: `this.m(..)` of a class bound to C and S). */
+  final class Both extends ActiveObject {
+    @volatile var ran = 0
+    def square(n: Int): Proc[Int] = Proc.delay { ran += 1; n * n }
+    def quit(): Proc[Unit] = Proc.delay { ran += 1 }
+  }
+
+  @Test def aCallOnTheCallerItselfRunsInPlaceAndNamesItsPosition(): Unit = {
+    // absc's path for `this.m(..)` (self) with the call's ABS position (at): the step has no
+    // synchronous-call node, so `Proc.now` runs it where absc proved the method cannot suspend.
+    val st = sessionType(Policy.Reject)
+    val b = rt.spawn(new Both)
+    val s = st.start(Map("C" -> b, "S" -> b))
+    val (req, res, quit) = (st.message("C", "S", "Req"), st.message("S", "C", "Res"), st.message("C", "S", "Quit"))
+    def now[A](msg: MessageRef, reply: MessageRef, args: List[Any], call: Both => Proc[A], at: String): Fut[Any] =
+      Cogs.send(b, "run", (_: Both) => Proc.delay(Proc.now(s.syncCall(msg, reply, args, call, java = false, self = true, at = at))))
+    assertEquals(9, now(req, res, List(3), _.square(3), "T.abs:4:7").join())
+    now(quit, null, Nil, _.quit(), "T.abs:5:7").join()
+    assertEquals(2, b.ran)
+    val v = violation(now(req, res, List(4), _.square(4), "T.abs:6:7"))
+    assertEquals(2, b.ran) // refused before the method
+    assertEquals(("C", "sent", "S!Req(Int)"), (v.role, v.side, v.received))
+    assertTrue(v.getMessage.contains("sent S!Req(Int) (at T.abs:6:7); expected nothing"), v.getMessage)
+    assertEquals(List("C"), s.violations.map(_.role))
+  }
 }
