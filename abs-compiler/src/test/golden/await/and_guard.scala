@@ -76,8 +76,8 @@ object Test {
         // and_guard.abs:14
         Proc.await(Guard.future(f) & Guard.cond("and_guard.abs:14:16")(this.allowed)).flatMap { _ =>
           // and_guard.abs:15
-          f.get.flatMap { (v: AbsInt) =>
-            Proc.done(v + AbsInt(1))
+          f.get.map { (v: AbsInt) =>
+            v + AbsInt(1)
           }
         }
       }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }

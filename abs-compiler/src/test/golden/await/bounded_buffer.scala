@@ -132,8 +132,8 @@ object Test {
             i = i + AbsInt(1)
             Proc.unit
           }
-        }.flatMap { _ =>
-          Proc.done(sum)
+        }.map { _ =>
+          sum
         }
       }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
     }

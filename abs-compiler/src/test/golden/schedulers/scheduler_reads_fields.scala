@@ -73,8 +73,8 @@ object SchedulerReadsFields {
       if (dead$ != null) throw ObjectDeadException
       Proc.defer {
         // scheduler_reads_fields.abs:26
-        Proc.await(Guard.cond("scheduler_reads_fields.abs:26:36")(length(this.log_) == n)).flatMap { _ =>
-          Proc.done(this.log_)
+        Proc.await(Guard.cond("scheduler_reads_fields.abs:26:36")(length(this.log_) == n)).map { _ =>
+          this.log_
         }
       }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
     }

@@ -28,22 +28,24 @@ object Listing1 {
       e$
     }
 
-    def recursive_m(i: AbsInt, id: AbsInt): Proc[AbsInt] = {
+    def recursive_m(i: AbsInt, id: AbsInt): Proc[AbsInt] =
+      recursive_m$body(i, id).recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+    private def recursive_m$body(i: AbsInt, id: AbsInt): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
       Proc.defer {
         // Listing1.abs:17
         (if (i > AbsInt(0)) {
           // Listing1.abs:18
-          Proc.defer(this.recursive_m(i - AbsInt(1), id)).void
+          this.recursive_m$body(i - AbsInt(1), id)
         } else {
           // Listing1.abs:20
           val f: Fut[AbsInt] = this.send("compute")(A.compute())
           // Listing1.abs:21
           Proc.awaitResolved(f)
-        }).flatMap { _ =>
-          Proc.done(AbsInt(1))
+        }).map { _ =>
+          AbsInt(1)
         }
-      }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+      }
     }
 
     def compute(): Proc[AbsInt] = {

@@ -134,8 +134,14 @@ object P {
   case object Suspend extends P
   /** `fut.get`: blocks the COG until the future is resolved. */
   final case class Get(fut: S) extends P
-  /** A Scala expression of type `Proc[_]` (a synchronous call, `Proc.defer(this.m(..))`). */
+  /** A Scala expression of type `Proc[_]` (a synchronous call through an interface, `Proc.sync(..)`). */
   final case class Call(e: S) extends P
+  /**
+   * A synchronous call on `this` of a method compiled as a continuation: `this.m(..)`, or
+   * `this.m$body(..)` where the printer can leave the failure to the caller's handler (see
+   * `Printer.frameCalls`). `method` is the callee's Scala name.
+   */
+  final case class SelfCall(method: String, args: List[S]) extends P
   final case class If(cond: S, thenp: P, elsep: P) extends P
   /** `Proc.loopWhile(cond) { body }` */
   final case class While(cond: S, body: P) extends P

@@ -164,6 +164,7 @@ private final class Limits {
     case P.Suspend => P.Suspend
     case P.Get(f) => P.Get(top(f))
     case P.Call(e) => P.Call(top(e))
+    case P.SelfCall(m, args) => P.SelfCall(m, args.map(top))
     case P.If(c, t, e) => P.If(top(c), proc(t), proc(e))
     case P.While(c, b) => P.While(top(c), proc(b))
     case P.Foreach(l, x, i, b) => P.Foreach(top(l), x, i, proc(b))

@@ -507,16 +507,22 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
     }
   }
 
-  /** A synchronous call as a `Proc[T]` (it may suspend). */
-  def syncCallProc(c: SyncCall, ctx: Ctx): S = {
+  /**
+   * A synchronous call as a computation (it may suspend). On `this` it is a plain call of the
+   * callee, with no `Proc.defer` around it: the callee's own body is deferred (its method returns
+   * `Proc.defer { .. }` after the dead-object check), so building its `Proc` here runs only that
+   * check and the arguments, which is what the call does at this point anyway; a chain of
+   * self-calls still grows the process's heap stack, not the JVM's.
+   */
+  def syncCallProc(c: SyncCall, ctx: Ctx): P = {
     val m = program.methodOf(c)
     if (sessionCall(m, ctx)) return checkedSyncCall(c, m, ctx)
     val args = c.args.map(exp(_, ctx))
     c.target match {
-      case ThisExp() => S.App(S.Sel(S.Id("Proc"), "defer"), Nil, List(S.App(S.Sel(S.This, names.method(m)), Nil, args)))
+      case ThisExp() => P.SelfCall(names.method(m), args)
       case t =>
-        S.App(S.App(S.Sel(S.Id("Proc"), "sync"), Nil, List(target(t, c, ctx), S.str(c.method))), Nil,
-          List(message(t, m, args, ctx)))
+        P.Call(S.App(S.App(S.Sel(S.Id("Proc"), "sync"), Nil, List(target(t, c, ctx), S.str(c.method))), Nil,
+          List(message(t, m, args, ctx))))
     }
   }
 
@@ -555,7 +561,7 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
   def suspending(e: EffExp, ctx: Ctx): P = e match {
     case GetExp(f) => P.Get(exp(f, ctx))
     case AwaitExp(call) => P.AwaitValue(asyncCall(call, ctx))
-    case c: SyncCall => P.Call(syncCallProc(c, ctx))
+    case c: SyncCall => syncCallProc(c, ctx)
     case other => P.Done(plainEffect(other, ctx))
   }
 

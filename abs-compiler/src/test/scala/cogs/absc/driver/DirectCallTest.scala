@@ -99,10 +99,68 @@ class DirectCallTest {
       assertTrue(scala.contains(direct), s"direct call $direct expected in:\n$scala")
     // the runtime's path: through the interface, a callee that suspends, recursion on `this`
     assertTrue(scala.contains("Proc.sync(nullCheck(other, ") && scala.contains(", \"total\")(Calc.total(n))"), scala)
-    assertTrue(scala.contains("Proc.defer(this.slow(n))"), scala)
-    assertTrue(scala.contains("Proc.defer(this.depth(n - AbsInt(1)))"), scala)
+    // a self-call of a continuation method outside a try: its form without the per-method handler, no `Proc.defer`
+    assertTrue(scala.contains("this.slow$body(n)"), scala)
+    assertTrue(scala.contains("this.depth$body(n - AbsInt(1))"), scala)
+    assertFalse(scala.contains("Proc.defer(this."), scala)
     for (noForm <- List("slow$now", "depth$now", "total$now", "waits$now"))
       assertFalse(scala.contains(noForm), s"$noForm: no value-returning form expected in:\n$scala")
+  }
+
+  /**
+   * A synchronous self-call of a method compiled as a continuation goes, outside a try, to the
+   * callee's form without its own failure handler (`m$body`), leaving the failure to the caller's
+   * handler on the same object. What a failure does must not change: the report names its ABS
+   * line and the process's object and method; the object dies whether or not a try in the caller
+   * catches the failure (the callee's method ended with it); and a `recover` block still runs once
+   * for each method the failure leaves (such a class keeps a handler per method).
+   */
+  @Test def aFailureInASuspendingSelfCalleeKeepsItsMeaning(): Unit = {
+    val dir = tempDir("absc-direct")
+    val f = absFile(dir, "frames",
+      """module Frames;
+        |exception Oops(Int);
+        |interface I { Int outer(Int n); Int caught(Int n); Int alive(); }
+        |class C implements I {
+        |  Int inner(Int n) { suspend; if (n < 0) { throw Oops(n); } return 10 % n; }
+        |  Int middle(Int n) { Int r = this.inner(n); return r + 1; }
+        |  Int outer(Int n) { Int r = this.middle(n); return r + 1; }
+        |  Int caught(Int n) { Int r = 0; try { r = this.middle(n); } catch { Oops(o) => r = o; } return r; }
+        |  Int alive() { return 1; }
+        |}
+        |interface R { Int outer(Int n); Int recovered(); }
+        |class Rec implements R {
+        |  Int seen = 0;
+        |  Int inner(Int n) { suspend; if (n < 0) { throw Oops(n); } return n; }
+        |  Int outer(Int n) { Int r = this.inner(n); return r; }
+        |  Int recovered() { return seen; }
+        |  recover { Oops(o) => seen = seen + 1; }
+        |}
+        |{
+        |  I a = new C();
+        |  Int ok = await a!outer(3);
+        |  println(`ok $ok$`);
+        |  Int c = await a!caught(-3);
+        |  println(`caught $c$`);
+        |  Fut<Int> d = a!alive();
+        |  try { Int x = d.get; println(`alive $x$`); } catch { _ => println(`dead after a caught failure`); }
+        |  R r = new Rec();
+        |  Fut<Int> g = r!outer(-1);
+        |  try { Int y = g.get; println(`no failure $y$`); } catch { Oops(o) => println(`Oops $o$`); }
+        |  Int seen = await r!recovered();
+        |  println(`recover ran $seen$ times`);
+        |  I b = new C();
+        |  Int z = await b!outer(0);
+        |}
+        |""".stripMargin)
+    val r = absc(AbsBackend, "run", "--no-cache", f)
+    assertEquals(Exit.Failure, r.status, r.err)
+    assertEquals("ok 3\ncaught -3\ndead after a caught failure\nOops -1\nrecover ran 2 times\n", r.programOut)
+    // the uncaught failure, three frames down: the ABS line of the throw, the object and the method of the process
+    assertTrue(r.err.contains("frames.abs:5:"), r.err)
+    assertTrue(r.err.contains("division by zero"), r.err)
+    assertTrue(r.err.contains("C#") && r.err.contains("outer"), r.err)
+    assertFalse(r.err.contains("\tat "), s"no stack trace:\n${r.err}")
   }
 
   @Test def aFailureInADirectCalleeNamesItsAbsPosition(): Unit = {

@@ -30,8 +30,8 @@ class PrinterTest {
     assertEquals(
       """Proc.await(f).flatMap { (v: AbsInt) =>
         |  x = v
-        |  Proc.awaitResolved(g).flatMap { _ =>
-        |    Proc.done(x)
+        |  Proc.awaitResolved(g).map { _ =>
+        |    x
         |  }
         |}""".stripMargin, proc(p))
   }
