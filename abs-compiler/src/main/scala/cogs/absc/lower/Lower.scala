@@ -54,7 +54,10 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
         (s"$cls.<init>" -> (c.pos, s"the fields and init block of class '${c.name}'")) ::
           c.methods.valuesIterator.filter(_.body.isDefined).flatMap { ms =>
             val origin = (ms.pos, s"method '${c.name}.${ms.name}'")
-            (s"$cls.${names.method(ms)}" -> origin) ::
+            // `m$body`: the handler-less form the printer gives a continuation method it calls
+            // synchronously on `this` (emit.Printer.frameMethods); registered for every method,
+            // since that choice is the printer's, and a name that is never generated costs nothing.
+            (s"$cls.${names.method(ms)}" -> origin) :: (s"$cls.${names.method(ms)}$$body" -> origin) ::
               (if (program.hasDirectForm(ms)) List(s"$cls.${names.directMethod(ms)}" -> origin) else Nil)
           }.toList
       }

@@ -516,7 +516,7 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
    */
   def syncCallProc(c: SyncCall, ctx: Ctx): P = {
     val m = program.methodOf(c)
-    if (sessionCall(m, ctx)) return checkedSyncCall(c, m, ctx)
+    if (sessionCall(m, ctx)) return P.Call(checkedSyncCall(c, m, ctx))
     val args = c.args.map(exp(_, ctx))
     c.target match {
       case ThisExp() => P.SelfCall(names.method(m), args)

@@ -27,6 +27,14 @@ class LowerTest {
       |}
       |""".stripMargin
 
+  @Test def everyJvmFormOfAMethodIsTracedBackToIt(): Unit = {
+    // scalac's "Method too large: C.n$body" must become an ABS error at method n (Driver), not an
+    // internal error: each generated form of a method names its ABS origin.
+    val origins = lower(model).origins
+    val forms = origins.collect { case (k, (_, what)) if what == "method 'C.n'" => k.substring(k.lastIndexOf('.') + 1) }.toSet
+    assertTrue(Set("n", "n$body").subsetOf(forms), forms.toString)
+  }
+
   @Test def aMethodWithoutSchedulingPointsIsPlain(): Unit = {
     val m = method(lower(model), "C", "m")
     assertEquals(None, m.cps)
