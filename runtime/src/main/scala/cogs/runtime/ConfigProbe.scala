@@ -4,55 +4,67 @@ import java.net.URL
 import java.nio.charset.StandardCharsets
 
 /**
- * Whether anything could override the runtime's defaults, decided without loading Typesafe Config
- * (about 140 classes and a parse: some 95 ms of the cold start of an ABS model on JDK 17, for a
- * runtime that nearly always runs on its defaults). `CogRuntime()` loads the configuration only
- * when [[mayOverride]] says so; its answer may be a false alarm (then Config is loaded, as
- * before), never a miss for what `ConfigFactory.load()` reads:
- *  - system properties: any `cogs.*` key, and `config.resource`/`config.file`/`config.url` (they
- *    replace `application.conf`) and `config.override_with_env_vars` (environment overrides);
+ * Whether `ConfigFactory.load()` could give some keys a value other than Cogs' own defaults,
+ * decided without loading Typesafe Config (about 140 classes and a parse: some 50-95 ms of the cold
+ * start of an ABS model on JDK 17, for settings that nearly every run leaves at their defaults).
+ * The runtime asks it before reading its `cogs.*` settings, `absc`'s runner before looking for
+ * deployment components mapped to cluster nodes: the one analysis for both, parameterised by the
+ * keys asked about. Its answer may be a false alarm (then Config is loaded), never a miss for what
+ * `ConfigFactory.load()` reads:
+ *  - system properties: a key at, under or above one of the keys asked about (Config turns system
+ *    properties into paths), and every `config.*` property (`config.resource`, `config.file`,
+ *    `config.url`, `config.strategy`, `config.override_with_env_vars` change what is read);
  *  - `application.conf`/`.json`/`.properties` anywhere on the class path, and the `.json` and
  *    `.properties` forms of `reference`;
- *  - a `reference.conf` other than the runtime's own that may set one of the runtime's keys
- *    (`cogs.executor`, `cogs.throughput`, `cogs.on-fatal-error`, `cogs.shutdown-timeout`, or
- *    `cogs` as a whole), judged by [[mayTouchRuntimeKeys]]. The monitor's and the distributed
- *    module's `reference.conf` (keys under `cogs.monitor`, `cogs.distributed`) do not.
+ *  - a `reference.conf` other than the ones next to the classes named as Cogs' own, if it may set
+ *    one of the keys, judged by [[maySetIn]] on its text.
+ *
+ * For Cogs' own modules; not part of the runtime's API for programs.
  */
-private[runtime] object ConfigProbe {
+object ConfigProbe {
 
-  /** The runtime's own keys under `cogs` (see reference.conf); the defaults are in `Settings.defaults`. */
-  private val RuntimeKeys = Set("executor", "throughput", "on-fatal-error", "shutdown-timeout")
+  /** The runtime's own keys (see reference.conf); their defaults are in `Settings.defaults`. */
+  private val RuntimeKeys = List("cogs.executor", "cogs.throughput", "cogs.on-fatal-error", "cogs.shutdown-timeout")
 
-  def mayOverride(loader: ClassLoader): Boolean = {
+  private[runtime] def mayOverride(loader: ClassLoader): Boolean = maySet(loader, RuntimeKeys, List(classOf[CogRuntime]))
+
+  /**
+   * May `ConfigFactory.load()`, reading resources through `loader`, set any of the dotted `keys`
+   * (or anything inside them) differently from the `reference.conf` files next to the classes
+   * `own` (the modules whose defaults the caller already knows)?
+   */
+  def maySet(loader: ClassLoader, keys: Seq[String], own: Seq[Class[_]]): Boolean = {
+    val paths = keys.map(_.split('.').toList)
     val props = System.getProperties.stringPropertyNames.iterator()
     while (props.hasNext) {
       val k = props.next()
-      if (k.startsWith("cogs.") || k == "config.resource" || k == "config.file" || k == "config.url" ||
-          k == "config.override_with_env_vars") return true
+      if (k.startsWith("config.") || overlaps(k.split('.').toList, paths)) return true
     }
     val others = List("application.conf", "application.json", "application.properties", "reference.json", "reference.properties")
     if (others.exists(r => loader.getResource(r) ne null)) return true
-    val own = ownReference
+    val known = own.flatMap(referenceNextTo)
     val refs = loader.getResources("reference.conf")
     while (refs.hasMoreElements) {
       val u = refs.nextElement()
-      if ((own eq null) || u.toString != own) {
+      if (!known.contains(u.toString)) {
         val text =
           try new String(read(u), StandardCharsets.UTF_8)
           catch { case _: java.io.IOException => return true } // Config would fail on it too: let it say so
-        if (mayTouchRuntimeKeys(text)) return true
+        if (maySetIn(text, keys)) return true
       }
     }
     false
   }
 
-  /** The address of the runtime's own reference.conf: next to its classes, in its jar or directory. */
-  private def ownReference: String = {
-    val c = classOf[CogRuntime].getResource("CogRuntime.class")
-    if (c eq null) return null
-    val s = c.toString
-    val suffix = "cogs/runtime/CogRuntime.class"
-    if (s.endsWith(suffix)) s.substring(0, s.length - suffix.length) + "reference.conf" else null
+  // A path set at, under or above a key asked about: `a.b` = 1 sets nothing of `a.c`, but `a` = 1
+  // replaces all of `a`, and `a.b.c` = 1 is inside `a.b`.
+  private def overlaps(path: List[String], keys: Seq[List[String]]): Boolean =
+    keys.exists(k => path.startsWith(k) || k.startsWith(path))
+
+  /** The address of the `reference.conf` in the jar or directory `c` was loaded from. */
+  private def referenceNextTo(c: Class[_]): Option[String] = {
+    val file = c.getName.replace('.', '/') + ".class"
+    Option(c.getResource("/" + file)).map(_.toString).filter(_.endsWith(file)).map(s => s.stripSuffix(file) + "reference.conf")
   }
 
   private def read(u: URL): Array[Byte] = {
@@ -63,12 +75,13 @@ private[runtime] object ConfigProbe {
   }
 
   /**
-   * False only if this HOCON text certainly sets no key of the runtime: it follows the text's
+   * False only if this HOCON text certainly sets none of the dotted `keys`: it follows the text's
    * objects, with their paths, and checks each key it meets at the top or in objects (arrays and
    * values are skipped: keys inside them set no path). Whatever it does not follow (an `include`,
    * a quoted key, braces around the whole file, unbalanced brackets) counts as a possible override.
    */
-  def mayTouchRuntimeKeys(text: String): Boolean = {
+  def maySetIn(text: String, keys: Seq[String]): Boolean = {
+    val paths = keys.map(_.split('.').toList)
     val n = text.length
     var i = 0
     // The paths of the enclosing objects, innermost first.
@@ -128,9 +141,6 @@ private[runtime] object ConfigProbe {
       depth == 0
     }
 
-    def sensitive(path: List[String]): Boolean =
-      path.nonEmpty && path.head == "cogs" && path.length >= 2 && RuntimeKeys(path(1))
-
     while (true) {
       skipSpaceAndComments(stopAtNewline = false)
       while (i < n && text.charAt(i) == ',') { i += 1; skipSpaceAndComments(stopAtNewline = false) }
@@ -149,13 +159,14 @@ private[runtime] object ConfigProbe {
         if (key.isEmpty || key.contains('"') || key == "include" || key.startsWith("include")) return true
         val path = frames.head ++ key.split('.').toList
         if (path.exists(_.isEmpty)) return true
-        if (sensitive(path)) return true
+        if (paths.exists(path.startsWith(_))) return true
         skipSpaceAndComments(stopAtNewline = true)
         if (i < n && text.charAt(i) == '+' && i + 1 < n && text.charAt(i + 1) == '=') i += 2
         else if (i < n && (text.charAt(i) == '=' || text.charAt(i) == ':')) i += 1
         skipSpaceAndComments(stopAtNewline = true)
         if (i < n && text.charAt(i) == '{') { frames = path :: frames; i += 1 }
-        else if (path == List("cogs")) return true // `cogs` set as a whole to a value (a substitution, null)
+        // A key above one asked about, set as a whole to a value (a substitution, null).
+        else if (paths.exists(_.startsWith(path))) return true
         else if (!skipValue()) return true
       }
     }

@@ -3,9 +3,9 @@ package cogs.runtime
 import org.junit.jupiter.api.Assertions._
 import org.junit.jupiter.api.Test
 
-/** ConfigProbe.mayTouchRuntimeKeys: every way a HOCON text can set a runtime key is caught. */
+/** ConfigProbe.maySetIn on the runtime's keys: every way a HOCON text can set a runtime key is caught. */
 class ConfigProbeTest {
-  private def touches(text: String) = ConfigProbe.mayTouchRuntimeKeys(text)
+  private def touches(text: String) = ConfigProbe.maySetIn(text, List("cogs.executor", "cogs.throughput", "cogs.on-fatal-error", "cogs.shutdown-timeout"))
 
   @Test def keysOfTheRuntimeAreCaughtInEverySpelling(): Unit = {
     for (t <- List(
@@ -53,5 +53,24 @@ class ConfigProbeTest {
         "x = [ { cogs.throughput = 8 } ]",
         "pekko.actor.provider = cluster\npekko { loglevel = INFO }"))
       assertFalse(touches(t), t)
+  }
+
+  // The same analysis asked about a deeper key, as absc's runner asks about deployment components.
+  @Test def aDeeperKeyIsCaughtAtItsPathAboveItAndInsideIt(): Unit = {
+    val key = List("cogs.distributed.deployment")
+    for (t <- List(
+        "cogs.distributed.deployment { Server = n1 }",
+        "cogs { distributed { deployment { Server = n1 } } }",
+        "cogs.distributed { deployment.Server = n1 }",
+        "cogs.distributed.deployment.Server = n1",
+        "cogs.distributed = null",
+        "cogs = ${other}"))
+      assertTrue(ConfigProbe.maySetIn(t, key), t)
+    for (t <- List(
+        "cogs.distributed { system-name = x, lost-after = 5s }",
+        "cogs.distributed.deployment-timeout = 5s",
+        "cogs { throughput = 8, executor { parallelism = 2 } }",
+        "# deployment { Server1 = \"n1\" }\ncogs.distributed { join-timeout = 60s }"))
+      assertFalse(ConfigProbe.maySetIn(t, key), t)
   }
 }

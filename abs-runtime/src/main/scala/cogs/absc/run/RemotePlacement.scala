@@ -64,35 +64,14 @@ object RemotePlacement {
    * Whether `ConfigFactory.load()` (with `loader` as the context class loader) could map a
    * deployment component, decided without loading Typesafe Config: loading and parsing it was
    * some 50 ms of every cold run of an ABS model (JDK 17, `docs/benchmarks.md`, section 4), for a
-   * key almost no run sets. It may give a false alarm (then Config is loaded, as before), never a
-   * miss, because it says yes whenever Config could read anything beyond Cogs' own defaults:
-   *  - a system property `cogs.distributed...` or `config.*` (`config.resource`, `config.file`,
-   *    `config.url`, `config.strategy`, `config.override_with_env_vars` change what is read);
-   *  - an `application.conf`/`.json`/`.properties`, or a `reference.json`/`.properties`, anywhere
-   *    on the class path;
-   *  - a `reference.conf` other than the runtime's and the monitor's own (found next to a class of
-   *    each; neither maps deployment components, which `DeploymentProbeTest` checks against Config
-   *    itself). The distributed module's, or any library's, counts as a possible mapping.
+   * key almost no run sets. The runtime's probe ([[cogs.runtime.ConfigProbe]]) asked about
+   * [[DeploymentKey]], with the runtime's and the monitor's `reference.conf` as known (neither maps
+   * deployment components, which `DeploymentProbeTest` checks against Config itself); the
+   * distributed module's own `reference.conf` is read like any other library's.
    */
-  private[run] def mayBeConfigured(loader: ClassLoader): Boolean = {
-    val props = System.getProperties.stringPropertyNames.iterator()
-    while (props.hasNext) {
-      val k = props.next()
-      if (k.startsWith("cogs.distributed") || k.startsWith("config.")) return true
-    }
-    val others = List("application.conf", "application.json", "application.properties", "reference.json", "reference.properties")
-    if (others.exists(r => loader.getResource(r) ne null)) return true
-    val own = List(classOf[cogs.runtime.CogRuntime], classOf[cogs.monitor.pipeline.Pipeline]).flatMap(referenceNextTo)
-    val refs = loader.getResources("reference.conf")
-    while (refs.hasMoreElements) if (!own.contains(refs.nextElement().toString)) return true
-    false
-  }
-
-  /** The address of the `reference.conf` in the jar or directory `c` was loaded from. */
-  private def referenceNextTo(c: Class[_]): Option[String] = {
-    val file = c.getName.replace('.', '/') + ".class"
-    Option(c.getResource("/" + file)).map(_.toString).filter(_.endsWith(file)).map(s => s.stripSuffix(file) + "reference.conf")
-  }
+  private[run] def mayBeConfigured(loader: ClassLoader): Boolean =
+    cogs.runtime.ConfigProbe.maySet(loader, List(DeploymentKey),
+      List(classOf[cogs.runtime.CogRuntime], classOf[cogs.monitor.pipeline.Pipeline]))
 
   /** Stop placement (after the main block). */
   def stop(p: RemotePlacement): Unit = {

@@ -52,8 +52,19 @@ class DeploymentProbeTest {
     }
   }
 
-  @Test def anotherLibrarysReferenceConfIsAFalseAlarmNotAMiss(): Unit = {
-    val l = loaderWith("reference.conf" -> "some.library.setting = 3\n")
+  @Test def anotherLibrarysReferenceConfIsReadNotFeared(): Unit = {
+    // The distributed module's own reference.conf is such a library's: settings under
+    // cogs.distributed, the deployment only in a comment.
+    val quiet = loaderWith("reference.conf" -> "some.library.setting = 3\ncogs.distributed { join-timeout = 60s }\n# deployment { S = n1 }\n")
+    assertFalse(configMaps(quiet))
+    assertFalse(RemotePlacement.mayBeConfigured(quiet))
+    val mapping = loaderWith("reference.conf" -> "cogs {\n  distributed {\n    deployment.Server = node-1\n  }\n}\n")
+    assertTrue(configMaps(mapping))
+    assertTrue(RemotePlacement.mayBeConfigured(mapping))
+  }
+
+  @Test def whatTheProbeCannotFollowIsAFalseAlarmNotAMiss(): Unit = {
+    val l = loaderWith("reference.conf" -> "include \"other.conf\"\n")
     assertFalse(configMaps(l))
     assertTrue(RemotePlacement.mayBeConfigured(l))
   }
