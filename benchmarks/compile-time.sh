@@ -8,7 +8,11 @@
 # the main block that uses them. Then measures, round by round in turn (so a change of the
 # machine's load hits every variant alike), the wall time of
 #   cold      ABSC_NO_SERVER=1 absc run --no-cache M.abs   scalac in a fresh C1-only JVM (the old path)
-#   first     ABSC_SERVER=1 absc run --no-cache M.abs       the run that starts the compile server
+#   first     ABSC_SERVER=1 absc run --no-cache M.abs       finds no server: builds in the compiler
+#                                                            JVM, then starts the server
+#   warm-up   (background) the new server's warm-up builds of M.abs (ABSC_SERVER_WARM, default 3),
+#             waited for: the time a user must spend between the first run and the next for the
+#             server to be warm; wall from the end of first, CPU of the server
 #   warm-1..W absc run --no-cache M.abs, W times more        the following runs, on that server
 # checks that every variant printed the same output, and prints the medians of wall and CPU time
 # (absc, its compiler JVM, and the server's share) and their ratios to cold (target: warm at most
@@ -201,8 +205,6 @@ server_cpu_ms() { # CPU time of this script's server so far (0 if none)
   echo 0
 }
 declare -A times cpus
-variants=(cold first)
-for w in $(seq 1 "$warm"); do variants+=("warm-$w"); done
 timed() { # variant command...: runs it, checks its output, appends its wall and CPU times
   local v=$1; shift
   local s0 s1 real user sys
@@ -220,11 +222,31 @@ timed() { # variant command...: runs it, checks its output, appends its wall and
   times[$v]+="$(awk -v r="$real" 'BEGIN {print int(r * 1000)}') "
   cpus[$v]+="$(awk -v u="$user" -v s="$sys" -v a="$s0" -v b="$s1" 'BEGIN {print int((u + s) * 1000 + b - a)}') "
 }
+warm_ups="${ABSC_SERVER_WARM:-3}"
+variants=(cold first warm-up)
+for w in $(seq 1 "$warm"); do variants+=("warm-$w"); done
+warm_up_lines() { cat "$server_dir"/*.log 2>/dev/null | grep -c 'warm-up build' || true; }
+await_warm_up() { # waits (up to 10 minutes) for the server's last warm-up build; times it as 'warm-up'
+  local t0 s0 s1 n=0 i
+  t0="$(date +%s%N)"
+  s0="$(server_cpu_ms)"
+  for i in $(seq 6000); do
+    n=$(( $(warm_up_lines) - lines_before ))
+    [ "$n" -ge "$warm_ups" ] && break
+    sleep 0.1
+  done
+  [ "$n" -ge "$warm_ups" ] || echo "compile-time.sh: the server did $n of $warm_ups warm-up builds in 10 minutes" >&2
+  s1="$(server_cpu_ms)"
+  times[warm-up]+="$(( ($(date +%s%N) - t0) / 1000000 )) "
+  cpus[warm-up]+="$(( s1 - s0 )) "
+}
 export ABSC_SERVER_DIR="$server_dir"
 for r in $(seq 1 "$rounds"); do
   stop_server
   timed cold env ABSC_NO_SERVER=1 "$absc" run --no-cache "$model"
+  lines_before="$(warm_up_lines)" # the log is kept across rounds
   timed first env ABSC_SERVER=1 "$absc" run --no-cache "$model"
+  await_warm_up
   for w in $(seq 1 "$warm"); do timed "warm-$w" env ABSC_SERVER=1 "$absc" run --no-cache "$model"; done
   line="round $r/$rounds (wall/CPU ms):"
   for v in "${variants[@]}"; do line+=" $v $(echo "${times[$v]}" | awk '{print $NF}')/$(echo "${cpus[$v]}" | awk '{print $NF}')"; done

@@ -40,16 +40,27 @@ private[driver] object CompileServer {
     FastRun.sha256((ClassPath.fingerprint(ClassPath.entries) + "\u0000" + System.getProperty("java.home") + "\u0000" +
       System.getProperty("java.vm.version")).getBytes(UTF_8))
 
-  /** `CompileServer SOCKET IDLE_SECONDS`: started by [[ServerClient]], never by hand. */
+  /**
+   * `CompileServer SOCKET IDLE_SECONDS [WARM_UPS CWD ARGS..]`: started by [[ServerClient]], never
+   * by hand. With WARM_UPS, the server builds `build-into ARGS` (into a scratch directory, see
+   * [[ServerClient.startInBackground]]) up to that many times before anyone asks, so that the
+   * first real build finds scalac compiled by the JIT.
+   */
   def main(args: Array[String]): Unit = {
     val socket = Paths.get(args(0))
     val idleMillis = math.max(1L, args(1).toLong) * 1000L
-    val server = new Server(socket, idleMillis)
+    val warmUp = if (args.length > 3) Some(WarmUp(args(2).toInt, Paths.get(args(3)), args.drop(4))) else None
+    val server = new Server(socket, idleMillis, warmUp)
     server.serve()
     System.exit(0)
   }
 
-  private final class Server(socket: Path, idleMillis: Long) {
+  /** Builds to run before the first request: `build-into SCRATCH ...`, SCRATCH removed after each. */
+  private final case class WarmUp(times: Int, cwd: Path, args: Array[String]) {
+    def scratch: Path = Paths.get(args(1))
+  }
+
+  private final class Server(socket: Path, idleMillis: Long, warmUp: Option[WarmUp]) {
     private val listener = ServerSocketChannel.open(StandardProtocolFamily.UNIX)
     // Requests run one at a time: the compiler is not shared between them (a fresh Driver and a
     // fresh scalac Global each), but two scalac runs at once on a small machine only slow both.
@@ -57,6 +68,9 @@ private[driver] object CompileServer {
     private val active = new AtomicInteger
     private val lastActivity = new AtomicLong(System.nanoTime())
     @volatile private var stopping = false
+    // Set by the first real request: warm-up builds stop then (one already running finishes; the
+    // fair lock puts the request right after it).
+    @volatile private var asked = false
     private var socketKey: AnyRef = _
     private val owner = Files.getOwner(socket.getParent)
 
@@ -71,6 +85,15 @@ private[driver] object CompileServer {
       idle.setDaemon(true)
       idle.start()
       log(s"serving on $socket (pid ${ProcessHandle.current().pid()}, stops after ${idleMillis / 1000} s idle)")
+      warmUp.filter(_.times > 0).foreach { w =>
+        active.incrementAndGet() // the idle watch must not stop a server that is warming up
+        val t = new Thread(null, () => try warm(w) finally {
+          lastActivity.set(System.nanoTime())
+          active.decrementAndGet()
+        }, "absc-server-warm-up", 256L << 20)
+        t.setDaemon(true)
+        t.start()
+      }
       try {
         while (!stopping) {
           val ch = try listener.accept() catch { case _: IOException => null }
@@ -129,6 +152,7 @@ private[driver] object CompileServer {
         out.flush()
         val cwd = Paths.get(in.readUTF())
         val args = Array.fill(in.readInt())(in.readUTF())
+        asked = true
         val beats = new Thread(() => {
           try while (true) {
             Thread.sleep(BeatMillis)
@@ -154,6 +178,23 @@ private[driver] object CompileServer {
       } catch {
         case e: IOException => log(s"a client went away: $e")
       } finally ch.close()
+
+    private def warm(w: WarmUp): Unit = {
+      var i = 0
+      while (i < w.times && !asked && !stopping) {
+        i += 1
+        buildLock.lock()
+        try if (!asked) {
+          val started = System.nanoTime()
+          val sink = new ByteArrayOutputStream
+          val status = build(w.args, w.cwd, sink, sink)
+          log(s"warm-up build $i of ${w.times}: status $status, ${(System.nanoTime() - started) / 1000000} ms")
+        } finally {
+          buildLock.unlock()
+          try ClassCache.deleteTree(w.scratch) catch { case _: IOException => () }
+        }
+      }
+    }
 
     /** `absc build-into ARGS` with the client's directory for its relative file names. */
     private def build(args: Array[String], cwd: Path, out: ByteArrayOutputStream, err: ByteArrayOutputStream): Int = {
@@ -189,15 +230,23 @@ private[driver] object CompileServer {
  * checkouts have two servers and a rebuilt checkout replaces its own.
  */
 final case class ServerSettings(dir: Path, idleSeconds: Long, jvmOptions: List[String], javaCommand: String,
-    archive: Option[Path] = None, startTimeoutMillis: Long = 60000L, answerMillis: Long = 10000L, silenceMillis: Long = 60000L)
+    archive: Option[Path] = None, startTimeoutMillis: Long = 60000L, answerMillis: Long = 10000L, silenceMillis: Long = 60000L,
+    warmUps: Int = ServerSettings.DefaultWarmUps)
 
 object ServerSettings {
   final val DefaultIdleSeconds = 600L
+  /**
+   * Builds a new server runs of the model that made it start, before anyone asks: on the
+   * generated 2,000-line model, the third build on a server was the first clearly faster than the
+   * compiler JVM's (`docs/benchmarks.md`, section 4, "Compile time").
+   */
+  final val DefaultWarmUps = 3
 
   /**
    * From the launcher's `-Dabsc.server.jvm.options` (no property: no server, e.g. absc embedded or
-   * in tests) and the environment: `ABSC_NO_SERVER=1` turns it off, `ABSC_SERVER_IDLE` (seconds)
-   * and `ABSC_SERVER_DIR` change the idle time and the directory.
+   * in tests) and the environment: `ABSC_NO_SERVER=1` turns it off, `ABSC_SERVER_WARM` (builds),
+   * `ABSC_SERVER_IDLE` (seconds) and `ABSC_SERVER_DIR` change the warm-up, the idle time and the
+   * directory.
    */
   def fromEnvironment(env: String => Option[String]): Option[ServerSettings] =
     if (env("ABSC_NO_SERVER").exists(_.nonEmpty)) None
@@ -206,9 +255,10 @@ object ServerSettings {
         .orElse(env("XDG_RUNTIME_DIR").filter(_.nonEmpty).map(Paths.get(_, "absc")))
         .getOrElse(Paths.get(System.getProperty("java.io.tmpdir"), "absc-" + System.getProperty("user.name")))
       val idle = env("ABSC_SERVER_IDLE").flatMap(_.trim.toLongOption).filter(_ > 0).getOrElse(DefaultIdleSeconds)
+      val warmUps = env("ABSC_SERVER_WARM").flatMap(_.trim.toIntOption).filter(_ >= 0).getOrElse(DefaultWarmUps)
       ServerSettings(dir.toAbsolutePath, idle, opts.trim.split("\\s+").toList.filter(_.nonEmpty),
         Paths.get(System.getProperty("java.home"), "bin", "java").toString,
-        sys.props.get("absc.compiler.jvm.archive").filter(_.nonEmpty).map(Paths.get(_)))
+        sys.props.get("absc.compiler.jvm.archive").filter(_.nonEmpty).map(Paths.get(_)), warmUps = warmUps)
     }
 }
 
@@ -232,27 +282,49 @@ private[driver] final class ServerClient(val settings: ServerSettings) {
   @volatile var lastPid: Option[Long] = None
 
   /**
-   * Runs `build-into ARGS` (relative names against `cwd`) on the server, starting it if none
-   * answers. Left: why the server could not do it (the caller builds without it); the build
-   * itself, even a failed one, is a Right.
+   * Runs `build-into ARGS` (relative names against `cwd`) on this build's server if one runs.
+   * Right(None): none runs (the caller builds elsewhere, then may [[startInBackground]]: a server
+   * started for this build would compile cold, slower than the compiler JVM). Left: why the
+   * server could not do it (the caller builds without it); the build itself, even a failed one,
+   * is a Right(Some).
    */
-  def build(args: List[String], cwd: Path): Either[String, ServerBuild] =
+  def build(args: List[String], cwd: Path): Either[String, Option[ServerBuild]] =
     try {
       ensureDirectory() match {
         case Some(problem) => Left(problem)
         case None =>
-          connectOrStart().flatMap { case (ch, pid) =>
-            try {
-              val r = request(ch, pid, args, cwd)
-              r.foreach(b => lastPid = Some(b.pid))
-              r
-            } finally ch.close()
+          hello() match {
+            case Left(problem) => Left(problem)
+            case Right(None) => Right(None)
+            case Right(Some((ch, pid))) =>
+              try {
+                val r = request(ch, pid, args, cwd)
+                r.foreach(b => lastPid = Some(b.pid))
+                r.map(Some(_))
+              } finally ch.close()
           }
       }
     } catch {
       // Whatever goes wrong with the server, the caller still builds the program without it.
       case scala.util.control.NonFatal(e) => Left(s"the compile server failed ($e)")
     }
+
+  /**
+   * Starts this build's server, if none runs yet, on a thread of its own (the caller goes on to
+   * run its program): it warms up by building `argsInto(SCRATCH)` [[ServerSettings.warmUps]]
+   * times, SCRATCH being a directory of its own, until the first real request. `argsInto` must
+   * write nothing but its build directory (no `--keep-generated`). Failures are only logged in
+   * the server's log: the next build finds no server and builds without it again.
+   */
+  def startInBackground(argsInto: Path => List[String], cwd: Path): Thread = {
+    val t = new Thread(() =>
+      try {
+        if (ensureDirectory().isEmpty) connectOrStart(Some(argsInto(settings.dir.resolve(s"s-$key.warm")) -> cwd)).foreach(_._1.close())
+      } catch { case scala.util.control.NonFatal(_) => () }, "absc-server-start")
+    t.setDaemon(true) // the program's end does not wait for it; the server, once spawned, lives on
+    t.start()
+    t
+  }
 
   /** The server's pid if one of this build answers now (for tests and `-v`); starts nothing. */
   def runningPid(): Option[Long] =
@@ -278,7 +350,7 @@ private[driver] final class ServerClient(val settings: ServerSettings) {
     else None
   }
 
-  private def connectOrStart(): Either[String, (SocketChannel, Long)] =
+  private def connectOrStart(warm: Option[(List[String], Path)]): Either[String, (SocketChannel, Long)] =
     hello() match {
       case Right(Some(ready)) => Right(ready)
       case Left(problem) => Left(problem)
@@ -292,7 +364,7 @@ private[driver] final class ServerClient(val settings: ServerSettings) {
           try {
             val lock = lockChannel.lock()
             try hello() match {
-              case Right(None) => start()
+              case Right(None) => start(warm)
               case other => other.flatMap(_.toRight("the compile server did not answer"))
             } finally lock.release()
           } finally lockChannel.close()
@@ -332,15 +404,20 @@ private[driver] final class ServerClient(val settings: ServerSettings) {
     while (Files.exists(socket) && System.nanoTime() < deadline) Thread.sleep(20)
   }
 
-  private def start(): Either[String, (SocketChannel, Long)] = {
+  private def start(warm: Option[(List[String], Path)]): Either[String, (SocketChannel, Long)] = {
     Files.deleteIfExists(socket) // nobody listens on it (checked under the lock)
     val archive = settings.archive.filter(Files.isRegularFile(_)).toList
       .flatMap(a => List(s"-XX:SharedArchiveFile=$a", "-Xlog:cds=off", "-Xlog:cds+dynamic=off"))
     // setsid: its own session, so that a Ctrl-C in the terminal of the absc that started it
     // does not stop the server too.
     val setsid = List("/usr/bin/setsid", "/bin/setsid").find(p => Files.isExecutable(Paths.get(p))).toList
+    // Not under `nice`, though its warm-up competes with the program of the absc that started it:
+    // a process cannot raise its priority again, and the real builds that follow would wait for
+    // every other process of the machine (tried: on a loaded machine they then took longer than
+    // the compiler JVM's).
     val command = setsid ++ List(settings.javaCommand) ++ settings.jvmOptions ++ archive ++
-      List("-cp", ClassPath.asString(ClassPath.entries), "cogs.absc.driver.CompileServer", socket.toString, settings.idleSeconds.toString)
+      List("-cp", ClassPath.asString(ClassPath.entries), "cogs.absc.driver.CompileServer", socket.toString, settings.idleSeconds.toString) ++
+      warm.filter(_ => settings.warmUps > 0).toList.flatMap { case (args, cwd) => List(settings.warmUps.toString, cwd.toAbsolutePath.toString) ++ args }
     val process = new ProcessBuilder(command: _*)
       .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
       .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile))

@@ -335,15 +335,23 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
   private def buildInto(dir: Path, sources: List[SourceFile], keepGenerated: Option[Path]): Either[BuildFailure, Unit] =
     fork match {
       case Some(f) =>
-        val served = if (monitor.isEmpty) server.flatMap(s => phase("build server") { buildOnServer(s, dir, sources, keepGenerated) }) else None
-        val forked = if (served.isDefined) served else
-          try Some(phase("build JVM") { buildInJvm(f, dir, sources, keepGenerated) })
-          catch {
-            case e: IOException =>
-              note(s"cannot start a compiler JVM ($e); compiling in this one")
-              None
-          }
-        forked.getOrElse(buildHere(dir, sources, keepGenerated))
+        val served = if (monitor.isEmpty) server.map(s => phase("build server") { buildOnServer(s, dir, sources, keepGenerated) }) else None
+        val forked = served.flatMap(_.toOption) match {
+          case some @ Some(_) => some
+          case None =>
+            try Some(phase("build JVM") { buildInJvm(f, dir, sources, keepGenerated) })
+            catch {
+              case e: IOException =>
+                note(s"cannot start a compiler JVM ($e); compiling in this one")
+                None
+            }
+        }
+        val result = forked.getOrElse(buildHere(dir, sources, keepGenerated))
+        // No server ran: start one now, after this build, so that its cold start and warm-up
+        // (builds of these sources into a scratch directory) cost this run nothing but a spawn.
+        if (result.isRight && served.contains(Left(Driver.NoServer)))
+          server.foreach(_.startInBackground(scratch => buildIntoArgs(scratch, sources, None, quiet = true), Paths.get("").toAbsolutePath))
+        result
       case None => buildHere(dir, sources, keepGenerated)
     }
 
@@ -376,9 +384,9 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
    * program itself gets the full JIT of this JVM). Its messages are copied to `err`.
    */
   /** The arguments of `absc build-into` for this build (the compiler JVM's and the server's). */
-  private def buildIntoArgs(dir: Path, sources: List[SourceFile], keepGenerated: Option[Path]): List[String] =
+  private def buildIntoArgs(dir: Path, sources: List[SourceFile], keepGenerated: Option[Path], quiet: Boolean = false): List[String] =
     List("build-into", dir.toAbsolutePath.toString) ++
-      (if (debug) List("-v", "-v") else if (verbose) List("-v") else Nil) ++
+      (if (quiet) Nil else if (debug) List("-v", "-v") else if (verbose) List("-v") else Nil) ++
       keepGenerated.toList.flatMap(d => List("--keep-generated", d.toString)) ++
       monitor.toList.flatMap(m => List("--monitor", m.configFile)) ++
       program.mainModule.toList.flatMap(m => List("--main-module", m)) ++
@@ -403,19 +411,23 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
 
   /**
    * The build on the compile server: what it printed goes out here, as the compiler JVM's would,
-   * and its status is read the same way. None (after a one-line message) when the server could
-   * not do it: then the compiler JVM builds, so no compile is ever lost to the server.
+   * and its status is read the same way. Left when the server did not build (after a one-line
+   * message if it failed; `NoServer`, silently, if none runs): then the compiler JVM builds, so
+   * no compile is ever lost to the server.
    */
-  private def buildOnServer(s: ServerClient, dir: Path, sources: List[SourceFile], keepGenerated: Option[Path]): Option[Either[BuildFailure, Unit]] =
+  private def buildOnServer(s: ServerClient, dir: Path, sources: List[SourceFile], keepGenerated: Option[Path]): Either[Driver.NotServed, Either[BuildFailure, Unit]] =
     s.build(buildIntoArgs(dir, sources, keepGenerated), Paths.get("").toAbsolutePath) match {
       case Left(problem) =>
         err.println(s"absc: $problem; compiling without it")
-        None
-      case Right(b) =>
+        Left(Driver.ServerFailed)
+      case Right(None) =>
+        note("no compile server runs yet: building in the compiler JVM, then starting one")
+        Left(Driver.NoServer)
+      case Right(Some(b)) =>
         note(s"built by the compile server (pid ${b.pid})")
         System.out.write(b.out); System.out.flush()
         err.write(b.err); err.flush()
-        Some(afterBuild(b.status, dir, sources, keepGenerated, s"the compile server (pid ${b.pid})"))
+        Right(afterBuild(b.status, dir, sources, keepGenerated, s"the compile server (pid ${b.pid})"))
     }
 
   /** After `build-into` elsewhere: success, its reported failure, or (it died first) a build here. */
@@ -709,6 +721,10 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
 }
 
 object Driver {
+  /** Why the compile server did not build: none ran (one is started after the build), or it failed. */
+  private[driver] sealed trait NotServed
+  private[driver] case object NoServer extends NotServed
+  private[driver] case object ServerFailed extends NotServed
 
   /**
    * The command line's FILEs with each directory replaced by the `.abs` files under it (at any

@@ -18,10 +18,11 @@ import cogs.absc.lib.Out
 import DriverTestSupport._
 
 /**
- * The compile server (real JVMs, the real back end): builds through it print and return what
- * builds without it do; one server serves sequential and concurrent clients; a server of another
- * build is replaced; a killed or hung one costs nothing but a message; an idle one stops. Every
- * JVM a test starts is killed after it, whatever failed.
+ * The compile server (real JVMs, the real back end): a build that finds none builds in the
+ * compiler JVM and starts one afterwards, which warms up on that model until the first request;
+ * builds through it print and return what builds without it do; one server serves sequential and
+ * concurrent clients; a server of another build is replaced; a killed or hung one costs nothing
+ * but a message; an idle one stops. Every JVM a test starts is killed after it, whatever failed.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class CompileServerTest {
@@ -34,9 +35,10 @@ class CompileServerTest {
   private def javaCmd = Paths.get(System.getProperty("java.home"), "bin", "java").toString
   private val fork = CompilerJvm(javaCmd, List("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss16m"), None)
 
-  private def settings(idle: Long = 600, answerMillis: Long = 10000) =
+  // No warm-up builds unless a test is about them: each is a whole build, and the tests are many.
+  private def settings(idle: Long = 600, answerMillis: Long = 10000, warmUps: Int = 0) =
     ServerSettings(serverDir, idle, List("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss16m"), javaCmd,
-      answerMillis = answerMillis)
+      answerMillis = answerMillis, warmUps = warmUps)
 
   private def client(s: ServerSettings = settings()): ServerClient = new ServerClient(s)
 
@@ -74,23 +76,65 @@ class CompileServerTest {
   private def awaitExit(pid: Long): Unit =
     toOption(ProcessHandle.of(pid)).foreach(_.onExit().get(60, TimeUnit.SECONDS))
 
-  @Test def twoSequentialCompilesGoThroughOneServer(): Unit = {
+  /** The pid of the server the last build started in the background, once it answers. */
+  private def awaitServer(c: ServerClient): Long = {
+    val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120)
+    var pid = c.runningPid()
+    while (pid.isEmpty && System.nanoTime() < deadline) { Thread.sleep(100); pid = c.runningPid() }
+    assertTrue(pid.isDefined, "a server was started after the build")
+    started += pid.get
+    pid.get
+  }
+
+  private def warmUpLines(c: ServerClient): List[String] =
+    if (!Files.exists(c.logFile)) Nil
+    else Files.readAllLines(c.logFile, UTF_8).toArray.map(_.toString).toList.filter(_.contains("warm-up build"))
+
+  @Test def theFirstBuildStartsAServerAndTheNextOnesUseIt(): Unit = {
     val c = client()
     val f = absFile(dir, "hello", hello)
     val first = run(Some(c), f)
-    assertEquals(AbscResult(0, "", "", "hello 42\n"), first)
-    val pid = c.lastPid
-    assertTrue(pid.isDefined, "built by the server")
-    assertTrue(isAlive(pid.get))
-    c.lastPid = None
+    assertEquals(AbscResult(0, "", "", "hello 42\n"), first, "built in the compiler JVM, silently")
+    assertEquals(None, c.lastPid, "not built by a server")
+    val pid = awaitServer(c)
     val second = run(Some(c), absFile(dir, "hello2", hello.replace("6 * 7", "6 * 8")))
     assertEquals(AbscResult(0, "", "", "hello 48\n"), second)
-    assertEquals(pid, c.lastPid, "the same server")
-    assertEquals(pid, c.runningPid())
+    assertEquals(Some(pid), c.lastPid, "built by the server started after the first build")
+    c.lastPid = None
+    assertEquals(AbscResult(0, "", "", "hello 42\n"), run(Some(c), f))
+    assertEquals(Some(pid), c.lastPid, "the same server")
+  }
+
+  @Test def aNewServerWarmsUpOnTheModelThatStartedIt(): Unit = {
+    val c = client(settings(warmUps = 2))
+    assertEquals(0, run(Some(c), absFile(dir, "hello", hello)).status)
+    awaitServer(c)
+    val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180)
+    while (warmUpLines(c).size < 2 && System.nanoTime() < deadline) Thread.sleep(200)
+    val lines = warmUpLines(c)
+    assertEquals(2, lines.size, lines.mkString("\n"))
+    assertTrue(lines.forall(_.contains(": status 0,")), lines.mkString("\n"))
+    val scratch = Files.list(serverDir).toArray.map(_.toString).filter(_.endsWith(".warm"))
+    assertEquals(Nil, scratch.toList, "the warm-up's scratch directory is removed")
+  }
+
+  @Test def aRequestEndsTheWarmUp(): Unit = {
+    val c = client(settings(warmUps = 1000))
+    assertEquals(0, run(Some(c), absFile(dir, "hello", hello)).status)
+    val pid = awaitServer(c)
+    assertEquals(AbscResult(0, "", "", "hello 48\n"), run(Some(c), absFile(dir, "hello2", hello.replace("6 * 7", "6 * 8"))))
+    assertEquals(Some(pid), c.lastPid)
+    // The request waited at most for the warm-up build under way; none starts after it.
+    val after = warmUpLines(c).size
+    Thread.sleep(3000)
+    assertEquals(after, warmUpLines(c).size, "no warm-up build after a request")
+    assertTrue(after < 1000)
   }
 
   @Test def resultsAndErrorsAreThoseOfTheCompilerJvm(): Unit = {
     val c = client()
+    assertEquals(0, run(Some(c), absFile(dir, "start", hello)).status)
+    awaitServer(c)
     val cwd = Paths.get("").toAbsolutePath
     val programs = List(
       absFile(dir, "ok", hello),
@@ -126,8 +170,9 @@ class CompileServerTest {
     val r = run(Some(c), absFile(dir, "hello", hello))
     assertEquals(AbscResult(0, "", "", "hello 42\n"), r)
     assertTrue(old.waitFor(60, TimeUnit.SECONDS), "the old server stopped")
-    assertNotEquals(Some(old.pid()), c.lastPid)
-    assertTrue(c.lastPid.exists(isAlive))
+    val pid = awaitServer(c)
+    assertNotEquals(old.pid(), pid)
+    assertTrue(isAlive(pid))
     assertTrue(Files.readString(dir.resolve("old.log")).contains("replaced"))
   }
 
@@ -135,13 +180,14 @@ class CompileServerTest {
     val c = client(settings(answerMillis = 2000))
     val f = absFile(dir, "hello", hello)
     assertEquals(0, run(Some(c), f).status)
-    val pid = c.lastPid.get
+    val pid = awaitServer(c)
     ProcessHandle.of(pid).get.destroyForcibly()
     awaitExit(pid)
     assertTrue(Files.exists(c.socket), "a killed server leaves its socket file")
     c.lastPid = None
-    assertEquals(AbscResult(0, "", "", "hello 42\n"), run(Some(c), f))
-    val second = c.lastPid.get
+    assertEquals(AbscResult(0, "", "", "hello 42\n"), run(Some(c), f), "built without a word")
+    assertEquals(None, c.lastPid)
+    val second = awaitServer(c)
     assertNotEquals(pid, second)
 
     // Hung: something listens on the socket and never answers. The build is done without it.
@@ -163,19 +209,20 @@ class CompileServerTest {
   @Test def anIdleServerStops(): Unit = {
     val c = client(settings(idle = 1))
     assertEquals(0, run(Some(c), absFile(dir, "hello", hello)).status)
-    val pid = c.lastPid.get
+    val pid = awaitServer(c)
     awaitExit(pid)
     assertFalse(isAlive(pid))
     assertFalse(Files.exists(c.socket), "the socket file is removed")
   }
 
-  @Test def twoConcurrentClientsAreServedByOneServer(): Unit = {
+  @Test def twoConcurrentClientsStartOneServerAndAreServedByIt(): Unit = {
     val files = List(absFile(dir, "a", hello), absFile(dir, "b", "module B;\n{\n  Int y = 1;\n  y = y + ;\n}\n"))
     val pool = Executors.newFixedThreadPool(2)
     try {
       val clients = files.map(_ => client())
-      // Built at once from no server; the programs run afterwards (the program output is global).
-      val builds = files.zip(clients).map { case (f, c) =>
+      // Built at once, twice: from no server (both in compiler JVMs, both then starting the server:
+      // one does, the other finds it), then both on that one server.
+      def buildBoth(): List[(Int, String)] = files.zip(clients).map { case (f, c) =>
         pool.submit(new Callable[(Int, String)] {
           def call(): (Int, String) = {
             val err = new ByteArrayOutputStream
@@ -186,12 +233,22 @@ class CompileServerTest {
           }
         })
       }.map(_.get(5, TimeUnit.MINUTES))
-      clients.foreach(_.lastPid.foreach(started += _))
-      assertEquals((0, ""), builds.head)
-      assertEquals(2, builds(1)._1)
-      assertTrue(builds(1)._2.startsWith(s"${files(1)}:4:"), builds(1)._2)
-      assertEquals(1, clients.flatMap(_.lastPid).distinct.size, s"one server: ${clients.map(_.lastPid)}")
-      assertEquals(2, clients.flatMap(_.lastPid).size)
+      def check(builds: List[(Int, String)]): Unit = {
+        assertEquals((0, ""), builds.head)
+        assertEquals(2, builds(1)._1)
+        assertTrue(builds(1)._2.startsWith(s"${files(1)}:4:"), builds(1)._2)
+      }
+      check(buildBoth())
+      assertEquals(Nil, clients.flatMap(_.lastPid))
+      // The start lock: the second client's start finds the first's server (it holds the lock
+      // until its server answers), so there is one server, with one pid file.
+      val pid = awaitServer(clients.head)
+      val socket = clients.head.socket.toString
+      val servers = ProcessHandle.allProcesses().toArray.map(_.asInstanceOf[ProcessHandle])
+        .filter(h => h.info().commandLine().orElse("").contains(s"cogs.absc.driver.CompileServer $socket")).map(_.pid()).toList
+      assertEquals(List(pid), servers, "one server process")
+      check(buildBoth())
+      assertEquals(List(Some(pid), Some(pid)), clients.map(_.lastPid), "one server")
     } finally pool.shutdownNow()
   }
 
