@@ -1,71 +1,111 @@
 package cogs.savina.chameneos
 
 import cogs.runtime._
+import cogs.savina.{Sink, SinkImpl}
 import cogs.savina.chameneos.Chameneos.{complement, Faded}
 
 /**
- * Chameneos on Cogs, with the mall as a cooperative rendezvous: `meet(colour)` either finds a
- * creature waiting and returns its colour at once, or leaves a meeting record and awaits the
- * condition "a partner came" (the mall's COG serves other calls meanwhile), then returns the
- * partner's colour. A creature's life is a loop of `await mall ! meet(colour)`. Per meeting: two
- * calls and two futures (Savina's Akka version: two requests, the forward, the change message).
+ * Chameneos on Cogs with Savina's protocol, every message a one-way call (no future), as the
+ * Pekko version sends them: a creature calls `mall.meet(colour, me)`; the mall keeps the first
+ * request and forwards the second to the first creature, which changes colour, tells the second
+ * its new colour and asks for its next meeting; after the last meeting the mall answers `exit`,
+ * and each creature reports its count to the mall, which delivers the sum to the main block.
+ *
+ * Per meeting the mall (the one object every meeting goes through, so the benchmark's critical
+ * path) runs two short calls and makes one. An earlier version had the mall answer each `meet`
+ * call's future, keeping the first caller's process suspended in the mall on the condition "a
+ * partner came": the mall then ran three slices, parked a process and resolved two futures per
+ * meeting, twice Pekko's mall's messages, and took about four times Pekko's time
+ * (`docs/benchmarks.md`, section 1, eighth session).
  */
 object ChameneosCogs {
 
   trait Mall extends Active {
-    /** The colour of the creature met, or Faded when the mall has held all its meetings. */
-    def meet(colour: Int): Proc[Int]
+    def meet(colour: Int, from: Creature): Proc[Unit]
+    def count(meetings: Long): Proc[Unit]
   }
 
   trait Creature extends Active {
-    /** Meet until told to fade; the number of meetings held. */
-    def live(mall: Mall): Proc[Long]
+    def start(): Proc[Unit]
+    /** The mall paired this creature with `other`, whose colour is `colour`. */
+    def meet(colour: Int, other: Creature): Proc[Unit]
+    /** The creature met took colour `colour`; so does this one. */
+    def change(colour: Int): Proc[Unit]
+    def exit(): Proc[Unit]
   }
 
-  private final class Meeting(val colour: Int) {
-    var partner: Int = -1
-  }
-
-  final class MallImpl(meetings: Int) extends ActiveObject with Mall {
+  final class MallImpl(meetings: Int, creatures: Int, sink: Sink[Long]) extends ActiveObject with Mall {
     private[this] var left = meetings
-    private[this] var waiting: Meeting = _
+    private[this] var waiting: Creature = _
+    private[this] var waitingColour = 0
+    private[this] var faded = 0
+    private[this] var sum = 0L
 
-    def meet(colour: Int): Proc[Int] =
-      if (left == 0) Proc.done(Faded)
-      else if (waiting eq null) {
-        val m = new Meeting(colour)
-        waiting = m
-        Proc.awaitUntil(m.partner >= 0).map(_ => m.partner)
-      } else {
-        val m = waiting
-        waiting = null
+    def meet(colour: Int, from: Creature): Proc[Unit] = {
+      if (left == 0) from.tell("exit")(_.exit())
+      else if (waiting eq null) { waiting = from; waitingColour = colour }
+      else {
         left -= 1
-        m.partner = colour
-        Proc.done(m.colour)
+        waiting.tell("meet")(_.meet(colour, from))
+        waiting = null
       }
+      Proc.unit
+    }
+
+    def count(meetings: Long): Proc[Unit] = {
+      faded += 1
+      sum += meetings
+      if (faded == creatures) { val s = sum; sink.tell("deliver")(_.deliver(s)) }
+      Proc.unit
+    }
   }
 
-  final class CreatureImpl(initial: Int) extends ActiveObject with Creature {
+  final class CreatureImpl(initial: Int, mall: Mall) extends ActiveObject with Creature {
     private[this] var colour = initial
     private[this] var meetings = 0L
 
-    def live(mall: Mall): Proc[Long] =
-      Proc.loopWhile(colour != Faded) {
-        val c = colour
-        Proc.await(mall.send("meet")(_.meet(c))).map { other =>
-          if (other == Faded) colour = Faded
-          else { colour = complement(colour, other); meetings += 1 }
-        }
-      }.map(_ => meetings)
+    private def next(): Unit = {
+      val c = colour
+      val me: Creature = this
+      mall.tell("meet")(_.meet(c, me))
+    }
+
+    def start(): Proc[Unit] = { next(); Proc.unit }
+
+    def meet(colour: Int, other: Creature): Proc[Unit] = {
+      this.colour = complement(this.colour, colour)
+      meetings += 1
+      val c = this.colour
+      other.tell("change")(_.change(c))
+      next()
+      Proc.unit
+    }
+
+    def change(colour: Int): Proc[Unit] = {
+      this.colour = colour
+      meetings += 1
+      next()
+      Proc.unit
+    }
+
+    def exit(): Proc[Unit] = {
+      colour = Faded
+      val n = meetings
+      mall.tell("count")(_.count(n))
+      Proc.unit
+    }
   }
 
   def run(rt: CogRuntime, p: Params): Long =
     rt.run {
-      val mall: Mall = Cogs.spawn(new MallImpl(p.meetings))
-      val lives = List.tabulate(p.chameneos) { i =>
-        val c: Creature = Cogs.spawn(new CreatureImpl(i % 3))
-        c.send("live")(_.live(mall))
+      val sink = Cogs.spawnLocal(new SinkImpl[Long])
+      val mall: Mall = Cogs.spawn(new MallImpl(p.meetings, p.chameneos, sink))
+      var i = 0
+      while (i < p.chameneos) {
+        val c: Creature = Cogs.spawn(new CreatureImpl(i % 3, mall))
+        c.tell("start")(_.start())
+        i += 1
       }
-      Proc.awaitAll(lives).map(_.sum)
+      sink.result
     }
 }
