@@ -28,9 +28,13 @@ object ScalaCompiler {
 
   /**
    * Options for generated code. Warnings are off: they would be about absc's output, not about
-   * the model. Part of the cache key (see [[ClassCache]]).
+   * the model. `-Ydelambdafy:inline`: the closures of generated code become classes of their own
+   * instead of serializable lambdas, which every start would spin again (neither JDK 17's
+   * class-data archive nor JDK 25's AOT cache keeps lambdas made by
+   * `LambdaMetafactory.altMetafactory`, which Scala 2.13 uses); classes are archived with the rest
+   * of the program. Part of the cache key (see [[ClassCache]]).
    */
-  val Options: List[String] = List("-nowarn", "-encoding", "UTF-8")
+  val Options: List[String] = List("-nowarn", "-encoding", "UTF-8", "-Ydelambdafy:inline")
 
   private val StackBytes = 256L << 20
 

@@ -28,7 +28,7 @@ object Out {
   private var sink: OutputStream = new FileOutputStream(FileDescriptor.out)
 
   @volatile var autoFlush: Boolean =
-    sys.props.get("cogs.absc.out.autoflush") match {
+    Option(System.getProperty("cogs.absc.out.autoflush")) match {
       case Some(v) => v.trim.equalsIgnoreCase("true")
       case None    => System.console() != null
     }

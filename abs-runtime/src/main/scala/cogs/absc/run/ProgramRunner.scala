@@ -95,8 +95,11 @@ object ProgramRunner {
   private[run] final case class ModelApiOptions(port: Int, indexFile: Option[java.nio.file.Path])
 
   private[run] def modelApiOptions(args: Array[String]): Either[String, Option[ModelApiOptions]] = {
-    var port = sys.props.get("cogs.absc.modelapi.port")
-    var index = sys.props.get("cogs.absc.modelapi.index-file")
+    // System.getProperty, not sys.props, here and on the rest of a run's start: scala-library's
+    // SystemProperties spins a lambda class at every start, which no class-data archive keeps
+    // (issue 13, docs/benchmarks.md, section 4, eighth session).
+    var port = Option(System.getProperty("cogs.absc.modelapi.port"))
+    var index = Option(System.getProperty("cogs.absc.modelapi.index-file"))
     val rest = Option(args).getOrElse(Array.empty[String]).toList
     def loop(as: List[String]): Option[String] = as match {
       case ("-p" | "--port") :: v :: more => port = Some(v); loop(more)
@@ -167,7 +170,7 @@ object ProgramRunner {
 
   private def verbose: Boolean = {
     val s = session.get()
-    if (s ne null) s.verbose else sys.props.get("cogs.absc.verbose").exists(_.trim.equalsIgnoreCase("true"))
+    if (s ne null) s.verbose else Option(System.getProperty("cogs.absc.verbose")).exists(_.trim.equalsIgnoreCase("true"))
   }
 
   private def err: PrintStream = {
@@ -303,7 +306,7 @@ object ProgramRunner {
 
   /** `cogs.absc.clock-limit` (`absc run -l T`): a whole number or a fraction `n/d`. */
   private def clockLimit(): Option[cogs.runtime.SimTime] =
-    sys.props.get("cogs.absc.clock-limit").map(_.trim).filter(_.nonEmpty).map { s =>
+    Option(System.getProperty("cogs.absc.clock-limit")).map(_.trim).filter(_.nonEmpty).map { s =>
       s.split('/') match {
         case Array(n) => cogs.runtime.SimTime.of(new java.math.BigInteger(n), java.math.BigInteger.ONE)
         case Array(n, d) => cogs.runtime.SimTime.of(new java.math.BigInteger(n), new java.math.BigInteger(d))

@@ -33,10 +33,10 @@ private[run] object ScheduleFile {
   final class BadSchedule(message: String) extends Exception(message)
 
   def fromSystemProperties(): Mode =
-    (sys.props.get("cogs.absc.record").filter(_.nonEmpty), sys.props.get("cogs.absc.replay").filter(_.nonEmpty)) match {
+    (Option(System.getProperty("cogs.absc.record")).filter(_.nonEmpty), Option(System.getProperty("cogs.absc.replay")).filter(_.nonEmpty)) match {
       case (Some(_), Some(_)) => throw new BadSchedule("--record and --replay exclude each other")
       case (Some(r), None) =>
-        val seed = sys.props.get("cogs.absc.seed").map(_.trim.toLong).getOrElse(new java.util.SplittableRandom().nextLong())
+        val seed = Option(System.getProperty("cogs.absc.seed")).map(_.trim.toLong).getOrElse(new java.util.SplittableRandom().nextLong())
         Record(Paths.get(r), ScheduleTrace.record(), seed)
       case (None, Some(p)) => Replay(Paths.get(p))
       case (None, None) => Off
