@@ -19,9 +19,15 @@ import java.util.concurrent.atomic.{AtomicLongArray, AtomicReferenceArray}
  * store); a producer reads `head`, or the producers' copy of it (below), with acquire before
  * claiming, so it sees the cleared slot and the previous occupant is never overwritten unread.
  *
- * Why the slot store is a volatile `set` and not `lazySet`: the wake-up argument is a Dekker pair
- * (producer: store event, then read the consumer's status; consumer: write its status, then read
- * the slot). Release/acquire would allow both reads to see the old values and the wake-up to be lost.
+ * Why the slot store is a volatile `set` when a wake-up may follow: the wake-up argument is a
+ * Dekker pair (producer: store event, then read the consumer's status; consumer: write its status,
+ * then read the slot). Release/acquire would allow both reads to see the old values and the wake-up
+ * to be lost. A producer that will not read the consumer's status after its store (a lazily woken
+ * chain below its wake-up count, see `quietBelow`) takes no part in that pair, so its store is a
+ * release store: it still publishes the event and its fields to the consumer's acquiring read, and
+ * it becomes visible without a fence. (On x86 the volatile store is a locked instruction that waits
+ * for the slot's cache line, which the other producers and the consumer keep taking away: in
+ * monitored ping-pong, two program workers and a dispatcher write neighbouring slots.)
  *
  * == Cache lines ==
  * With two counters as plain `AtomicLong`s, their cache lines moved between cores at every event
@@ -62,7 +68,7 @@ final class EventBuffer[E <: AnyRef](requestedCapacity: Int) {
   private[this] val counters = new AtomicLongArray(CounterSlots)
 
   /** Add `e` at the end; false when full (then nothing was added). Any thread. */
-  def offer(e: E): Boolean = offerCounting(e, capacity.toLong) > 0
+  def offer(e: E): Boolean = offerCounting(e, capacity.toLong, 0L) > 0
 
   /**
    * As [[offer]], giving the number of events waiting after this one was added (at least 1,
@@ -71,8 +77,12 @@ final class EventBuffer[E <: AnyRef](requestedCapacity: Int) {
    * `head` is read only when the copy makes at least `refreshAt` events look waiting, so a count
    * below `refreshAt` may be too high but one of `refreshAt` or more was checked against a fresh
    * `head` (still possibly too high, never too low).
+   *
+   * `quietBelow`: the caller reads the consumer's status after this offer (to wake it) only when
+   * the count returned is at least `quietBelow`; below it the slot is written with a release store
+   * instead of a volatile one (see the class comment). 0 or 1: always volatile.
    */
-  private[pipeline] def offerCounting(e: E, refreshAt: Long): Long = {
+  private[pipeline] def offerCounting(e: E, refreshAt: Long, quietBelow: Long): Long = {
     if (e eq null) throw new NullPointerException("null event")
     val limit = math.min(math.max(refreshAt, 1L), capacity.toLong)
     while (true) {
@@ -89,7 +99,8 @@ final class EventBuffer[E <: AnyRef](requestedCapacity: Int) {
       val waiting = t - h
       if (waiting >= capacity) return 0L
       if (counters.compareAndSet(Tail, t, t + 1)) {
-        slots.set((t & mask).toInt, e)
+        if (waiting + 1 >= quietBelow) slots.set((t & mask).toInt, e)
+        else slots.setRelease((t & mask).toInt, e)
         return waiting + 1
       }
     }

@@ -201,6 +201,20 @@ final class Chain[E <: AnyRef] private[pipeline] (
         settings.maxDelayNanos, settings.maxDelayNanos, TimeUnit.NANOSECONDS)
     else null
 
+  // Emitters that will not signal store their event with release only (no fence), in lazy mode.
+  // Why no event is stranded by that: such an emitter never reads `wake`, so it takes no part in
+  // the P1/P2 Dekker pair (below) that makes a wake-up prompt; its event becomes visible to the
+  // dispatcher without a fence (a release store is eventually visible, and publishes the event's
+  // fields to the dispatcher's acquiring read of the slot). From there it is taken by the next
+  // drain: one a later emitter's wake-up schedules (its own store stays volatile, so P1/P2 holds
+  // for it), or one the ticker schedules within maxDelayNanos (it reads the slot at head with
+  // acquire), or finish's, which waits for claimed slots to fill. That is the same guarantee lazy
+  // mode gave before this change: an emitter below wakeAt never signalled, so its event already
+  // relied on a later wake-up or the ticker. Eager chains (no ticker) keep every store volatile.
+  // `ChainStressTest.lazyChainsStrandNoEventBetweenWakeUps` checks it under load, and fails when
+  // the ticker is taken away.
+  private[this] val quietBelow: Long = if (ticker ne null) wakeAt else 0L
+
   def emit(e: E): Unit = {
     if (closed) { late.increment(); return }
     // `waiting` may count events the dispatcher has taken meanwhile (never fewer than wait): at
@@ -208,7 +222,7 @@ final class Chain[E <: AnyRef] private[pipeline] (
     // Below wakeAt it is counted from the producers' copy of the dispatcher's position, so an
     // emitter reads the dispatcher's counter (a line the dispatcher writes at every event) only
     // when a wake-up may be due: a count that reaches wakeAt was checked against a fresh read.
-    val waiting = buffer.offerCounting(e, wakeAt)
+    val waiting = buffer.offerCounting(e, wakeAt, quietBelow)
     if (waiting > 0) { if (waiting >= wakeAt) signal() }
     else settings.overload match {
       case Overload.Drop            => dropped.increment()

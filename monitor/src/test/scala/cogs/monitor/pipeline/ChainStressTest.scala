@@ -140,6 +140,54 @@ class ChainStressTest {
     assertTrue(r.order.sound)
   }
 
+  @Test def lazyChainsStrandNoEventBetweenWakeUps(): Unit = withRuntime { rt =>
+    // Lazy mode: an emitter below the wake-up count stores with release and never reads the
+    // dispatcher's status, so its event relies on a later emitter's wake-up, the ticker, or finish.
+    // Rounds as in wakeUpsAreNeverLost (every emitter adds a burst, then waits until the monitor
+    // has seen the round, without finish or status), with bursts that end below, at and above the
+    // wake-up count, so the dispatcher goes idle with events of either kind of store in the buffer.
+    // An event nobody takes stops its round; without the ticker this fails in the first rounds.
+    val threads = 4
+    val rounds = Integer.getInteger("cogs.test.lazyRounds", 2000).intValue
+    val seen = new java.util.concurrent.atomic.AtomicLong
+    val counting: Checker.Factory[Ev] = () => Checker.invariant[Ev]("count") { _ => seen.incrementAndGet(); None }
+    val c = chain(rt, List(MonitorSpec[Ev]("count", counting, DispatchSettings[Ev](DispatchKind.Single))),
+      SinkSettings[Ev](capacity = 64, batch = 4, maxDelayNanos = TimeUnit.MILLISECONDS.toNanos(1),
+        order = () => new OrderCheck[Ev](_.emitter, _.seq)))
+    val stuck = new java.util.concurrent.atomic.AtomicReference[String]
+    def burst(r: Int) = 1 + r % 9
+    val perRound = (0 until 9).map(r => burst(r) * threads)
+    val ts = (0 until threads).map { t =>
+      val th = new Thread(() => {
+        val me = t.toString
+        var r = 0
+        var seq = 0L
+        var target = 0L
+        while (r < rounds && stuck.get == null) {
+          var i = 0
+          while (i < burst(r)) { seq += 1; c.emit(Ev(me, seq, null)); i += 1 }
+          target += perRound(r % 9)
+          val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20)
+          while (seen.get < target && stuck.get == null) {
+            if (System.nanoTime() > deadline) stuck.compareAndSet(null, s"round $r: ${seen.get} of $target events seen")
+            Thread.`yield`()
+          }
+          r += 1
+        }
+      }, s"emitter-$t")
+      th.setDaemon(true)
+      th.start()
+      th
+    }
+    ts.foreach(_.join(300000))
+    assertNull(stuck.get)
+    val total = (0 until rounds).map(r => burst(r).toLong * threads).sum
+    assertEquals(total, seen.get)
+    val r = c.finish()
+    assertEquals(total, r.delivered)
+    assertTrue(r.order.sound)
+  }
+
   @Test def anEventStoredJustBeforeTheDispatcherGoesIdleIsNotStranded(): Unit = withRuntime { rt =>
     // The race of the wake-up protocol, forced: an emitter stores its event after the dispatcher's
     // last poll found nothing, but before it goes idle. The emitter sees SCHEDULED and sends no
@@ -282,17 +330,17 @@ class ChainStressTest {
     // makes refreshAt events look waiting: the count may be too high, never too low, and a full
     // answer must come from a fresh read.
     val b = new EventBuffer[String](8)
-    assertEquals(List(1L, 2L), List("a1", "a2").map(b.offerCounting(_, 4)))
+    assertEquals(List(1L, 2L), List("a1", "a2").map(b.offerCounting(_, 4, 0L)))
     (1 to 2).foreach(_ => assertNotNull(b.poll())) // the consumer moves on; the producers' copy is still 0
-    assertEquals(3L, b.offerCounting("b1", 4), "counted from the stale copy: too high (1 is waiting)")
-    assertEquals(2L, b.offerCounting("b2", 4), "the copy would make 4 look waiting: refreshed, exact again")
+    assertEquals(3L, b.offerCounting("b1", 4, 0L), "counted from the stale copy: too high (1 is waiting)")
+    assertEquals(2L, b.offerCounting("b2", 4, 0L), "the copy would make 4 look waiting: refreshed, exact again")
     for (i <- 3 to 8) {
-      val n = b.offerCounting(s"b$i", 4)
+      val n = b.offerCounting(s"b$i", 4, 0L)
       assertTrue(n >= i, s"count $n below the $i really waiting")
     }
-    assertEquals(0L, b.offerCounting("c", 4), "full: 8 of 8 slots taken")
+    assertEquals(0L, b.offerCounting("c", 4, 0L), "full: 8 of 8 slots taken")
     assertEquals(List.tabulate(8)(i => s"b${i + 1}"), List.fill(8)(b.poll()))
-    assertEquals(1L, b.offerCounting("d", 8), "the copy says full, a fresh read says empty: room")
+    assertEquals(1L, b.offerCounting("d", 8, 0L), "the copy says full, a fresh read says empty: room")
     assertEquals("d", b.poll())
   }
 
@@ -301,12 +349,15 @@ class ChainStressTest {
     // events, so a producer that claimed a slot on a copy that did not cover the consumer's clear
     // of it would have its event overwritten with null (lost: the consumer stops at it and the
     // count below falls short) or taken twice. refreshAt differs per producer (1: always fresh,
-    // 2, and the capacity: the stalest copy allowed).
+    // 2, and the capacity: the stalest copy allowed). Three of them store with release below
+    // their quiet count, as lazily woken emitters do, so the slot reuse is also checked for
+    // stores without a fence.
     val producers = 4
     val perProducer = 200000
     val b = new EventBuffer[Ev](4)
     val names = Array.tabulate(producers)(_.toString)
     val refresh = Array(1L, 2L, 4L, 4L)
+    val quiet = Array(0L, 2L, 4L, 3L)
     val start = new CyclicBarrier(producers + 1)
     // On a failure the consumer stops early and the producers would spin on a full buffer for
     // the rest of the test JVM: they stop when told, and are daemons.
@@ -316,7 +367,7 @@ class ChainStressTest {
         start.await()
         var s = 1L
         while (s <= perProducer && !stop) {
-          if (b.offerCounting(Ev(names(p), s, null), refresh(p)) > 0) s += 1 else Thread.onSpinWait()
+          if (b.offerCounting(Ev(names(p), s, null), refresh(p), quiet(p)) > 0) s += 1 else Thread.onSpinWait()
         }
       }, s"producer-$p")
       th.setDaemon(true)

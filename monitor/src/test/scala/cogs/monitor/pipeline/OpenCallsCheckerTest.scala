@@ -30,10 +30,10 @@ class OpenCallsCheckerTest {
    * called), with one-way calls (no future), suspensions, gets, creations and user events; long
    * enough that some histories exceed the DSL's trace limit and are elided.
    */
-  private def randomTrace(seed: Long, length: Int): Vector[TraceEvent] = {
+  private def randomTrace(seed: Long, length: Int, futures: Int = 6): Vector[TraceEvent] = {
     val rnd = new scala.util.Random(seed)
     val objs = Vector(new ObjRef("Server", 1), new ObjRef("Server", 2), new ObjRef("Client", 3), new ObjRef("Other", 4))
-    val futs = Vector.tabulate(6)(i => new FutRef(i + 1L))
+    val futs = Vector.tabulate(futures)(i => new FutRef(i + 1L))
     val methods = Vector("request", "request", "other")
     var seq = 0L
     def o() = objs(rnd.nextInt(objs.size))
@@ -66,6 +66,22 @@ class OpenCallsCheckerTest {
     }
     // The comparison means something only if both outcomes occur.
     assertTrue(withFindings > 50 && without > 50, s"$withFindings traces with findings, $without without")
+  }
+
+  /**
+   * The same with hundreds of futures open at once: the checker's table grows several times and
+   * closes calls in the middle of long probe runs (sequential numbers, so neighbouring homes), and
+   * recycled records carry nothing of their last call into the next.
+   */
+  @Test def sameFindingsWithManyOpenCalls(): Unit = {
+    for (seed <- 1L to 12L) {
+      val trace = randomTrace(seed, 4000, futures = 1500)
+      val fast0 = fast()
+      trace.foreach(fast0.verify)
+      assertTrue(fast0.openCalls > 200, s"seed $seed: only ${fast0.openCalls} calls open, the table never grew")
+      fast0.end()
+      assertEquals(findings(dsl(), trace), fast0.violations, s"seed $seed")
+    }
   }
 
   @Test def aLongOpenCallKeepsItsElidedHistory(): Unit = {
