@@ -156,7 +156,9 @@ object ConfigProbe {
         while (i < n && { val d = text.charAt(i); !(Character.isWhitespace(d) || d == '=' || d == ':' || d == '{' || d == '+' || d == '#' || d == '}' || d == ',') })
           i += 1
         val key = text.substring(start, i)
-        if (key.isEmpty || key.contains('"') || key == "include" || key.startsWith("include")) return true
+        // Config also takes some non-ASCII spaces (no-break spaces, U+FEFF) for whitespace, which
+        // this scan would read as part of a key: any non-ASCII key counts as a possible override.
+        if (key.isEmpty || key.contains('"') || key == "include" || key.startsWith("include") || key.exists(_ > '\u007f')) return true
         val path = frames.head ++ key.split('.').toList
         if (path.exists(_.isEmpty)) return true
         if (paths.exists(path.startsWith(_))) return true

@@ -64,7 +64,12 @@ class ConfigProbeTest {
         "cogs.distributed { deployment.Server = n1 }",
         "cogs.distributed.deployment.Server = n1",
         "cogs.distributed = null",
-        "cogs = ${other}"))
+        "cogs = ${other}",
+        // Spaces Config takes for whitespace and Java does not.
+        "cogs.distributed.deployment\u00a0{ n = m }",
+        "\u00a0cogs.distributed.deployment { n = m }",
+        "cogs.distributed.deployment\u202f= { n = m }",
+        "cogs.distributed.deployment\u2007{ n = m }"))
       assertTrue(ConfigProbe.maySetIn(t, key), t)
     for (t <- List(
         "cogs.distributed { system-name = x, lost-after = 5s }",

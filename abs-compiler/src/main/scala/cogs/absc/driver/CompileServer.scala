@@ -55,8 +55,12 @@ private[driver] object CompileServer {
     System.exit(0)
   }
 
-  /** Builds to run before the first request: `build-into SCRATCH ...`, SCRATCH removed after each. */
-  private final case class WarmUp(times: Int, cwd: Path, args: Array[String]) {
+  /**
+   * Builds to run before the first request: `build-into SCRATCH-PID ...`, removed after each. The
+   * pid, so that a server replaced while it warms up never builds into its successor's directory.
+   */
+  private final case class WarmUp(times: Int, cwd: Path, given: Array[String]) {
+    val args: Array[String] = given.updated(1, given(1) + "-" + ProcessHandle.current().pid())
     def scratch: Path = Paths.get(args(1))
   }
 
@@ -314,13 +318,21 @@ private[driver] final class ServerClient(val settings: ServerSettings) {
    * run its program): it warms up by building `argsInto(SCRATCH)` [[ServerSettings.warmUps]]
    * times, SCRATCH being a directory of its own, until the first real request. `argsInto` must
    * write nothing but its build directory (no `--keep-generated`). Failures are only logged in
-   * the server's log: the next build finds no server and builds without it again.
+   * the server's log: the next build finds no server and builds without it again. A JVM that
+   * exits first (a short program, `System.exit`) may end this thread before it spawned the
+   * server: then the next miss starts one.
    */
   def startInBackground(argsInto: Path => List[String], cwd: Path): Thread = {
     val t = new Thread(() =>
       try {
         if (ensureDirectory().isEmpty) connectOrStart(Some(argsInto(settings.dir.resolve(s"s-$key.warm")) -> cwd)).foreach(_._1.close())
-      } catch { case scala.util.control.NonFatal(_) => () }, "absc-server-start")
+      } catch {
+        case scala.util.control.NonFatal(e) =>
+          // Nobody waits for this thread: say it where the server's own messages go.
+          try Files.writeString(logFile, s"${java.time.Instant.now()} absc: the compile server could not be started: $e\n", UTF_8,
+            StandardOpenOption.CREATE, StandardOpenOption.APPEND)
+          catch { case _: IOException => () }
+      }, "absc-server-start")
     t.setDaemon(true) // the program's end does not wait for it; the server, once spawned, lives on
     t.start()
     t

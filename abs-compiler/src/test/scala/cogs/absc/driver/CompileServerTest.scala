@@ -114,7 +114,7 @@ class CompileServerTest {
     val lines = warmUpLines(c)
     assertEquals(2, lines.size, lines.mkString("\n"))
     assertTrue(lines.forall(_.contains(": status 0,")), lines.mkString("\n"))
-    val scratch = Files.list(serverDir).toArray.map(_.toString).filter(_.endsWith(".warm"))
+    val scratch = Files.list(serverDir).toArray.map(_.toString).filter(_.contains(".warm"))
     assertEquals(Nil, scratch.toList, "the warm-up's scratch directory is removed")
   }
 
@@ -216,12 +216,15 @@ class CompileServerTest {
   }
 
   @Test def twoConcurrentClientsStartOneServerAndAreServedByIt(): Unit = {
-    val files = List(absFile(dir, "a", hello), absFile(dir, "b", "module B;\n{\n  Int y = 1;\n  y = y + ;\n}\n"))
+    // Two valid models: a failed build starts no server, and both must try to start one.
+    val files = List(absFile(dir, "a", hello), absFile(dir, "b", hello.replace("6 * 7", "6 * 8")))
     val pool = Executors.newFixedThreadPool(2)
     try {
       val clients = files.map(_ => client())
       // Built at once, twice: from no server (both in compiler JVMs, both then starting the server:
-      // one does, the other finds it), then both on that one server.
+      // one does, the other finds it), then both on that one server. Both clients are in this JVM,
+      // so their starts take turns on a monitor before the file lock; the file lock between two
+      // absc processes is not exercised here.
       def buildBoth(): List[(Int, String)] = files.zip(clients).map { case (f, c) =>
         pool.submit(new Callable[(Int, String)] {
           def call(): (Int, String) = {
@@ -233,11 +236,7 @@ class CompileServerTest {
           }
         })
       }.map(_.get(5, TimeUnit.MINUTES))
-      def check(builds: List[(Int, String)]): Unit = {
-        assertEquals((0, ""), builds.head)
-        assertEquals(2, builds(1)._1)
-        assertTrue(builds(1)._2.startsWith(s"${files(1)}:4:"), builds(1)._2)
-      }
+      def check(builds: List[(Int, String)]): Unit = assertEquals(List((0, ""), (0, "")), builds)
       check(buildBoth())
       assertEquals(Nil, clients.flatMap(_.lastPid))
       // The start lock: the second client's start finds the first's server (it holds the lock
