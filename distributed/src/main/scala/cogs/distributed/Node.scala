@@ -55,6 +55,16 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, private
   private[this] val lostAddresses = new java.util.HashMap[Address, String]
 
   @volatile private[this] var closed = false
+  /** Set when the node did not join its cluster within `join-timeout` (and closed itself). */
+  @volatile private[distributed] var joinFailure: NodeStartException = _
+
+  /** This node is or was a member of its cluster (not still joining). */
+  private[distributed] def joined: Boolean = cluster.selfMember.status match {
+    case MemberStatus.Joining | MemberStatus.Removed => false
+    case _                                           => true
+  }
+
+  private[distributed] def isClosed: Boolean = closed
 
   // Created before the node joins: a member's endpoint exists before anyone can address it.
   private[distributed] val endpoint: ActorRef = system.actorOf(Props(new Endpoint(this)), EndpointName)
@@ -91,6 +101,8 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, private
   def awaitMembers(n: Int, timeout: Long, unit: TimeUnit): Unit = {
     val deadline = System.nanoTime() + unit.toNanos(timeout)
     while (members.size < n) {
+      val failed = joinFailure
+      if (failed ne null) throw failed
       if (System.nanoTime() - deadline > 0) {
         val up = members
         try close() catch { case _: Exception => () }
@@ -316,45 +328,49 @@ object Node {
         val bind = s"$host:$port (pekko.remote.artery.canonical.hostname and .port)"
         val causes = Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null).toList
         val text = causes.map(c => s"${c.getClass.getName}: ${c.getMessage}").mkString(" / ")
+        // The innermost exception that says something.
+        def message = causes.reverseIterator.collectFirst { case c if c.getMessage ne null => s"${c.getClass.getSimpleName}: ${c.getMessage}" }
+          .getOrElse(causes.last.getClass.getName)
         val why =
           if (causes.exists(_.isInstanceOf[java.net.BindException]) || text.contains("Address already in use"))
             s"the address $bind is in use by another program (another node?): give this node another port, or 0 for any free one"
-          else if (causes.exists(_.isInstanceOf[java.net.UnknownHostException]) || text.contains("nodename nor servname") ||
-              text.contains("Name or service not known"))
+          else if (causes.exists(c => c.isInstanceOf[java.net.UnknownHostException] || c.isInstanceOf[java.nio.channels.UnresolvedAddressException]) ||
+              text.contains("Unresolved address") || text.contains("Name or service not known"))
             s"the host name '$host' (pekko.remote.artery.canonical.hostname) is not known on this machine: use an address or a name it resolves"
-          else if (causes.exists(_.isInstanceOf[java.net.SocketException]) || text.contains("Cannot assign requested address"))
-            s"it cannot listen on $bind: ${causes.last.getMessage}; use an address of this machine"
-          else s"its actor system failed to start: ${causes.last.getClass.getSimpleName}: ${causes.last.getMessage}"
+          else if (causes.exists(_.isInstanceOf[java.net.SocketException]))
+            s"it cannot listen on $bind: ${message}; use an address of this machine"
+          else s"its actor system failed to start: $message"
         throw new NodeStartException(s"cannot start the node: $why.", e)
     }
 
   private implicit final class Joining(private val n: Node) extends AnyVal {
     /**
-     * Join the cluster (a node without seed nodes forms its own) and wait, up to
-     * `cogs.distributed.join-timeout`, until this node is up in it. Pekko retries joining its
-     * seed nodes forever; a node given a wrong address must fail instead, naming the addresses,
-     * and leave nothing running that would keep the JVM alive.
+     * Join the cluster (a node without seed nodes forms its own), without waiting: the caller
+     * registers its factories before others can see the node up. Pekko retries joining its seed
+     * nodes forever; a node given a wrong address must fail instead, naming the addresses, and
+     * leave nothing running that would keep the JVM alive: after `cogs.distributed.join-timeout`
+     * a node still not in the cluster says so on standard error and closes (`joinFailure`).
      */
     def joinCluster(): Node = {
       val seeds = n.cluster.settings.SeedNodes
       if (seeds.isEmpty) n.cluster.join(n.cluster.selfAddress)
       val timeout = n.config.getDuration("cogs.distributed.join-timeout")
-      val deadline = System.nanoTime() + timeout.toNanos
-      def up = n.cluster.selfMember.status == MemberStatus.Up || n.cluster.selfMember.status == MemberStatus.WeaklyUp
-      while (!up && System.nanoTime() - deadline < 0 && !n.system.whenTerminated.isCompleted) Thread.sleep(20)
-      if (!up) {
-        val self = n.address
-        val terminated = n.system.whenTerminated.isCompleted
-        try n.close() catch { case _: Exception => () }
-        val tried = seeds.filter(_ != self)
-        val why =
-          if (terminated) "its actor system stopped while it was joining (see the warnings above)"
-          else if (tried.isEmpty) s"it did not come up within ${timeout.toMillis} ms (cogs.distributed.join-timeout)"
-          else s"no seed node let it in within ${timeout.toMillis} ms (cogs.distributed.join-timeout); it tried " +
-            s"${tried.mkString(", ")} (pekko.cluster.seed-nodes): check that a node runs at that address and port, " +
-            "with the same actor system name (cogs.distributed.system-name), and is reachable from here"
-        throw new NodeStartException(s"node $self could not join the cluster: $why.", null)
-      }
+      n.system.scheduler.scheduleOnce(Duration.fromNanos(timeout.toNanos)) {
+        if (!n.joined && !n.isClosed) {
+          val self = n.address
+          val tried = seeds.filter(_ != self)
+          val why =
+            if (tried.isEmpty) s"it did not come up within ${timeout.toMillis} ms (cogs.distributed.join-timeout)"
+            else s"no seed node let it in within ${timeout.toMillis} ms (cogs.distributed.join-timeout); it tried " +
+              s"${tried.mkString(", ")} (pekko.cluster.seed-nodes): check that a node runs at that address and port, " +
+              "with the same actor system name (cogs.distributed.system-name), and is reachable from here"
+          val e = new NodeStartException(s"node $self could not join the cluster: $why.", null)
+          n.joinFailure = e
+          System.err.println(s"cogs: ${e.getMessage}")
+          // Not on this scheduler's thread: closing waits for the actor system to terminate.
+          new Thread(() => n.close(), "cogs-node-join-timeout").start()
+        }
+      }(n.system.dispatcher)
       n
     }
   }

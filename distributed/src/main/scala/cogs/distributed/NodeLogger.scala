@@ -8,8 +8,9 @@ import org.apache.pekko.event.Logging.{Error, InitializeLogger, LogEvent, Logger
 /**
  * A node's Pekko logger (`pekko.loggers`, set by `Node.start` unless the application sets its
  * own): Pekko's standard-output logger, less the errors that the node reports itself in one
- * paragraph. A port in use is one: Pekko's TCP listener logs it with a 30-line stack trace, and
- * then `Node.start` throws a [[NodeStartException]] that says the same with what to change.
+ * paragraph. A port in use or a host name that does not resolve is one: Pekko's TCP listener logs
+ * it with a 30-line stack trace, and then `Node.start` throws a [[NodeStartException]] that says
+ * the same with what to change.
  */
 final class NodeLogger extends Actor with StdOutLogger with RequiresMessageQueue[LoggerMessageQueueSemantics] {
   def receive: Receive = {
@@ -20,6 +21,8 @@ final class NodeLogger extends Actor with StdOutLogger with RequiresMessageQueue
 }
 
 private[distributed] object NodeLogger {
+  /** The TCP listener's failure to bind the node's address (in use, or a host name that does not resolve). */
   def reportedByNode(e: Error): Boolean =
-    Iterator.iterate(e.cause)(_.getCause).takeWhile(_ != null).exists(_.isInstanceOf[java.net.BindException])
+    String.valueOf(e.message).startsWith("Bind failed") ||
+      Iterator.iterate(e.cause)(_.getCause).takeWhile(_ != null).exists(_.isInstanceOf[java.net.BindException])
 }

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.{Test, Timeout}
 /**
  * Distribution fails fast and clearly (issue 28, item 3), each case in JVMs of its own on
  * loopback: a wrong seed address ends the node within its join timeout, naming the address; a
- * port in use is a one-paragraph error; a node whose `awaitMembers` times out ends its JVM with
+ * port in use, or a host name that does not resolve, is a one-paragraph error; a node whose `awaitMembers` times out ends its JVM with
  * nothing else (no `System.exit`: Pekko's threads must not keep it alive); a serving node whose
  * main node is killed exits with status 1 and says so. Every JVM is killed in `finally`; the
  * bounds are liveness bounds, nothing is timed.
@@ -33,7 +33,7 @@ class FailFastTest {
     try {
       assertEquals(1, j.await(120))
       val out = j.output
-      assertTrue(out.contains(s"cogs: the node cannot serve the model: node pekko://cogs@127.0.0.1:$own could not join the cluster: " +
+      assertTrue(out.contains(s"cogs: node pekko://cogs@127.0.0.1:$own could not join the cluster: " +
         s"no seed node let it in within 3000 ms (cogs.distributed.join-timeout); it tried pekko://cogs@127.0.0.1:$nobody (pekko.cluster.seed-nodes)"), out)
       assertFalse(out.contains("serves the model"), out)
       // Pekko's start-up and membership lines are INFO: not shown by default.
@@ -54,6 +54,20 @@ class FailFastTest {
       assertFalse(out.contains("\tat "), out) // no stack trace
       assertTrue(out.linesIterator.count(_.nonEmpty) <= 3, out)
     } finally { j.kill(); taken.close() }
+  }
+
+  @Test def aHostNameThatDoesNotResolveIsAOneParagraphError(): Unit = {
+    // .invalid never resolves (RFC 2606).
+    val j = jvm("cogs.distributed.abs.ServeModel", Map("cogs.distributed.node-name" -> "n1",
+      "pekko.remote.artery.canonical.hostname" -> "no-such-host.invalid", "pekko.remote.artery.canonical.port" -> "0"))
+    try {
+      assertEquals(1, j.await(120))
+      val out = j.output
+      assertTrue(out.contains("cogs: the node cannot serve the model: cannot start the node: the host name 'no-such-host.invalid' " +
+        "(pekko.remote.artery.canonical.hostname) is not known on this machine: use an address or a name it resolves."), out)
+      assertFalse(out.contains("\tat "), out)
+      assertTrue(out.linesIterator.count(_.nonEmpty) <= 3, out)
+    } finally j.kill()
   }
 
   @Test def aNodeWhoseAwaitMembersTimesOutEndsItsJvm(): Unit = {

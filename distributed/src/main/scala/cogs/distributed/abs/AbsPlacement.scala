@@ -164,11 +164,17 @@ private[distributed] final class AbsPlacement private (val node: Node, val nodeN
     val timeout = node.config.getDuration("cogs.distributed.join-timeout")
     val deadline = System.nanoTime() + timeout.toNanos
     while (main.isEmpty && !stopped) {
-      if (System.nanoTime() - deadline > 0)
+      if (System.nanoTime() - deadline > 0) {
+        // Not in the cluster itself: the node's own join timeout, due now, says why.
+        val until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10)
+        while (!node.joined && (node.joinFailure eq null) && System.nanoTime() - until < 0) Thread.sleep(20)
+        if (node.joinFailure ne null) return Some(node.joinFailure.getMessage)
         return Some(s"no main node (a node running the model's main program) joined the cluster within ${timeout.toMillis} ms " +
           "(cogs.distributed.join-timeout)")
+      }
       Thread.sleep(50)
     }
+    if (node.joinFailure ne null) return Some(node.joinFailure.getMessage)
     val address = main.map(_.address).orNull
     // Gone from the membership, or lost without being removed (down-lost-nodes off).
     while (!stopped && main.isDefined && (node.lostReason(address) eq null)) Thread.sleep(50)

@@ -28,12 +28,15 @@ object ServeModel {
     val status =
       try {
         val p = AbsPlacement.start(rt, config, Thread.currentThread().getContextClassLoader, main = false)
-        System.err.println(s"cogs: node '${p.nodeName}' serves the model at ${p.node.address}")
+        // Said once the node is in the cluster (a node that cannot join says why and closes).
+        while (!p.node.joined && !p.node.isClosed) Thread.sleep(20)
+        if (p.node.joined) System.err.println(s"cogs: node '${p.nodeName}' serves the model at ${p.node.address}")
         val lost = try p.awaitMainGone() finally p.close()
         lost match {
           case None => 0
           case Some(why) =>
-            System.err.println(s"cogs: node '${p.nodeName}' stops: $why")
+            // A failure to join was said already, by the node.
+            if (p.node.joinFailure eq null) System.err.println(s"cogs: node '${p.nodeName}' stops: $why")
             1
         }
       } catch {
