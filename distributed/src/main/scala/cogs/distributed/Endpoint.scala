@@ -61,7 +61,7 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
     case _: LostCheck => // reachable again in time
     case MemberRemoved(m, previous) if m.address != node.address =>
       unreachable -= m.address
-      node.nodeLost(m.address, if (previous == MemberStatus.Exiting) "it left the cluster" else "it was removed from the cluster")
+      node.nodeLost(m.address, if (previous == MemberStatus.Exiting) Node.LeftReason else "it was removed from the cluster")
     case MemberDowned(m) if m.address != node.address => node.nodeLost(m.address, "it was downed")
     case _: MemberEvent => // joining, up, leaving: nothing to do
   }

@@ -11,3 +11,11 @@ final class RemoteCallException(val node: String, val call: String, val remoteCl
 /** A value of a remote call (argument or result) could not be serialised or deserialised. */
 final class NotSerializableValueException(val valueClass: String, message: String, cause: Throwable)
     extends RuntimeException(message, cause)
+
+/**
+ * A node could not start: its port is taken, its host name is unknown, or it did not join the
+ * cluster through its seed nodes within `cogs.distributed.join-timeout`. The message is the whole
+ * explanation (one paragraph, what to change); Pekko's own exception, if any, is the cause.
+ * The node's actor system is terminated before this is thrown, so nothing keeps the JVM alive.
+ */
+final class NodeStartException(message: String, cause: Throwable) extends RuntimeException(message, cause)

@@ -24,7 +24,7 @@ import scala.jdk.CollectionConverters._
  * val f: Fut[Int] = ref.send[Int]("inc", 5)
  * }}}
  */
-final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, config: Config) extends AutoCloseable {
+final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, private[distributed] val config: Config) extends AutoCloseable {
   import Node._
   import Protocol._
 
@@ -39,7 +39,7 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, config:
     config.getBytes("pekko.remote.artery.advanced.maximum-frame-size") - 4096
 
   /** The node's actor system (cluster provider). */
-  val system: ActorSystem = ActorSystem(dc.getString("system-name"), config)
+  val system: ActorSystem = startSystem(dc.getString("system-name"), config, () => if (ownsRuntime) runtime.close())
   private[distributed] val cluster: Cluster = Cluster(system)
   private[distributed] val serialization: Serialization = SerializationExtension(system)
 
@@ -55,6 +55,16 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, config:
   private[this] val lostAddresses = new java.util.HashMap[Address, String]
 
   @volatile private[this] var closed = false
+  /** Set when the node did not join its cluster within `join-timeout` (and closed itself). */
+  @volatile private[distributed] var joinFailure: NodeStartException = _
+
+  /** This node is or was a member of its cluster (not still joining). */
+  private[distributed] def joined: Boolean = cluster.selfMember.status match {
+    case MemberStatus.Joining | MemberStatus.Removed => false
+    case _                                           => true
+  }
+
+  private[distributed] def isClosed: Boolean = closed
 
   // Created before the node joins: a member's endpoint exists before anyone can address it.
   private[distributed] val endpoint: ActorRef = system.actorOf(Props(new Endpoint(this)), EndpointName)
@@ -83,12 +93,22 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, config:
   /** Java: [[members]] as a list. */
   def memberList: java.util.List[Address] = members.asJava
 
-  /** Block (outside every COG) until at least `n` members are up; `TimeoutException` otherwise. */
+  /**
+   * Block (outside every COG) until at least `n` members are up. Otherwise, after `timeout`, the
+   * node is closed (its actor system's threads would keep the JVM alive after an uncaught
+   * exception) and `TimeoutException` is thrown, naming the members that are up.
+   */
   def awaitMembers(n: Int, timeout: Long, unit: TimeUnit): Unit = {
     val deadline = System.nanoTime() + unit.toNanos(timeout)
     while (members.size < n) {
-      if (System.nanoTime() - deadline > 0)
-        throw new TimeoutException(s"node $address: ${members.size} member(s) up after $timeout $unit, wanted $n: ${members.mkString(", ")}")
+      val failed = joinFailure
+      if (failed ne null) throw failed
+      if (System.nanoTime() - deadline > 0) {
+        val up = members
+        try close() catch { case _: Exception => () }
+        throw new TimeoutException(s"node $address: ${up.size} member(s) up after $timeout ${unit.toString.toLowerCase}, wanted $n " +
+          s"(up: ${up.mkString(", ")}); the node is closed")
+      }
       Thread.sleep(20)
     }
   }
@@ -216,6 +236,9 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, config:
    * lost and takes every registered call under the same lock; a peer created later is created
    * lost (peersLock orders its creation against `lostAddresses`).
    */
+  /** Why node `addr` was lost (null if it was not): "it left the cluster" when it left on its own. */
+  private[distributed] def lostReason(addr: Address): String = peersLock.synchronized(lostAddresses.get(addr))
+
   private[distributed] def nodeLost(addr: Address, reason: String): Unit = {
     val peer = peersLock.synchronized {
       if (!lostAddresses.containsKey(addr)) lostAddresses.put(addr, reason)
@@ -262,6 +285,8 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, config:
 
 object Node {
   private[distributed] final val EndpointName = "cogs-node"
+  /** The reason a node is lost when it left the cluster on its own (closed). */
+  private[distributed] final val LeftReason = "it left the cluster"
 
   /**
    * Start a node from configuration: `cogs { ... }` for its runtime, `cogs.distributed` and
@@ -277,13 +302,75 @@ object Node {
   def start(config: Config, runtime: CogRuntime): Node =
     new Node(runtime, ownsRuntime = false, withDefaults(config)).joinCluster()
 
-  private def withDefaults(config: Config): Config =
-    ConfigFactory.parseString("pekko.actor.provider = cluster").withFallback(config)
-      .withFallback(ConfigFactory.defaultReference()).resolve()
+  private def withDefaults(config: Config): Config = {
+    val full = config.withFallback(ConfigFactory.defaultReference())
+    // Pekko's logging: warnings and errors only, unless the application sets a level itself (a
+    // value that comes from a reference.conf is Pekko's default, INFO: some 27 lines per node),
+    // through NodeLogger (the errors the node reports itself are left out) unless it sets loggers.
+    def unset(k: String) = !full.hasPath(k) || Option(full.getValue(k).origin.resource).contains("reference.conf")
+    val quiet = List("pekko.loglevel", "pekko.stdout-loglevel").filter(unset).map(k => s"$k = WARNING") ++
+      (if (unset("pekko.loggers")) List("pekko.loggers = [\"cogs.distributed.NodeLogger\"]") else Nil)
+    ConfigFactory.parseString(("pekko.actor.provider = cluster" :: quiet).mkString("\n")).withFallback(full).resolve()
+  }
+
+  /**
+   * The actor system, or a [[NodeStartException]] that says why not in one paragraph (Pekko's
+   * exception as its cause, for whoever wants it): Artery binds the node's port while the system
+   * starts, and an address in use or a host name that does not resolve fails it there.
+   */
+  private def startSystem(name: String, config: Config, cleanUp: () => Unit): ActorSystem =
+    try ActorSystem(name, config)
+    catch {
+      case e: Exception =>
+        cleanUp()
+        val host = config.getString("pekko.remote.artery.canonical.hostname")
+        val port = config.getInt("pekko.remote.artery.canonical.port")
+        val bind = s"$host:$port (pekko.remote.artery.canonical.hostname and .port)"
+        val causes = Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null).toList
+        val text = causes.map(c => s"${c.getClass.getName}: ${c.getMessage}").mkString(" / ")
+        // The innermost exception that says something.
+        def message = causes.reverseIterator.collectFirst { case c if c.getMessage ne null => s"${c.getClass.getSimpleName}: ${c.getMessage}" }
+          .getOrElse(causes.last.getClass.getName)
+        val why =
+          if (causes.exists(_.isInstanceOf[java.net.BindException]) || text.contains("Address already in use"))
+            s"the address $bind is in use by another program (another node?): give this node another port, or 0 for any free one"
+          else if (causes.exists(c => c.isInstanceOf[java.net.UnknownHostException] || c.isInstanceOf[java.nio.channels.UnresolvedAddressException]) ||
+              text.contains("Unresolved address") || text.contains("Name or service not known"))
+            s"the host name '$host' (pekko.remote.artery.canonical.hostname) is not known on this machine: use an address or a name it resolves"
+          else if (causes.exists(_.isInstanceOf[java.net.SocketException]))
+            s"it cannot listen on $bind: ${message}; use an address of this machine"
+          else s"its actor system failed to start: $message"
+        throw new NodeStartException(s"cannot start the node: $why.", e)
+    }
 
   private implicit final class Joining(private val n: Node) extends AnyVal {
+    /**
+     * Join the cluster (a node without seed nodes forms its own), without waiting: the caller
+     * registers its factories before others can see the node up. Pekko retries joining its seed
+     * nodes forever; a node given a wrong address must fail instead, naming the addresses, and
+     * leave nothing running that would keep the JVM alive: after `cogs.distributed.join-timeout`
+     * a node still not in the cluster says so on standard error and closes (`joinFailure`).
+     */
     def joinCluster(): Node = {
-      if (n.cluster.settings.SeedNodes.isEmpty) n.cluster.join(n.cluster.selfAddress)
+      val seeds = n.cluster.settings.SeedNodes
+      if (seeds.isEmpty) n.cluster.join(n.cluster.selfAddress)
+      val timeout = n.config.getDuration("cogs.distributed.join-timeout")
+      n.system.scheduler.scheduleOnce(Duration.fromNanos(timeout.toNanos)) {
+        if (!n.joined && !n.isClosed) {
+          val self = n.address
+          val tried = seeds.filter(_ != self)
+          val why =
+            if (tried.isEmpty) s"it did not come up within ${timeout.toMillis} ms (cogs.distributed.join-timeout)"
+            else s"no seed node let it in within ${timeout.toMillis} ms (cogs.distributed.join-timeout); it tried " +
+              s"${tried.mkString(", ")} (pekko.cluster.seed-nodes): check that a node runs at that address and port, " +
+              "with the same actor system name (cogs.distributed.system-name), and is reachable from here"
+          val e = new NodeStartException(s"node $self could not join the cluster: $why.", null)
+          n.joinFailure = e
+          System.err.println(s"cogs: ${e.getMessage}")
+          // Not on this scheduler's thread: closing waits for the actor system to terminate.
+          new Thread(() => n.close(), "cogs-node-join-timeout").start()
+        }
+      }(n.system.dispatcher)
       n
     }
   }

@@ -434,7 +434,7 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
       val defs = c.args.zip(temps).map { case (a, n) => St.Def(n, None, exp(a, ctx), mutable = false) }
       val sender = if (ctx.cls.isDefined) S.This else S.Sel(S.Id("Cogs"), "self")
       S.Block(defs, S.App(S.Id("cogs.absc.run.AbsSessions.send"), Nil, List(sender, target(c.target, c, ctx), S.str(c.method),
-        S.App(S.Id("List"), List(T.Ref("Any")), temps.map(S.Id)), message(c.target, m, temps.map(S.Id), ctx))))
+        S.App(S.Id("List"), List(T.Ref("Any")), temps.map(S.Id)), S.str(pos(c)), message(c.target, m, temps.map(S.Id), ctx))))
     } else if (observedCall(m)) {
       // Observed by a monitor: the arguments, evaluated once, also go into the trace event. An
       // observed call keeps its future even as a statement: it is the call's identity in the trace.

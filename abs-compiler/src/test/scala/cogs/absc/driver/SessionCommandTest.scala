@@ -66,7 +66,9 @@ class SessionCommandTest {
     assertEquals(Exit.Monitor, r.status, r.err)
     // The request is refused at the buyer (policy reject): its future fails, no quote is printed.
     assertEquals("", r.programOut)
-    assertTrue(r.err.contains("protocol violation in session Purchase#1: role B in state 1 sent S!request(String); expected A?authenticate(String)"), r.err)
+    // An asynchronous call's violation names its ABS position (issue 28).
+    assertTrue(r.err.contains("protocol violation in session Purchase#1: role B in state 1 sent S!request(String) (at " +
+      ex("PurchaseBuggy.abs") + ":50:25); expected A?authenticate(String)"), r.err)
     assertTrue(r.err.contains("B (BuyerImpl#"), r.err)
     assertTrue(r.err.contains("not finished, stopped in state 2 waiting for S!buy(String) or S!quit() or S!request(String)"), r.err)
     assertTrue(r.err.contains("sessions verdict: 1 violation(s), 2 role(s) not finished (exit status 3)"), r.err)
@@ -88,7 +90,7 @@ class SessionCommandTest {
     val l = abs("run", "--cache-dir", cache.toString, "--monitor", logged, ex("PurchaseBuggy.abs"))
     assertEquals(Exit.Monitor, l.status, l.err)
     assertEquals("alice is quoted 42 for a book\n", l.programOut)
-    assertTrue(l.err.contains("role B in state 1 sent S!request(String)"), l.err)
+    assertTrue(l.err.contains("role B in state 1 sent S!request(String) (at " + ex("PurchaseBuggy.abs") + ":50:25)"), l.err)
 
     // Without the monitor the buggy model runs unchecked.
     val plain = abs("run", "--cache-dir", cache.toString, ex("PurchaseBuggy.abs"))
@@ -142,6 +144,7 @@ class SessionCommandTest {
     assertEquals(Exit.Monitor, r.status, r.err)
     assertTrue(r.err.contains("protocol violation in session Purchase#2: role B in state 0 sent S!login(String) (the callee SellerImpl#"), r.err)
     assertTrue(r.err.contains("plays S in session Purchase#1, not in this one"), r.err)
+    assertTrue(r.err.contains(s", at $f:47:12)"), r.err) // the asynchronous call's ABS position
   }
 
   @Test def configurationErrorsAreLocated(): Unit = {

@@ -94,20 +94,15 @@ private[absc] final class AbsSessions(entries: List[SessionEntry]) {
     null
   }
 
-  def send[T <: Active, A](sender: Active, target: T, method: String, args: List[Any], call: T => Proc[A]): Fut[A] = {
+  /** An asynchronous call that may be a protocol message; `at`, its ABS position (null: unknown), is named by a violation. */
+  def send[T <: Active, A](sender: Active, target: T, method: String, args: List[Any], at: String, call: T => Proc[A]): Fut[A] = {
     val r = route(sender, target, method)
     if (r eq null) Cogs.sendWithArgs(target, method, args, call)
     else if (r.why ne null) {
-      val v = refuse(r, null)
+      val v = refuse(r, at)
       if (r.p.e.policy == Policy.LogAndContinue) Cogs.sendWithArgs(target, method, args, call)
       else Cogs.sendWithArgs(target, method, args, (_: T) => Proc.raise[A](v))
-    } else {
-      val s = r.inv.session.get
-      r.c.reply match {
-        case Some(reply) => s.request[T, A](r.c.msg, reply, args: _*)(call)
-        case None        => s.send[T, A](r.c.msg, args: _*)(call)
-      }
-    }
+    } else r.inv.session.get.sendAt(r.c.msg, r.c.reply.orNull, args, call, at).asInstanceOf[Fut[A]]
   }
 
   /**
@@ -224,10 +219,13 @@ object AbsSessions {
     if (s ne null) s.created(Cogs.self, SessionEntry.MainBlock)
   }
 
-  /** An asynchronous call that may be a protocol message (see the class comment). */
-  def send[T <: Active, A](sender: Active, target: T, method: String, args: List[Any], call: T => Proc[A]): Fut[A] = {
+  /**
+   * An asynchronous call that may be a protocol message (see the class comment), made at `at`
+   * (its ABS position, which a violation of the call, on either side, or of its reply names).
+   */
+  def send[T <: Active, A](sender: Active, target: T, method: String, args: List[Any], at: String, call: T => Proc[A]): Fut[A] = {
     val s = current
-    if (s eq null) Cogs.sendWithArgs(target, method, args, call) else s.send(sender, target, method, args, call)
+    if (s eq null) Cogs.sendWithArgs(target, method, args, call) else s.send(sender, target, method, args, at, call)
   }
 
   /**

@@ -152,11 +152,41 @@ private[distributed] final class AbsPlacement private (val node: Node, val nodeN
     }
   }
 
-  /** For a serving node: wait until the main node was seen and is gone (it ended the program). */
-  private[abs] def awaitMainGone(): Unit = {
-    def mainUp = node.cluster.state.members.exists(m => m.hasRole(MainRole) && m.status != MemberStatus.Removed)
-    while (!mainUp) Thread.sleep(50)
-    while (mainUp) Thread.sleep(50)
+  /**
+   * For a serving node: wait until the main node was seen and is gone. None if it left the
+   * cluster (the model's main program ended), else why it was lost (it crashed, or cannot be
+   * reached for `lost-after`), or why this node stopped. Waiting for the main node to appear is
+   * bounded by `join-timeout`.
+   */
+  private[abs] def awaitMainGone(): Option[String] = {
+    def main = node.cluster.state.members.find(m => m.hasRole(MainRole) && m.status != MemberStatus.Removed)
+    def stopped = node.system.whenTerminated.isCompleted
+    val timeout = node.config.getDuration("cogs.distributed.join-timeout")
+    val deadline = System.nanoTime() + timeout.toNanos
+    while (main.isEmpty && !stopped) {
+      if (System.nanoTime() - deadline > 0) {
+        // Not in the cluster itself: the node's own join timeout, due now, says why.
+        val until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10)
+        while (!node.joined && (node.joinFailure eq null) && System.nanoTime() - until < 0) Thread.sleep(20)
+        if (node.joinFailure ne null) return Some(node.joinFailure.getMessage)
+        return Some(s"no main node (a node running the model's main program) joined the cluster within ${timeout.toMillis} ms " +
+          "(cogs.distributed.join-timeout)")
+      }
+      Thread.sleep(50)
+    }
+    if (node.joinFailure ne null) return Some(node.joinFailure.getMessage)
+    val address = main.map(_.address).orNull
+    // Gone from the membership, or lost without being removed (down-lost-nodes off).
+    while (!stopped && main.isDefined && (node.lostReason(address) eq null)) Thread.sleep(50)
+    if (stopped) return Some(s"this node's actor system stopped (this node was removed from the cluster) while main node $address was running")
+    // The endpoint records why a node was lost when it sees the event that the membership already shows: wait for it.
+    val until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10)
+    while ((node.lostReason(address) eq null) && System.nanoTime() - until < 0) Thread.sleep(20)
+    node.lostReason(address) match {
+      case Node.LeftReason => None
+      case null   => Some(s"main node $address is gone from the cluster")
+      case reason => Some(s"main node $address was lost ($reason) before the model's main program ended")
+    }
   }
 
   def close(): Unit = {
@@ -286,7 +316,9 @@ private[abs] final class RemoteObject(owner: AbsPlacement, val absClass: String,
     val (k, queued) = synchronized {
       if (known ne null) (known, null)
       else {
-        val p = Promise[Any](owner.runtime, s"the reply of $absClass.$method from $what (not yet created)")
+        // Named as a call: a failure reaches the caller after the object exists, mostly (it ran the
+        // call when its node was lost), so the text must not say that it was not created yet.
+        val p = Promise[Any](owner.runtime, s"the call $absClass.$method of $what")
         queue.addLast((method, args, p))
         (null, p)
       }

@@ -1,8 +1,7 @@
 package cogs.distributed.abs
 
 import cogs.absc.driver.{AbsBackend, CachePolicy, ClassPath, Driver, SourceFile}
-import cogs.distributed.Launcher
-import java.io.{BufferedReader, InputStreamReader}
+import cogs.distributed.{ChildJvm, Launcher}
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, Paths}
 import java.util.concurrent.TimeUnit
@@ -33,26 +32,12 @@ class AbsDeploymentTest {
 
   @AfterAll def cleanUp(): Unit = if (built ne null) built.close()
 
-  /** A JVM whose whole output (stdout and stderr) is collected by a thread. */
-  private final class Jvm(main: String, props: Map[String, String]) {
-    private val javaBin = Paths.get(System.getProperty("java.home"), "bin", "java").toString
-    private val cmd = List(javaBin, "-Xss4m", "-Dcogs.absc.out.autoflush=true") ++ props.map { case (k, v) => s"-D$k=$v" } ++
+  /** A JVM of the compiled model's class path. */
+  private def jvm(main: String, props: Map[String, String]): ChildJvm = {
+    val javaBin = Paths.get(System.getProperty("java.home"), "bin", "java").toString
+    val cmd = List(javaBin, "-Xss4m", "-Dcogs.absc.out.autoflush=true") ++ props.map { case (k, v) => s"-D$k=$v" } ++
       List("-cp", classPath, main)
-    val process: Process = new ProcessBuilder(cmd: _*).redirectErrorStream(true).start()
-    private val out = new StringBuffer
-    private val reader = new Thread(() => {
-      val in = new BufferedReader(new InputStreamReader(process.getInputStream, UTF_8))
-      Iterator.continually(in.readLine()).takeWhile(_ != null).foreach(l => out.append(l).append('\n'))
-    })
-    reader.setDaemon(true)
-    reader.start()
-    def await(seconds: Long): Int = {
-      assertTrue(process.waitFor(seconds, TimeUnit.SECONDS), s"$main did not end within $seconds s; its output:\n$output")
-      reader.join(5000)
-      process.exitValue()
-    }
-    def output: String = out.toString
-    def kill(): Unit = process.destroyForcibly()
+    new ChildJvm(main, new ProcessBuilder(cmd: _*).redirectErrorStream(true).start())
   }
 
   private def nodeProps(name: String, port: Int, seedPort: Int, deployment: Map[String, String]): Map[String, String] =
@@ -68,11 +53,11 @@ class AbsDeploymentTest {
   @Test def twoDeploymentComponentsOnTwoJvms(): Unit = {
     val Seq(p0, p1) = Launcher.freePorts(2)
     val deployment = Map("Left" -> "main", "Right" -> "n1")
-    var main: Jvm = null
-    var n1: Jvm = null
+    var main: ChildJvm = null
+    var n1: ChildJvm = null
     try {
-      n1 = new Jvm("cogs.distributed.abs.ServeModel", nodeProps("n1", p1, p0, deployment))
-      main = new Jvm("absmodel_main.Main", nodeProps("main", p0, p0, deployment))
+      n1 = jvm("cogs.distributed.abs.ServeModel", nodeProps("n1", p1, p0, deployment))
+      main = jvm("absmodel_main.Main", nodeProps("main", p0, p0, deployment))
       val status = main.await(240)
       val served = n1.await(60)
       val mainOut = main.output
@@ -95,24 +80,25 @@ class AbsDeploymentTest {
   }
 
   @Test def withoutMappingTheSameModelRunsInOneJvm(): Unit = {
-    val jvm = new Jvm("absmodel_main.Main", Map.empty)
+    val j = jvm("absmodel_main.Main", Map.empty)
     try {
-      assertEquals(0, jvm.await(120), jvm.output)
-      assertTrue(jvm.output.contains("sum 385, counted 385 in 10 calls, by worker W"), jvm.output)
-      assertTrue(jvm.output.contains("worker W squares 7"), jvm.output)
-    } finally jvm.kill()
+      assertEquals(0, j.await(120), j.output)
+      assertTrue(j.output.contains("sum 385, counted 385 in 10 calls, by worker W"), j.output)
+      assertTrue(j.output.contains("worker W squares 7"), j.output)
+    } finally j.kill()
   }
 
   @Test def aComponentMappedToAnUnknownNodeIsAnError(): Unit = {
     val Seq(p0) = Launcher.freePorts(1)
-    val jvm = new Jvm("absmodel_main.Main",
+    val j = jvm("absmodel_main.Main",
       nodeProps("main", p0, p0, Map("Left" -> "main", "Right" -> "nowhere")) + ("cogs.distributed.join-timeout" -> "3s"))
     try {
-      assertEquals(1, jvm.await(120), jvm.output)
-      val out = jvm.output
+      assertEquals(1, j.await(120), j.output)
+      val out = j.output
       assertTrue(out.contains("deployment components cannot be placed on cluster nodes: no node named 'nowhere' joined the cluster within 3000 ms"), out)
       assertTrue(out.contains("'Right' -> 'nowhere'"), out)
       assertFalse(out.contains("worker W squares"), out)
-    } finally jvm.kill()
+      assertFalse(out.contains("\tat "), out) // one paragraph, no stack trace
+    } finally j.kill()
   }
 }

@@ -107,9 +107,22 @@ final class Session private[monitor] (val sessionType: SessionType, givenId: Str
     requestCall(msg, reply, args, call, java = false).asInstanceOf[Fut[A]]
 
   private[session] def requestCall(msg: MessageRef, reply: MessageRef, args: Seq[Any], call: AnyRef, java: Boolean): Fut[Any] = {
+    replyOf(msg, reply)
+    dispatch(msg, args, new Session.Delivery(this, msg, reply, call, java, false))
+  }
+
+  private def replyOf(msg: MessageRef, reply: MessageRef): Unit =
     if ((reply.sessionType ne sessionType) || reply.fromRole != msg.toRole || reply.toRole != msg.fromRole)
       throw new IllegalArgumentException(s"the reply to $msg must be a message of ${sessionType.name} from ${msg.to} to ${msg.from}, not $reply")
-    dispatch(msg, args, new Session.Delivery(this, msg, reply, call, java, false))
+
+  /**
+   * [[send]] (`reply` null) or [[request]] of a Scala process function, made at `at` in the
+   * caller's source: a violation of the message, on either side, or of its reply names it.
+   * Private to the project: absc's `AbsSessions` knows the ABS position of each call.
+   */
+  private[cogs] def sendAt(msg: MessageRef, reply: MessageRef, args: Seq[Any], call: AnyRef, at: String): Fut[Any] = {
+    if (reply ne null) replyOf(msg, reply)
+    dispatch(msg, args, new Session.Delivery(this, msg, reply, call, false, false, at))
   }
 
   /** [[send]] of a Java process function (the Java API's entry: no Scala wrapper per call). */
@@ -176,7 +189,7 @@ final class Session private[monitor] (val sessionType: SessionType, givenId: Str
     val policy = sessionType.policy
     val oneWay = delivery.oneWay
 
-    val refused = senderCheck(msg, args, null)
+    val refused = senderCheck(msg, args, delivery.at)
 
     if ((refused eq null) || (policy == Policy.LogAndContinue && !refused.afterEnd)) {
       if (oneWay) { Cogs.tellWithArgs[Active](target, msg.label, args, delivery.process); null }

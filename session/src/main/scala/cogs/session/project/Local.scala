@@ -13,8 +13,13 @@ sealed abstract class Local {
 
 final case class Send(label: String, payload: List[String], to: String)(val pos: Pos) extends Local
 final case class Recv(label: String, payload: List[String], from: String)(val pos: Pos) extends Local
-/** A choice: internal if `at` is the role itself (it sends first in every branch), external otherwise. */
-final case class LChoice(at: String, branches: List[List[Local]])(val pos: Pos) extends Local
+/**
+ * A choice: internal if `at` is the role itself (it sends first in every branch), external
+ * otherwise. `branchPos` are the global branches' positions (for errors), `index` their numbers
+ * as written (a branch the role cannot see is dropped from `branches`).
+ */
+final case class LChoice(at: String, branches: List[List[Local]])(val pos: Pos, val branchPos: List[Pos] = Nil, val index: List[Int] = Nil)
+    extends Local
 final case class LRec(label: String, body: List[Local])(val pos: Pos) extends Local
 final case class LContinue(label: String)(val pos: Pos) extends Local
 final case class LPar(branches: List[List[Local]])(val pos: Pos) extends Local
