@@ -77,8 +77,8 @@ private[typecheck] object Unsupported {
   }
 }
 
-/** "Did you mean ...?" */
-private[typecheck] object Suggest {
+/** "Did you mean ...?" (also for the product line's names, cogs.absc.spl) */
+private[absc] object Suggest {
 
   /** Edit distance with adjacent transpositions ("lenght" is one edit from "length"). */
   def distance(a: String, b: String): Int = {
