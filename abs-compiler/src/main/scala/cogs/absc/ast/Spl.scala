@@ -71,13 +71,17 @@ final case class RemovesSig(sig: MethodSig)(implicit val pos: Pos) extends Inter
 // -------------------------------------------------------------------------------------
 // The product line
 
-/** `productline PL; features F, G; delta clauses..` (features positioned at their names). */
-final case class ProductLineDecl(name: String, features: List[(String, Pos)], clauses: List[DeltaClause])(
-    implicit val pos: Pos) extends SplNode
+/** `productline PL; features F, G; delta clauses..` */
+final case class ProductLineDecl(name: String, features: List[NameRef], clauses: List[DeltaClause])(
+    implicit val pos: Pos) extends SplNode {
+  def featureNames: List[String] = features.map(_.name.name)
+}
 
 /** `delta D(F.a, 3) after E, G when F && !H;` (no `when`: the delta is always applied). */
-final case class DeltaClause(delta: String, args: List[DeltaArg], after: List[(String, Pos)], when: Option[AppCond])(
-    implicit val pos: Pos) extends SplNode
+final case class DeltaClause(delta: String, args: List[DeltaArg], after: List[NameRef], when: Option[AppCond])(
+    implicit val pos: Pos) extends SplNode {
+  def afterNames: List[String] = after.map(_.name.name)
+}
 
 sealed trait DeltaArg extends SplNode
 /** `F.a`: the value of attribute `a` of feature `F` in the product. */

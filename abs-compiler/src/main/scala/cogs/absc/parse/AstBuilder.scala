@@ -542,12 +542,12 @@ private[parse] final class AstBuilder(file: String) {
 
   private def productLine(c: ProductLineDeclContext): ProductLineDecl = {
     val names = c.TYPE_ID.asScala.toList
-    ProductLineDecl(names.head.getText, names.tail.map(t => (t.getText, pos(t))), list(c.deltaClause)(deltaClause))(pos(names.head))
+    ProductLineDecl(names.head.getText, names.tail.map(t => NameRef(QName(t.getText))(pos(t))), list(c.deltaClause)(deltaClause))(pos(names.head))
   }
 
   private def deltaClause(c: DeltaClauseContext): DeltaClause = {
     val names = c.TYPE_ID.asScala.toList
-    DeltaClause(names.head.getText, list(c.deltaArg)(deltaArg), names.tail.map(t => (t.getText, pos(t))),
+    DeltaClause(names.head.getText, list(c.deltaArg)(deltaArg), names.tail.map(t => NameRef(QName(t.getText))(pos(t))),
       Option(c.appCond).map(appCond))(pos(names.head))
   }
 

@@ -250,6 +250,10 @@ private[parse] object SyntaxMessages {
    */
   def describeExpected(set: IntervalSet): Option[String] = {
     var rest = tokenTypes(set) - Token.EPSILON
+    // Where a module may start, a lower-case name may too, but only as the first word of a
+    // product line declaration (`delta`, `productline`, `product`, `root`, `extension`): saying
+    // "an identifier" there would mislead.
+    if (rest(MODULE)) rest -= LOWER_ID
     val phrases = ListBuffer.empty[String]
     def takePhrase(test: Boolean, phrase: String, covered: Set[Int]): Unit =
       if (test) { phrases += phrase; rest = rest -- covered }

@@ -67,6 +67,12 @@ private[spl] final class FeatureModel(decls: List[FeatureModelDecl]) {
 
   def isEmpty: Boolean = features.isEmpty
 
+  /** `sel` with what it implies: the roots, and the parents of every selected feature (products name leaves). */
+  def implied(sel: Set[String]): Set[String] = {
+    def up(f: String): List[String] = f :: features.get(f).flatMap(_.parent).toList.flatMap(up)
+    roots.toSet ++ sel.toList.flatMap(up)
+  }
+
   // names used in constraints must exist
   for (f <- features.values; c <- f.constraints) c match {
     case r @ Require(g) if !features.contains(g) => errs += Diagnostic.error(r.pos, s"unknown feature '$g'")

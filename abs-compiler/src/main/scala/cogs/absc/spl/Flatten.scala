@@ -35,7 +35,7 @@ object Flatten {
     val pl = new ProductLine(units)
     if (pl.errors.nonEmpty) return Left(Errors(pl.errors))
     product match {
-      case None => Right(core(units) ++ productlineUnit(units, pl.line.toList.flatMap(_.features.map(_._1)), None))
+      case None => Right(core(units) ++ productlineUnit(units, pl.line.toList.flatMap(_.featureNames), None))
       case Some(name) => pl.products.get(name) match {
         case None =>
           Left(NoSuchProduct(
@@ -54,8 +54,10 @@ object Flatten {
 
   private def core(units: List[CompilationUnit]): List[CompilationUnit] = units.map(u => CompilationUnit(u.file, u.modules))
 
-  private def forProduct(units: List[CompilationUnit], pl: ProductLine, p: Product): Either[List[Diagnostic], List[CompilationUnit]] = {
-    val at = pl.productPos(p.name).getOrElse(Pos.Unknown)
+  private def forProduct(units: List[CompilationUnit], pl: ProductLine, named: Product): Either[List[Diagnostic], List[CompilationUnit]] = {
+    val at = pl.productPos(named.name).getOrElse(Pos.Unknown)
+    // the roots and the parents of its features are in the product too (products name leaves, as the manual's examples do)
+    val p = named.copy(features = named.features ++ (pl.model.implied(named.features.keySet) -- named.features.keySet).toList.sorted.map(_ -> Map.empty[String, AttrValue]))
     // the feature model: the product's features and attributes, open attributes given values that satisfy it
     val given: Map[(String, String), AttrValue] = for ((f, as) <- p.features; (a, v) <- as) yield (f, a) -> v
     val attrs =
@@ -95,7 +97,7 @@ object Flatten {
       app.apply()
       if (app.errors.nonEmpty) return Left(app.errors)
     }
-    val line = pl.line.toList.flatMap(_.features.map(_._1))
+    val line = pl.line.toList.flatMap(_.featureNames)
     Right(program.result ++ productlineUnit(units, line, Some(p)))
   }
 
@@ -171,7 +173,7 @@ object Flatten {
     val summary = mutable.ListBuffer.empty[String]
     def tagged(ds: List[Diagnostic], who: String) = ds.map(d => d.copy(message = s"$who: ${d.message}"))
 
-    val coreErrors = typecheck(core(units) ++ productlineUnit(units, pl.line.toList.flatMap(_.features.map(_._1)), None))
+    val coreErrors = typecheck(core(units) ++ productlineUnit(units, pl.line.toList.flatMap(_.featureNames), None))
     out ++= tagged(coreErrors, "the core")
     summary += s"core: ${if (coreErrors.exists(_.isError)) "has errors" else "well-typed"}"
 

@@ -48,7 +48,7 @@ private[spl] final class ProductLine(units: List[CompilationUnit]) {
   errs ++= model.errors
 
   /** Every feature name the program declares: the product line's and the feature model's. */
-  val featureNames: Set[String] = line.toList.flatMap(_.features.map(_._1)).toSet ++ model.features.keySet
+  val featureNames: Set[String] = line.toList.flatMap(_.featureNames).toSet ++ model.features.keySet
 
   private val clauses: List[DeltaClause] = line.toList.flatMap(_.clauses)
 
@@ -80,12 +80,11 @@ private[spl] final class ProductLine(units: List[CompilationUnit]) {
         case a @ NameArg(n) if n != "True" && n != "False" && !featureNames(n) => error(a.pos, s"unknown feature '$n'")
         case _ =>
       }
-      for ((a, p) <- c.after if !pl.clauses.exists(_.delta == a))
-        error(p, s"'after $a': the product line has no clause for delta '$a'")
+      for (a <- c.after if !pl.clauses.exists(_.delta == a.name.name))
+        error(a.pos, s"'after ${a.name}': the product line has no clause for delta '${a.name}'")
       c.when.foreach(checkCond)
     }
-    val dupFeatures = pl.features.groupBy(_._1).collect { case (n, l) if l.size > 1 => l(1) }
-    dupFeatures.foreach { case (n, p) => error(p, s"feature '$n' is listed twice") }
+    for ((n, refs) <- pl.features.groupBy(_.name.name) if refs.size > 1) error(refs(1).pos, s"feature '$n' is listed twice")
   }
 
   // ---------------------------------------------------------------- products
@@ -164,7 +163,7 @@ private[spl] final class ProductLine(units: List[CompilationUnit]) {
     val names = todo.map(_.delta).toSet
     val done = mutable.ListBuffer.empty[DeltaClause]
     while (todo.nonEmpty) {
-      todo.find(c => c.after.forall { case (a, _) => !names(a) || done.exists(_.delta == a) }) match {
+      todo.find(c => c.afterNames.forall(a => !names(a) || done.exists(_.delta == a))) match {
         case Some(c) => todo -= c; done += c
         case None =>
           val c = todo.head
@@ -179,9 +178,7 @@ private[spl] final class ProductLine(units: List[CompilationUnit]) {
   def before(a: String, b: String, among: List[DeltaClause]): Boolean = {
     val byName = among.map(c => c.delta -> c).toMap
     val seen = mutable.HashSet.empty[String]
-    def reach(x: String): Boolean = byName.get(x).exists(_.after.exists { case (y, _) =>
-      y == a || (seen.add(y) && reach(y))
-    })
+    def reach(x: String): Boolean = byName.get(x).exists(_.afterNames.exists(y => y == a || (seen.add(y) && reach(y))))
     reach(b)
   }
 }
