@@ -27,15 +27,17 @@ private[spl] final class ProductLine(units: List[CompilationUnit]) {
   private val errs = mutable.ListBuffer.empty[Diagnostic]
   private def error(p: Pos, m: String): Unit = errs += Diagnostic.error(p, m)
 
-  val deltas: ListMap[String, DeltaDecl] = {
-    val b = ListMap.newBuilder[String, DeltaDecl]
-    val seen = mutable.HashMap.empty[String, Pos]
-    for (u <- units; d <- u.spl.deltas) seen.get(d.name) match {
-      case Some(prev) => error(d.pos, s"delta '${d.name}' is already declared at $prev")
-      case None => seen(d.name) = d.pos; b += d.name -> d
+  /** Declarations by name, in order; a second one of a name is an error (`what` names the kind). */
+  private def byName[D <: SplNode](ds: List[D], what: String)(name: D => String): ListMap[String, D] = {
+    val b = mutable.LinkedHashMap.empty[String, D]
+    for (d <- ds) b.get(name(d)) match {
+      case Some(prev) => error(d.pos, s"$what '${name(d)}' is already declared at ${prev.pos}")
+      case None => b(name(d)) = d
     }
-    b.result()
+    ListMap.from(b)
   }
+
+  val deltas: ListMap[String, DeltaDecl] = byName(units.flatMap(_.spl.deltas), "delta")(_.name)
 
   val line: Option[ProductLineDecl] = units.flatMap(_.spl.productLine) match {
     case Nil => None
@@ -89,15 +91,7 @@ private[spl] final class ProductLine(units: List[CompilationUnit]) {
 
   // ---------------------------------------------------------------- products
 
-  private val productDecls: ListMap[String, ProductDecl] = {
-    val b = ListMap.newBuilder[String, ProductDecl]
-    val seen = mutable.HashMap.empty[String, Pos]
-    for (u <- units; p <- u.spl.products) seen.get(p.name) match {
-      case Some(prev) => error(p.pos, s"product '${p.name}' is already declared at $prev")
-      case None => seen(p.name) = p.pos; b += p.name -> p
-    }
-    b.result()
-  }
+  private val productDecls: ListMap[String, ProductDecl] = byName(units.flatMap(_.spl.products), "product")(_.name)
 
   private val evaluated = mutable.LinkedHashMap.empty[String, Option[Product]]
 

@@ -65,7 +65,6 @@ private[typecheck] object Unsupported {
     "ABS.Meta" -> "the module ABS.Meta (meta-programming)",
     "ABS.FLI" -> "the module ABS.FLI (foreign language interface)",
     "ABS.SmartDeploy" -> "the module ABS.SmartDeploy (smart deployment)",
-    "ABS.Productline" -> "the module ABS.Productline (software product lines)",
     "ABS.StdLib.Exceptions" -> "the module ABS.StdLib.Exceptions (the predefined exceptions are in ABS.StdLib)")
 
   def forName(ns: Namespace, name: String): Option[String] = ns match {
