@@ -28,7 +28,11 @@ import org.antlr.v4.runtime.Parser;
 // ---------------------------------------------------------------------------------
 // Entry points
 
-compilationUnit : moduleDecl* EOF ;
+/**
+ * Modules first, then the product line's parts in the reference toolchain's order: deltas, the
+ * product line, products, the feature model (see "Product lines" below).
+ */
+compilationUnit : moduleDecl* deltaDecl* productLineDecl? productDecl* featureModelDecl* EOF ;
 
 /** For tests and tools: exactly one expression (pure or with effects). */
 expEof  : exp EOF ;
@@ -323,4 +327,157 @@ pattern
     | MINUS? ( INT | FLOAT )                                    # NumberPattern
     | STRING                                                    # StringPattern
     | typeName ( LPAREN ( pattern ( COMMA pattern )* )? RPAREN )?  # ConstructorPattern
+    ;
+
+// ---------------------------------------------------------------------------------
+// Product lines: deltas, the product line, products, the feature model
+//
+// Their words (`delta`, `productline`, `product`, `features`, `after`, `root`, `group`, ...)
+// are not keywords: they are lower-case names recognised where they open a declaration (a
+// predicate on the token's text), so models that use them as names still parse, as with the
+// reference toolchain, which reserves them only in these declarations.
+
+kwDelta       : { _input.LT(1).getText().equals("delta") }? LOWER_ID ;
+kwProductline : { _input.LT(1).getText().equals("productline") }? LOWER_ID ;
+kwFeatures    : { _input.LT(1).getText().equals("features") }? LOWER_ID ;
+kwProduct     : { _input.LT(1).getText().equals("product") }? LOWER_ID ;
+kwAfter       : { _input.LT(1).getText().equals("after") }? LOWER_ID ;
+kwRoot        : { _input.LT(1).getText().equals("root") }? LOWER_ID ;
+kwExtension   : { _input.LT(1).getText().equals("extension") }? LOWER_ID ;
+kwGroup       : { _input.LT(1).getText().equals("group") }? LOWER_ID ;
+kwOneof       : { _input.LT(1).getText().equals("oneof") }? LOWER_ID ;
+kwAllof       : { _input.LT(1).getText().equals("allof") }? LOWER_ID ;
+kwOpt         : { _input.LT(1).getText().equals("opt") }? LOWER_ID ;
+kwIfin        : { _input.LT(1).getText().equals("ifin") }? LOWER_ID ;
+kwIfout       : { _input.LT(1).getText().equals("ifout") }? LOWER_ID ;
+kwRequire     : { _input.LT(1).getText().equals("require") }? LOWER_ID ;
+kwExclude     : { _input.LT(1).getText().equals("exclude") }? LOWER_ID ;
+
+/** `delta D(T p, ..); uses M; modifiers..` */
+deltaDecl : kwDelta TYPE_ID ( LPAREN param ( COMMA param )* RPAREN )? SEMI ( USES typeName SEMI )? moduleModifier* ;
+
+moduleModifier
+    : ADDS decl                                                         # AddsDeclMod
+    | MODIFIES annotation* dataDecl                                     # ModifiesDataMod
+    | MODIFIES annotation* typeSynDecl                                  # ModifiesTypeSynMod
+    | REMOVES CLASS typeName SEMI                                       # RemovesClassMod
+    | REMOVES INTERFACE typeName SEMI                                   # RemovesInterfaceMod
+    | MODIFIES CLASS typeName ( ADDS typeName ( COMMA typeName )* )?
+      ( REMOVES typeName ( COMMA typeName )* )?
+      LBRACE classModifier* RBRACE                                      # ModifiesClassMod
+    | MODIFIES INTERFACE typeName LBRACE interfaceModifier* RBRACE      # ModifiesInterfaceMod
+    | ADDS importDecl                                                   # AddsImportMod
+    | ADDS exportDecl                                                   # AddsExportMod
+    ;
+
+classModifier
+    : ADDS fieldDecl                                                    # AddsFieldMod
+    | REMOVES fieldDecl                                                 # RemovesFieldMod
+    | ADDS methodSet                                                    # AddsMethodsMod
+    | MODIFIES methodSet                                                # ModifiesMethodsMod
+    | REMOVES ( methodSig | LBRACE methodSig* RBRACE )                  # RemovesMethodsMod
+    ;
+
+fieldDecl : annotation* type LOWER_ID ( ASSIGN exp )? SEMI ;
+
+interfaceModifier
+    : ADDS methodSig                                                    # AddsSigMod
+    | REMOVES methodSig                                                 # RemovesSigMod
+    ;
+
+/** `productline PL; features F, G; delta D(F.a) after E when F && !G; ..` */
+productLineDecl : kwProductline TYPE_ID SEMI kwFeatures TYPE_ID ( COMMA TYPE_ID )* SEMI deltaClause* ;
+
+deltaClause
+    : kwDelta TYPE_ID ( LPAREN deltaArg ( COMMA deltaArg )* RPAREN )?
+      ( kwAfter TYPE_ID ( COMMA TYPE_ID )* )? ( WHEN appCond )? SEMI
+    ;
+
+deltaArg
+    : QUALIFIED_ID                                                      # AttrDeltaArg
+    | MINUS? INT                                                        # IntDeltaArg
+    | STRING                                                            # StringDeltaArg
+    | TYPE_ID                                                           # NameDeltaArg
+    ;
+
+appCond
+    : BANG appCond                                                      # NotCond
+    | appCond ANDAND appCond                                            # AndCond
+    | appCond OROR appCond                                              # OrCond
+    | LPAREN appCond RPAREN                                             # ParenCond
+    | TYPE_ID                                                           # FeatureCond
+    ;
+
+/** `product P(F, G{a = 1});` or `product P = Q && {F} || R - {G};` */
+productDecl
+    : kwProduct TYPE_ID ( LPAREN ( featureSpec ( COMMA featureSpec )* )? RPAREN SEMI | ASSIGN productExpr SEMI )
+    ;
+
+featureSpec : TYPE_ID ( LBRACE attrAssign ( COMMA attrAssign )* RBRACE )? ;
+
+attrAssign : LOWER_ID ASSIGN ( MINUS? INT | TYPE_ID | STRING ) ;
+
+productExpr
+    : LBRACE featureSpec ( COMMA featureSpec )* RBRACE                  # ProductSetExpr
+    | productExpr ANDAND productExpr                                    # ProductAndExpr
+    | productExpr OROR productExpr                                      # ProductOrExpr
+    | productExpr MINUS productExpr                                     # ProductMinusExpr
+    | TYPE_ID                                                           # ProductNameExpr
+    | LPAREN productExpr RPAREN                                         # ProductParenExpr
+    ;
+
+/** `root F { group oneof { G, opt H {..} } Int a in [0 .. 10]; require: K; }`, `extension F { .. }` */
+featureModelDecl
+    : kwRoot featureDecl                                                # RootFeature
+    | kwExtension TYPE_ID LBRACE featureBody RBRACE                     # ExtensionFeature
+    ;
+
+featureDecl : TYPE_ID ( LBRACE featureBody RBRACE )? ;
+
+featureBody : featureGroup? ( featureAttr | featureConstraint )* ;
+
+featureGroup : kwGroup cardinality LBRACE featureNode ( COMMA featureNode )* RBRACE ;
+
+/** `[1 .. *]`; `[1..3]` lexes as `1`, `.`, `.3` (a float), which `range` accepts too. */
+cardinality
+    : kwAllof                                                           # AllofCard
+    | kwOneof                                                           # OneofCard
+    | LBRACK range RBRACK                                               # RangeCard
+    ;
+
+range : lo=bound DOT ( DOT hi=bound | FLOAT ) ;
+
+bound : STAR | MINUS? INT ;
+
+featureNode : kwOpt? featureDecl ;
+
+featureAttr
+    : TYPE_ID LOWER_ID IN LBRACK range RBRACK SEMI                      # RangeAttr
+    | TYPE_ID LBRACK range RBRACK LOWER_ID SEMI                         # RangeAttr2
+    | TYPE_ID LOWER_ID IN LBRACE MINUS? INT ( COMMA MINUS? INT )* RBRACE SEMI  # SetAttr
+    | TYPE_ID LOWER_ID SEMI                                             # PlainAttr
+    ;
+
+featureConstraint
+    : kwIfout COLON mexp SEMI                                           # IfoutConstraint
+    | kwRequire COLON TYPE_ID SEMI                                      # RequireConstraint
+    | kwExclude COLON TYPE_ID SEMI                                      # ExcludeConstraint
+    | ( kwIfin COLON )? mexp SEMI                                       # IfinConstraint
+    ;
+
+/** Constraints of the feature model, with the reference's precedence (`->`, `<->` bind tighter than `&&`). */
+mexp
+    : op=( BANG | MINUS ) mexp                                          # MUnary
+    | mexp op=( STAR | SLASH | PERCENT ) mexp                           # MBinary
+    | mexp op=( PLUS | MINUS ) mexp                                     # MBinary
+    | mexp op=( LT | LE | GT | GE ) mexp                                # MBinary
+    | mexp op=( EQ | NE ) mexp                                          # MBinary
+    | mexp ( MINUS GT | LT MINUS GT ) mexp                              # MImplies
+    | mexp op=ANDAND mexp                                               # MBinary
+    | mexp op=OROR mexp                                                 # MBinary
+    | LPAREN mexp RPAREN                                                # MParen
+    | QUALIFIED_ID                                                      # MAttr
+    | TYPE_ID                                                           # MName
+    | LOWER_ID                                                          # MName
+    | INT                                                               # MInt
     ;

@@ -20,11 +20,15 @@ package cogs.absc.ast
  */
 object AbsPrinter {
 
-  /** The modules of `unit`, separated by a blank line (no file name: a unit is its modules). */
+  /**
+   * The modules of `unit`, separated by a blank line (no file name: a unit is its modules), then
+   * its product line declarations (deltas, product line, products, feature model).
+   */
   def print(unit: CompilationUnit): String = {
     val w = new Writer
     var first = true
     unit.modules.foreach { m => if (!first) { w.blankLine(); w.blankLine() }; first = false; w.module(m) }
+    if (!unit.spl.isEmpty) { if (!first) { w.blankLine(); w.blankLine() }; w.spl(unit.spl) }
     w.result
   }
 
@@ -466,6 +470,171 @@ object AbsPrinter {
         case TraitRemoves(sigs) =>
           w(" removes {"); depth += 1; sigs.foreach { m => nl(); sig(m); w(";") }; depth -= 1; line("}")
       }
+    }
+
+    // ---------------------------------------------------------------- product lines (Spl.scala)
+
+    def spl(u: SplDecls): Unit = {
+      var first = true
+      def next(): Unit = { if (!first) { blankLine(); nl() }; first = false }
+      u.deltas.foreach { d => next(); delta(d) }
+      u.productLine.foreach { pl => next(); productLine(pl) }
+      if (u.products.nonEmpty) { next(); var f = true; u.products.foreach { p => if (!f) nl(); f = false; product(p) } }
+      u.features.foreach { f => next(); featureModel(f) }
+    }
+
+    private def delta(d: DeltaDecl): Unit = {
+      w(s"delta ${d.name}")
+      if (d.params.nonEmpty) params(d.params)
+      w(";")
+      d.uses.foreach(u => line(s"uses $u;"))
+      d.modifiers.foreach { m => nl(); modifier(m) }
+    }
+
+    private def modifier(m: DeltaModifier): Unit = m match {
+      case AddsDecl(d) => w("adds "); decl(d)
+      case ModifiesData(d) => w("modifies "); decl(d)
+      case ModifiesTypeSyn(d) => w("modifies "); decl(d)
+      case RemovesClass(n) => w(s"removes class $n;")
+      case RemovesInterface(n) => w(s"removes interface $n;")
+      case ModifiesClass(n, adds, removes, mods) =>
+        w(s"modifies class $n")
+        if (adds.nonEmpty) w(adds.map(_.name.toString).mkString(" adds ", ", ", ""))
+        if (removes.nonEmpty) w(removes.map(_.name.toString).mkString(" removes ", ", ", ""))
+        if (mods.isEmpty) w(" { }")
+        else { w(" {"); depth += 1; mods.foreach { c => nl(); classModifier(c) }; depth -= 1; line("}") }
+      case ModifiesInterface(n, mods) =>
+        w(s"modifies interface $n")
+        if (mods.isEmpty) w(" { }")
+        else {
+          w(" {"); depth += 1
+          mods.foreach {
+            case AddsSig(sg) => nl(); w("adds "); sig(sg); w(";")
+            case RemovesSig(sg) => nl(); w("removes "); sig(sg); w(";")
+          }
+          depth -= 1; line("}")
+        }
+      case AddsImport(i) => w(s"adds import ${names(i.names)}${i.from.fold("")(" from " + _)};")
+      case AddsExport(e) => w(s"adds export ${names(e.names)}${e.from.fold("")(" from " + _)};")
+    }
+
+    private def field(f: FieldDecl): Unit = {
+      annotationsNow(f.annotations); run(Ty(f.tpe)); w(s" ${f.name}")
+      f.init.foreach { e => w(" = "); run(Ex(e, 0)) }
+      w(";")
+    }
+
+    private def classModifier(c: ClassModifier): Unit = c match {
+      case AddsField(f) => w("adds "); field(f)
+      case RemovesField(f) => w("removes "); field(f)
+      case AddsMethods(s) => w("adds "); methodSet(s)
+      case ModifiesMethods(s) => w("modifies "); methodSet(s)
+      case RemovesMethods(List(one)) => w("removes "); sig(one); w(";")
+      case RemovesMethods(sigs) =>
+        w("removes {"); depth += 1; sigs.foreach { m => nl(); sig(m); w(";") }; depth -= 1; line("}")
+    }
+
+    private def productLine(pl: ProductLineDecl): Unit = {
+      w(s"productline ${pl.name};")
+      line(pl.featureNames.mkString("features ", ", ", ";"))
+      pl.clauses.foreach { c =>
+        nl(); w(s"delta ${c.delta}")
+        if (c.args.nonEmpty) w(c.args.map(deltaArg).mkString("(", ", ", ")"))
+        if (c.after.nonEmpty) w(c.afterNames.mkString(" after ", ", ", ""))
+        c.when.foreach(x => w(" when " + cond(x)))
+        w(";")
+      }
+    }
+
+    private def deltaArg(a: DeltaArg): String = a match {
+      case AttrArg(f, x) => s"$f.$x"
+      case IntArg(i) => i.toString
+      case StringArg(s) => stringLiteral(s)
+      case NameArg(n) => n
+    }
+
+    private def cond(c: AppCond): String = c match {
+      case FeatureCond(f) => f
+      case NotCond(x) => "!" + cond(x)
+      case AndCond(l, r) => s"(${cond(l)} && ${cond(r)})"
+      case OrCond(l, r) => s"(${cond(l)} || ${cond(r)})"
+    }
+
+    private def featureSpec(f: FeatureSpec): String =
+      if (f.attrs.isEmpty) f.name else f.attrs.map(a => s"${a.name} = ${attrValue(a.value)}").mkString(s"${f.name}{", ", ", "}")
+
+    private def attrValue(v: AttrValue): String = v match {
+      case StringValue(s) => stringLiteral(s)
+      case other => other.toString
+    }
+
+    private def productExpr(e: ProductExpr): String = e match {
+      case ProductSet(fs) => fs.map(featureSpec).mkString("{", ", ", "}")
+      case ProductName(n) => n
+      case ProductAnd(l, r) => s"(${productExpr(l)} && ${productExpr(r)})"
+      case ProductOr(l, r) => s"(${productExpr(l)} || ${productExpr(r)})"
+      case ProductMinus(l, r) => s"(${productExpr(l)} - ${productExpr(r)})"
+    }
+
+    private def product(p: ProductDecl): Unit = p.body match {
+      case Right(fs) => w(fs.map(featureSpec).mkString(s"product ${p.name}(", ", ", ");"))
+      case Left(e) => w(s"product ${p.name} = ${productExpr(e)};")
+    }
+
+    private def featureModel(f: FeatureModelDecl): Unit = f match {
+      case FeatureRoot(d) => w("root "); feature(d)
+      case FeatureExtension(n, b) => w(s"extension $n {"); featureBody(b); line("}")
+    }
+
+    private def feature(d: FeatureDecl): Unit = {
+      w(d.name)
+      val b = d.body
+      if (b.group.isDefined || b.attrs.nonEmpty || b.constraints.nonEmpty) { w(" {"); featureBody(b); line("}") }
+    }
+
+    private def featureBody(b: FeatureBody): Unit = {
+      depth += 1
+      b.group.foreach { g =>
+        nl()
+        w("group " + (g.card match {
+          case AllOf => "allof"
+          case Between(lo, Some(hi)) if lo == 1 && hi == 1 => "oneof"
+          case Between(lo, hi) => s"[$lo .. ${hi.fold("*")(_.toString)}]"
+        }) + " {")
+        depth += 1
+        var first = true
+        g.members.foreach { case (opt, m) => if (!first) w(","); first = false; nl(); if (opt) w("opt "); feature(m) }
+        depth -= 1
+        line("}")
+      }
+      b.attrs.foreach { a =>
+        nl(); w(s"${a.tpe} ${a.name}")
+        a.values match {
+          case Some(vs) => w(vs.mkString(" in {", ", ", "}"))
+          case None if a.lo.isDefined || a.hi.isDefined =>
+            w(s" in [${a.lo.fold("*")(_.toString)} .. ${a.hi.fold("*")(_.toString)}]")
+          case None =>
+        }
+        w(";")
+      }
+      b.constraints.foreach { c =>
+        nl()
+        w(c match {
+          case IfIn(e) => s"ifin: ${mexp(e)};"
+          case IfOut(e) => s"ifout: ${mexp(e)};"
+          case Require(f) => s"require: $f;"
+          case Exclude(f) => s"exclude: $f;"
+        })
+      }
+      depth -= 1
+    }
+
+    private def mexp(e: MExp): String = e match {
+      case MInt(v) => v.toString
+      case MName(n) => n
+      case MAttr(f, x) => s"$f.$x"
+      case MUnary(op, x) => s"$op(${mexp(x)})"
+      case MBinary(op, l, r) => s"(${mexp(l)} $op ${mexp(r)})"
     }
   }
 }

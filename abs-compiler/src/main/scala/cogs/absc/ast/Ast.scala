@@ -103,8 +103,11 @@ final case class TypeParam(name: String)(implicit val pos: Pos) extends Node
 // =====================================================================================
 // Compilation units and modules
 
-/** One source file: its modules in source order. */
-final case class CompilationUnit(file: String, modules: List[ModuleDecl])
+/**
+ * One source file: its modules in source order, and its product line declarations (deltas,
+ * product line, products, feature model; see Spl.scala), which only the flattening phase reads.
+ */
+final case class CompilationUnit(file: String, modules: List[ModuleDecl], spl: SplDecls = SplDecls.empty)
 
 /**
  * `module M; exports.. imports.. declarations.. { main block }`. Exports and imports may

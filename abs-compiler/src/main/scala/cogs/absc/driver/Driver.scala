@@ -14,6 +14,7 @@ import cogs.absc.ast.{AbsPrinter, CompilationUnit}
 import cogs.absc.diag.Diagnostic
 import cogs.absc.lib.Out
 import cogs.absc.parse.{Parser, SourceText}
+import cogs.absc.spl.Flatten
 
 /** Exit statuses of absc (see the README, "The absc command"). */
 object Exit {
@@ -42,12 +43,14 @@ object CachePolicy {
  * hint when a choice is needed), how many worker threads its runtime has (`--workers`), and
  * whether the run records its scheduling decisions into a file or replays them from one
  * (`--record`, `--replay`; see cogs.absc.run.ScheduleFile), where Timed ABS's simulated clock
- * stops (`--clock-limit`), and whether it serves the Model API (`--port`,
- * `--modelapi-index-file`; see cogs.absc.modelapi).
+ * stops (`--clock-limit`), whether it serves the Model API (`--port`,
+ * `--modelapi-index-file`; see cogs.absc.modelapi), and which product of a product line is built
+ * (`-p`; None: the core; see cogs.absc.spl.Flatten).
  */
 final case class ProgramOptions(mainModule: Option[String] = None, workers: Option[Int] = None,
     mainModuleOption: Boolean = false, record: Option[String] = None, replay: Option[String] = None,
-    clockLimit: Option[String] = None, port: Option[Int] = None, modelApiIndexFile: Option[String] = None)
+    clockLimit: Option[String] = None, port: Option[Int] = None, modelApiIndexFile: Option[String] = None,
+    product: Option[String] = None)
 
 /**
  * The phases of absc, shared by the commands: reading sources, parsing, checking, emission,
@@ -157,6 +160,54 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     else Right(parsed.flatMap(_.toOption))
   }
 
+  /** Parse, then flatten: the core, or the product of `-p` (see [[cogs.absc.spl.Flatten]]). */
+  private def parseProgram(sources: List[SourceFile]): Either[BuildFailure, List[CompilationUnit]] =
+    parseAll(sources).flatMap { units =>
+      phase("flatten") { Flatten.flatten(units, program.product) } match {
+        case Right(flat) => Right(flat)
+        case Left(Flatten.Errors(ds)) => Left(reportErrors(sources, ds))
+        case Left(Flatten.NoSuchProduct(message)) =>
+          err.println(s"absc: $message")
+          Left(BuildFailure(Exit.Compile, message))
+      }
+    }
+
+  /** `absc products`: each declared product with its features, one a line on `out`; 0 or 2. */
+  def products(sources: List[SourceFile], out: PrintStream): Int =
+    parseAll(sources) match {
+      case Left(f) => f.status
+      case Right(units) => Flatten.products(units) match {
+        case Left(ds) => reportErrors(sources, ds).status
+        case Right(ps) =>
+          if (ps.isEmpty) err.println("absc: the model declares no products")
+          ps.foreach(p => out.println(p.show))
+          out.flush()
+          Exit.Ok
+      }
+    }
+
+  /**
+   * `absc check --product-line`: the feature model, every product's flattening, delta order and
+   * types (see [[cogs.absc.spl.Flatten.checkProductLine]]); a line per product on `out`; 0 or 2.
+   */
+  def checkProductLine(sources: List[SourceFile], out: PrintStream): Int =
+    parseAll(sources) match {
+      case Left(f) => f.status
+      case Right(units) =>
+        try {
+          val report = phase("product line") {
+            Flatten.checkProductLine(units, flat => backend.typecheck(flat).fold(identity, _._2))
+          }
+          report.summary.foreach(out.println)
+          out.flush()
+          if (report.diagnostics.exists(_.isError)) reportErrors(sources, report.diagnostics).status
+          else {
+            if (report.diagnostics.nonEmpty) err.println(renderAll(sources, report.diagnostics))
+            Exit.Ok
+          }
+        } catch { case e @ (_: Exception | _: StackOverflowError) => crashed(e, "checking").status }
+    }
+
   private def crashed(e: Throwable, what: String): BuildFailure = {
     err.println(s"absc: internal error: absc crashed while $what the program: $e")
     if (verbose) e.printStackTrace(err) else err.println("absc: (run with -v for the stack trace)")
@@ -169,7 +220,7 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
    * as `check` reports them. 0 or 2.
    */
   def dump(sources: List[SourceFile], out: PrintStream): Int =
-    parseAll(sources) match {
+    (if (program.product.isDefined) parseProgram(sources) else parseAll(sources)) match {
       case Left(f) => f.status
       case Right(units) =>
         try {
@@ -182,7 +233,7 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
 
   /** `absc check`: parses and type-checks; prints every diagnostic; 0 or 2. */
   def check(sources: List[SourceFile]): Int =
-    parseAll(sources) match {
+    parseProgram(sources) match {
       case Left(f) => f.status
       case Right(units) =>
         try {
@@ -220,7 +271,7 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
 
   /** Parses, checks and emits; prints every diagnostic. The warnings come back rendered. */
   def translate(sources: List[SourceFile]): Either[BuildFailure, (EmittedProgram, String)] = {
-    val units = parseAll(sources) match {
+    val units = parseProgram(sources) match {
       case Left(f) => return Left(f)
       case Right(us) => us
     }
@@ -328,7 +379,8 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     }
 
   private def programKey(sources: List[SourceFile]): String =
-    ClassCache.key(sources ++ monitor.toList.flatMap(_.keyParts) ++ program.mainModule.map(m => SourceFile("--main-module", m)),
+    ClassCache.key(sources ++ monitor.toList.flatMap(_.keyParts) ++ program.mainModule.map(m => SourceFile("--main-module", m)) ++
+      program.product.map(p => SourceFile("--product", p)),
       Versions.absc, ClassPath.fingerprint(ClassPath.entries))
 
   /** Translates and compiles into `dir`: in this JVM, or in a compiler JVM if configured. */
@@ -390,6 +442,7 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
       keepGenerated.toList.flatMap(d => List("--keep-generated", d.toString)) ++
       monitor.toList.flatMap(m => List("--monitor", m.configFile)) ++
       program.mainModule.toList.flatMap(m => List("--main-module", m)) ++
+      program.product.toList.flatMap(p => List("--product", p)) ++
       List("--") ++ sources.map(_.name) ++ monitor.toList.flatMap(_.scalaSources.map(_.name))
 
   private def buildInJvm(f: CompilerJvm, dir: Path, sources: List[SourceFile], keepGenerated: Option[Path]): Either[BuildFailure, Unit] = {

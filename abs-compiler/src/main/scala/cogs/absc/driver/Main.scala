@@ -19,6 +19,7 @@ import cogs.absc.lib.Out
  * absc compile FILE|DIR... -d DIR    ABS to Scala sources under DIR
  * absc run FILE|DIR... [-- ARG...]   compile (cached) and run the main block in this JVM
  * absc test FILE|DIR...              run each file as a test: PASS/FAIL lines, then "N passed, N failed"
+ * absc products FILE|DIR...          the products of a product line, one a line
  * }}}
  * Exit statuses: see [[Exit]]. `run(args, ...)` is the whole command without `System.exit`, for
  * tests and embedding.
@@ -76,6 +77,7 @@ object Main {
     cl.addSubcommand("run", new RunCommand(ctx))
     cl.addSubcommand("test", new TestCommand(ctx))
     cl.addSubcommand("package", new PackageCommand(ctx))
+    cl.addSubcommand("products", new ProductsCommand(ctx))
     cl.addSubcommand("help", new CommandLine.HelpCommand)
     cl.addSubcommand("build-into", new BuildIntoCommand(ctx))
     cl.setOut(new PrintWriter(ctx.out, true))
@@ -95,7 +97,7 @@ object Main {
   }
 
   /** Commands a user can give (build-into is absc's own). */
-  private[driver] val commandNames = List("check", "dump", "compile", "run", "test", "package")
+  private[driver] val commandNames = List("check", "dump", "compile", "run", "test", "package", "products")
 
   /**
    * A bad command line: picocli's message, a suggestion if it has one, and where the usage is;
@@ -200,9 +202,18 @@ private[driver] final class ClockOptions {
   var limit: String = _
 }
 
-/** `-p/--port`, `--modelapi-index-file`: the Model API of `run` (see cogs.absc.modelapi). */
+/** `-p/--product`: the product of a product line to build (see cogs.absc.spl). */
+private[driver] final class ProductOptions {
+  @Opt(names = Array("-p", "--product"), paramLabel = "PRODUCT",
+    description = Array("Build PRODUCT of the model's product line: its deltas applied to the core (without it: the core alone)."))
+  var product: String = _
+
+  def selected: Option[String] = Option(product)
+}
+
+/** `--port`, `--modelapi-index-file`: the Model API of `run` (see cogs.absc.modelapi). */
 private[driver] final class ModelApiOptions {
-  @Opt(names = Array("-p", "--port"), paramLabel = "PORT",
+  @Opt(names = Array("--port"), paramLabel = "PORT",
     description = Array("Serve the Model API on PORT of the loopback interface (0: any free port; the URL is printed): objects registered with [HTTPName], their [HTTPCallable] methods, the clock, a chart page. The model then runs until killed or until /quit is requested."))
   var port: Integer = _
   @Opt(names = Array("--modelapi-index-file"), paramLabel = "FILE",
@@ -318,9 +329,27 @@ private[driver] abstract class AbscCommand(ctx: Main.Context) extends Callable[I
   description = Array("Parse and type-check the ABS FILEs (one program): print the errors and warnings, translate nothing."),
   footer = Array("", "Exit status: 0 if the program is correct (warnings allowed), 2 if not or on a bad command line."))
 private[driver] final class CheckCommand(ctx: Main.Context) extends AbscCommand(ctx) {
+  @Mixin var products: ProductOptions = _
+  @Opt(names = Array("--product-line"),
+    description = Array("Check the whole product line: the feature model is satisfiable, and every product satisfies it, flattens (its deltas apply, in an unambiguous order) and is well-typed."))
+  var productLine: Boolean = false
+  override protected def programOptions: ProgramOptions = ProgramOptions(product = products.selected)
+
   def call(): Integer = {
     noProgramArgs()
-    withMonitoredSources((sources, _) => driver.check(sources))
+    if (productLine && products.product != null)
+      throw new CommandLine.ParameterException(spec.commandLine, "--product-line checks every product: it excludes -p")
+    withMonitoredSources((sources, _) => if (productLine) driver.checkProductLine(sources, ctx.out) else driver.check(sources))
+  }
+}
+
+@Command(name = "products", mixinStandardHelpOptions = true, versionProvider = classOf[VersionProvider],
+  description = Array("List the products the ABS FILEs declare, one a line with its features (product expressions evaluated): 'P(F, G{a = 1})'."),
+  footer = Array("", "Exit status: 0, or 2 if the FILEs do not parse or their product line has errors."))
+private[driver] final class ProductsCommand(ctx: Main.Context) extends AbscCommand(ctx) {
+  def call(): Integer = {
+    noProgramArgs()
+    withSources(sources => driver.products(sources, ctx.out))
   }
 }
 
@@ -328,6 +357,9 @@ private[driver] final class CheckCommand(ctx: Main.Context) extends AbscCommand(
   description = Array("Parse the ABS FILEs and print the parsed model to stdout as ABS source (a '// FILE' line, then its modules), pretty-printed: comments and redundant parentheses are gone. Nothing is type-checked: use 'check' for that."),
   footer = Array("", "Exit status: 0 if every FILE parses, 2 on a syntax error (reported as 'check' reports it) or a bad command line."))
 private[driver] final class DumpCommand(ctx: Main.Context) extends AbscCommand(ctx) {
+  @Mixin var products: ProductOptions = _
+  override protected def programOptions: ProgramOptions = ProgramOptions(product = products.selected)
+
   def call(): Integer = {
     noProgramArgs()
     withSources(sources => driver.dump(sources, ctx.out))
@@ -345,7 +377,9 @@ private[driver] final class CompileCommand(ctx: Main.Context) extends AbscComman
   @Mixin var monitor: MonitorOptions = _
   override protected def monitorConfig: Option[String] = Option(monitor.config)
   @Mixin var main: MainModuleOptions = _
-  override protected def programOptions: ProgramOptions = ProgramOptions(Option(main.mainModule), None, mainModuleOption = true)
+  @Mixin var products: ProductOptions = _
+  override protected def programOptions: ProgramOptions =
+    ProgramOptions(Option(main.mainModule), None, mainModuleOption = true, product = products.selected)
 
   def call(): Integer = {
     noProgramArgs()
@@ -367,6 +401,7 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
   @Mixin var schedule: ScheduleOptions = _
   @Mixin var clock: ClockOptions = _
   @Mixin var modelApi: ModelApiOptions = _
+  @Mixin var products: ProductOptions = _
   override protected def programOptions: ProgramOptions = {
     if ((schedule.record ne null) && (schedule.replay ne null))
       throw new CommandLine.ParameterException(spec.commandLine, "--record and --replay exclude each other")
@@ -384,7 +419,7 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
       throw new CommandLine.ParameterException(spec.commandLine, s"--modelapi-index-file: no such file: ${modelApi.indexFile}")
     ProgramOptions(Option(main.mainModule), workersOption(workers), mainModuleOption = true,
       record = Option(schedule.record), replay = Option(schedule.replay), clockLimit = limit, port = port,
-      modelApiIndexFile = Option(modelApi.indexFile))
+      modelApiIndexFile = Option(modelApi.indexFile), product = products.selected)
   }
 
   def call(): Integer =
@@ -402,7 +437,7 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
   private def plain: Boolean =
     common.verbosity.isEmpty && build.cacheDir == null && !build.noCache && build.keepGenerated == null &&
       monitor.config == null && main.mainModule == null && workers.workers == null &&
-      schedule.record == null && schedule.replay == null &&
+      schedule.record == null && schedule.replay == null && products.product == null &&
       files.asScala.forall(f => f.endsWith(".abs") && java.nio.file.Files.isRegularFile(java.nio.file.Paths.get(f)))
 }
 
@@ -421,7 +456,9 @@ private[driver] final class PackageCommand(ctx: Main.Context) extends AbscComman
 
   @Mixin var build: BuildOptions = _
   @Mixin var main: MainModuleOptions = _
-  override protected def programOptions: ProgramOptions = ProgramOptions(Option(main.mainModule), None, mainModuleOption = true)
+  @Mixin var products: ProductOptions = _
+  override protected def programOptions: ProgramOptions =
+    ProgramOptions(Option(main.mainModule), None, mainModuleOption = true, product = products.selected)
 
   def call(): Integer = {
     noProgramArgs()
@@ -446,7 +483,8 @@ private[driver] final class PackageCommand(ctx: Main.Context) extends AbscComman
 private[driver] final class TestCommand(ctx: Main.Context) extends AbscCommand(ctx) {
   @Mixin var build: BuildOptions = _
   @Mixin var workers: WorkerOptions = _
-  override protected def programOptions: ProgramOptions = ProgramOptions(None, workersOption(workers))
+  @Mixin var products: ProductOptions = _
+  override protected def programOptions: ProgramOptions = ProgramOptions(None, workersOption(workers), product = products.selected)
 
   @Opt(names = Array("--timeout"), paramLabel = "SECONDS", defaultValue = "0",
     description = Array("Fail a test still running after SECONDS (0: no limit; the default)."))
@@ -493,8 +531,11 @@ private[driver] final class BuildIntoCommand(ctx: Main.Context) extends Callable
   @Opt(names = Array("--main-module"), paramLabel = "MODULE")
   var mainModule: String = _
 
+  @Opt(names = Array("--product"), paramLabel = "PRODUCT")
+  var product: String = _
+
   def call(): Integer = {
-    val program = ProgramOptions(Option(mainModule), None, mainModuleOption = true)
+    val program = ProgramOptions(Option(mainModule), None, mainModuleOption = true, product = Option(product))
     val plain = new Driver(ctx.backend, ctx.err, common.verbose, program = program, debug = common.debug)
     plain.baseDir = ctx.baseDir
     val names = files.asScala.toList ++ ctx.programArgs

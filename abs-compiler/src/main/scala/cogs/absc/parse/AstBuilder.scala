@@ -50,7 +50,9 @@ private[parse] final class AstBuilder(file: String) {
   // Compilation units and modules
 
   def compilationUnit(c: CompilationUnitContext): CompilationUnit =
-    CompilationUnit(file, list(c.moduleDecl)(moduleDecl))
+    CompilationUnit(file, list(c.moduleDecl)(moduleDecl),
+      SplDecls(list(c.deltaDecl)(deltaDecl), Option(c.productLineDecl).map(productLine), list(c.productDecl)(product),
+        list(c.featureModelDecl)(featureModelDecl)))
 
   private def moduleDecl(c: ModuleDeclContext): ModuleDecl =
     ModuleDecl(
@@ -478,4 +480,222 @@ private[parse] final class AstBuilder(file: String) {
   }
 
   private def decodeString(t: Token): String = Literals.decodeString(t.getText, (_, _) => ())
+
+  // ---------------------------------------------------------------------------------
+  // Product lines (Spl.scala)
+
+  private def deltaDecl(c: DeltaDeclContext): DeltaDecl =
+    DeltaDecl(c.TYPE_ID.getText, list(c.param)(param), Option(c.typeName).map(_.getText),
+      list(c.moduleModifier)(moduleModifier))(pos(c.TYPE_ID))
+
+  private def moduleModifier(c: ModuleModifierContext): DeltaModifier = {
+    implicit val p: Pos = pos(c)
+    c match {
+      case m: AddsDeclModContext => AddsDecl(decl(m.decl))
+      case m: ModifiesDataModContext => ModifiesData(dataDecl(m.dataDecl, annotations(m.annotation)))
+      case m: ModifiesTypeSynModContext => ModifiesTypeSyn(typeSynDecl(m.typeSynDecl, annotations(m.annotation)))
+      case m: RemovesClassModContext => RemovesClass(qname(m.typeName))
+      case m: RemovesInterfaceModContext => RemovesInterface(qname(m.typeName))
+      case m: ModifiesClassModContext =>
+        // typeName(0) is the class; the names after `adds` come before those after `removes`.
+        val names = list(m.typeName)(nameRef)
+        val nAdds = if (m.ADDS == null) 0 else m.typeName.size - 1 - (if (m.REMOVES == null) 0 else countAfter(m, m.REMOVES.getSymbol))
+        val rest = names.tail
+        ModifiesClass(qname(m.typeName(0)), rest.take(nAdds), rest.drop(nAdds), list(m.classModifier)(classModifier))
+      case m: ModifiesInterfaceModContext =>
+        ModifiesInterface(qname(m.typeName), list(m.interfaceModifier)(interfaceModifier))
+      case m: AddsImportModContext => AddsImport(importDecl(m.importDecl))
+      case m: AddsExportModContext => AddsExport(exportDecl(m.exportDecl))
+      case other => unexpectedTree(other)
+    }
+  }
+
+  /** How many type names of a `modifies class` header follow the token `t` (its `removes`). */
+  private def countAfter(m: ModifiesClassModContext, t: Token): Int =
+    m.typeName.asScala.count(_.getStart.getTokenIndex > t.getTokenIndex)
+
+  private def classModifier(c: ClassModifierContext): ClassModifier = {
+    implicit val p: Pos = pos(c)
+    c match {
+      case m: AddsFieldModContext => AddsField(fieldDecl(m.fieldDecl))
+      case m: RemovesFieldModContext => RemovesField(fieldDecl(m.fieldDecl))
+      case m: AddsMethodsModContext => AddsMethods(methodSet(m.methodSet))
+      case m: ModifiesMethodsModContext => ModifiesMethods(methodSet(m.methodSet))
+      case m: RemovesMethodsModContext => RemovesMethods(list(m.methodSig)(methodSig))
+      case other => unexpectedTree(other)
+    }
+  }
+
+  private def fieldDecl(f: FieldDeclContext): FieldDecl = {
+    val init = Option(f.exp).map(e => pureOnly(exp(e), "a field initialiser", "in the init block"))
+    FieldDecl(f.LOWER_ID.getText, typeRef(f.`type`), init, annotations(f.annotation))(pos(f.LOWER_ID))
+  }
+
+  private def interfaceModifier(c: InterfaceModifierContext): InterfaceModifier = {
+    implicit val p: Pos = pos(c)
+    c match {
+      case m: AddsSigModContext => AddsSig(methodSig(m.methodSig))
+      case m: RemovesSigModContext => RemovesSig(methodSig(m.methodSig))
+      case other => unexpectedTree(other)
+    }
+  }
+
+  private def productLine(c: ProductLineDeclContext): ProductLineDecl = {
+    val names = c.TYPE_ID.asScala.toList
+    ProductLineDecl(names.head.getText, names.tail.map(t => NameRef(QName(t.getText))(pos(t))), list(c.deltaClause)(deltaClause))(pos(names.head))
+  }
+
+  private def deltaClause(c: DeltaClauseContext): DeltaClause = {
+    val names = c.TYPE_ID.asScala.toList
+    DeltaClause(names.head.getText, list(c.deltaArg)(deltaArg), names.tail.map(t => NameRef(QName(t.getText))(pos(t))),
+      Option(c.appCond).map(appCond))(pos(names.head))
+  }
+
+  private def deltaArg(c: DeltaArgContext): DeltaArg = {
+    implicit val p: Pos = pos(c)
+    c match {
+      case a: AttrDeltaArgContext =>
+        val q = QName.parse(a.getText)
+        AttrArg(q.module.get, q.name)
+      case a: IntDeltaArgContext => IntArg(BigInt(a.INT.getText) * (if (a.MINUS != null) -1 else 1))
+      case a: StringDeltaArgContext => StringArg(decodeString(a.STRING.getSymbol))
+      case a: NameDeltaArgContext => NameArg(a.TYPE_ID.getText)
+      case other => unexpectedTree(other)
+    }
+  }
+
+  private def appCond(c: AppCondContext): AppCond = {
+    implicit val p: Pos = pos(c)
+    c match {
+      case a: NotCondContext => NotCond(appCond(a.appCond))
+      case a: AndCondContext => AndCond(appCond(a.appCond(0)), appCond(a.appCond(1)))(pos(a.ANDAND))
+      case a: OrCondContext => OrCond(appCond(a.appCond(0)), appCond(a.appCond(1)))(pos(a.OROR))
+      case a: ParenCondContext => appCond(a.appCond)
+      case a: FeatureCondContext => FeatureCond(a.TYPE_ID.getText)
+      case other => unexpectedTree(other)
+    }
+  }
+
+  private def product(c: ProductDeclContext): ProductDecl =
+    ProductDecl(c.TYPE_ID.getText,
+      if (c.productExpr != null) Left(productExpr(c.productExpr)) else Right(list(c.featureSpec)(featureSpec)))(pos(c.TYPE_ID))
+
+  private def featureSpec(c: FeatureSpecContext): FeatureSpec =
+    FeatureSpec(c.TYPE_ID.getText, list(c.attrAssign)(attrAssign))(pos(c.TYPE_ID))
+
+  private def attrAssign(c: AttrAssignContext): AttrAssign = {
+    val value =
+      if (c.INT != null) IntValue(BigInt(c.INT.getText) * (if (c.MINUS != null) -1 else 1))
+      else if (c.STRING != null) StringValue(decodeString(c.STRING.getSymbol))
+      else c.TYPE_ID.getText match {
+        case "True" => BoolValue(true)
+        case "False" => BoolValue(false)
+        case other =>
+          error(pos(c.TYPE_ID), s"an attribute's value is a number, a string, True or False, not '$other'")
+          BoolValue(false)
+      }
+    AttrAssign(c.LOWER_ID.getText, value)(pos(c.LOWER_ID))
+  }
+
+  private def productExpr(c: ProductExprContext): ProductExpr = {
+    implicit val p: Pos = pos(c)
+    c match {
+      case e: ProductSetExprContext => ProductSet(list(e.featureSpec)(featureSpec))
+      case e: ProductAndExprContext => ProductAnd(productExpr(e.productExpr(0)), productExpr(e.productExpr(1)))(pos(e.ANDAND))
+      case e: ProductOrExprContext => ProductOr(productExpr(e.productExpr(0)), productExpr(e.productExpr(1)))(pos(e.OROR))
+      case e: ProductMinusExprContext => ProductMinus(productExpr(e.productExpr(0)), productExpr(e.productExpr(1)))(pos(e.MINUS))
+      case e: ProductNameExprContext => ProductName(e.TYPE_ID.getText)
+      case e: ProductParenExprContext => productExpr(e.productExpr)
+      case other => unexpectedTree(other)
+    }
+  }
+
+  private def featureModelDecl(c: FeatureModelDeclContext): FeatureModelDecl = c match {
+    case r: RootFeatureContext => FeatureRoot(featureDecl(r.featureDecl))(pos(r))
+    case e: ExtensionFeatureContext => FeatureExtension(e.TYPE_ID.getText, featureBody(e.featureBody))(pos(e.TYPE_ID))
+    case other => unexpectedTree(other)
+  }
+
+  private def featureDecl(c: FeatureDeclContext): FeatureDecl =
+    FeatureDecl(c.TYPE_ID.getText, if (c.featureBody == null) FeatureBody(None, Nil, Nil) else featureBody(c.featureBody))(pos(c.TYPE_ID))
+
+  private def featureBody(c: FeatureBodyContext): FeatureBody =
+    FeatureBody(Option(c.featureGroup).map(featureGroup), list(c.featureAttr)(featureAttr), list(c.featureConstraint)(featureConstraint))
+
+  private def featureGroup(c: FeatureGroupContext): FeatureGroup = {
+    val card = c.cardinality match {
+      case _: AllofCardContext => AllOf
+      case _: OneofCardContext => Between(1, Some(1))
+      case r: RangeCardContext =>
+        val (lo, hi) = range(r.range)
+        if (lo.isEmpty) error(pos(r), "a group's cardinality starts at a number, not '*'")
+        Between(lo.getOrElse(BigInt(0)), hi)
+      case other => unexpectedTree(other)
+    }
+    FeatureGroup(card, list(c.featureNode)(n => (n.kwOpt != null, featureDecl(n.featureDecl))))(pos(c))
+  }
+
+  /** `lo .. hi`, each None for `*`. `1..3` arrives as `1`, `.`, `.3` (a float token). */
+  private def range(c: RangeContext): (Option[BigInt], Option[BigInt]) = {
+    def bound(b: BoundContext): Option[BigInt] =
+      if (b.STAR != null) None else Some(BigInt(b.INT.getText) * (if (b.MINUS != null) -1 else 1))
+    val hi =
+      if (c.hi != null) bound(c.hi)
+      else {
+        val t = c.FLOAT.getText
+        if (t.matches("\\.[0-9]+")) Some(BigInt(t.substring(1)))
+        else { error(pos(c.FLOAT), s"expected '.. N' in a range, found '$t'"); None }
+      }
+    (bound(c.lo), hi)
+  }
+
+  private def featureAttr(c: FeatureAttrContext): FeatureAttr = c match {
+    case a: RangeAttrContext =>
+      val (lo, hi) = range(a.range)
+      FeatureAttr(a.LOWER_ID.getText, a.TYPE_ID.getText, lo, hi, None)(pos(a.LOWER_ID))
+    case a: RangeAttr2Context =>
+      val (lo, hi) = range(a.range)
+      FeatureAttr(a.LOWER_ID.getText, a.TYPE_ID.getText, lo, hi, None)(pos(a.LOWER_ID))
+    case a: SetAttrContext =>
+      val ts = a.children.asScala.toList
+      // the values: each INT, negated when a MINUS precedes it
+      val values = ts.zipWithIndex.collect {
+        case (t: TerminalNode, i) if t.getSymbol.getType == INT =>
+          val neg = i > 0 && (ts(i - 1) match { case m: TerminalNode => m.getSymbol.getType == MINUS; case _ => false })
+          BigInt(t.getText) * (if (neg) -1 else 1)
+      }
+      FeatureAttr(a.LOWER_ID.getText, a.TYPE_ID.getText, None, None, Some(values))(pos(a.LOWER_ID))
+    case a: PlainAttrContext =>
+      FeatureAttr(a.LOWER_ID.getText, a.TYPE_ID.getText, None, None, None)(pos(a.LOWER_ID))
+    case other => unexpectedTree(other)
+  }
+
+  private def featureConstraint(c: FeatureConstraintContext): FeatureConstraint = {
+    implicit val p: Pos = pos(c)
+    c match {
+      case f: IfoutConstraintContext => IfOut(mexp(f.mexp))
+      case f: RequireConstraintContext => Require(f.TYPE_ID.getText)
+      case f: ExcludeConstraintContext => Exclude(f.TYPE_ID.getText)
+      case f: IfinConstraintContext => IfIn(mexp(f.mexp))
+      case other => unexpectedTree(other)
+    }
+  }
+
+  private def mexp(c: MexpContext): MExp = {
+    implicit val p: Pos = pos(c)
+    c match {
+      case e: MUnaryContext => MUnary(e.op.getText, mexp(e.mexp))
+      case e: MBinaryContext => MBinary(e.op.getText, mexp(e.mexp(0)), mexp(e.mexp(1)))(pos(e.op))
+      case e: MImpliesContext =>
+        val op = if (e.LT != null) "<->" else "->"
+        MBinary(op, mexp(e.mexp(0)), mexp(e.mexp(1)))(if (e.LT != null) pos(e.LT) else pos(e.MINUS))
+      case e: MParenContext => mexp(e.mexp)
+      case e: MAttrContext =>
+        val q = QName.parse(e.getText)
+        MAttr(q.module.get, q.name)
+      case e: MNameContext => MName(e.getText)
+      case e: MIntContext => MInt(BigInt(e.INT.getText))
+      case other => unexpectedTree(other)
+    }
+  }
 }

@@ -4,7 +4,7 @@ import scala.collection.mutable.ListBuffer
 import scala.jdk.CollectionConverters._
 
 import org.antlr.v4.runtime.{BaseErrorListener, CommonToken, DefaultErrorStrategy, InputMismatchException,
-  NoViableAltException, RecognitionException, Recognizer, Token, TokenStream}
+  FailedPredicateException, NoViableAltException, RecognitionException, Recognizer, Token, TokenStream}
 import org.antlr.v4.runtime.{Parser => AntlrParser}
 import org.antlr.v4.runtime.misc.IntervalSet
 
@@ -52,10 +52,32 @@ private[parse] final class SyntaxErrorCollector extends BaseErrorListener {
 private[parse] final class AbsErrorStrategy extends DefaultErrorStrategy {
   import SyntaxMessages._
 
+  /** Set when the rest of the file is skipped after an error at the top level (see [[strayTopLevelWord]]). */
+  private var skipRest = false
+
+  /** The words that open a product line declaration. */
+  private val splWords = Set("delta", "productline", "product", "root", "extension")
+
+  /**
+   * A lower-case word where a module or a product line declaration may start, which is none of
+   * the product line's words (`interfac I {..}`, `foo bar;`): ANTLR tried it as one of them and
+   * failed later, but the word itself is the error; reported as the top level's, and the rest
+   * of the file is skipped (nothing after a stray top-level word can be read reliably).
+   */
+  private def strayTopLevelWord(p: AntlrParser, start: Token): Boolean =
+    (p.getContext.isInstanceOf[AbsParser.CompilationUnitContext] || p.getContext.isInstanceOf[AbsParser.ModuleDeclContext]) &&
+      start != null && start.getType == LOWER_ID &&
+      !splWords(start.getText)
+
   override def reportNoViableAlternative(p: AntlrParser, e: NoViableAltException): Unit = {
     val found = e.getOffendingToken
     val start = e.getStartToken
-    if (start != null && start.getTokenIndex == found.getTokenIndex && e.getExpectedTokens.contains(found.getType)) {
+    if (strayTopLevelWord(p, start)) {
+      val top = new IntervalSet(MODULE)
+      top.add(Token.EOF)
+      skipRest = true
+      report(p, start, expectedFound(top, start, p), e, afterPrevious = false)
+    } else if (start != null && start.getTokenIndex == found.getTokenIndex && e.getExpectedTokens.contains(found.getType)) {
       // The decision failed further on, but ANTLR blames its first token, which is fine
       // where it is. This happens when the statement alternative for `if` or `case` fails
       // and only an expression statement is left, which the grammar's predicate rules
@@ -86,7 +108,9 @@ private[parse] final class AbsErrorStrategy extends DefaultErrorStrategy {
   private var skipStatement = false
 
   override def recover(p: AntlrParser, e: RecognitionException): Unit =
-    if (skipStatement) {
+    if (skipRest || (e.isInstanceOf[FailedPredicateException] && topLevelWords(e.asInstanceOf[FailedPredicateException].getRuleIndex))) {
+      while (p.getInputStream.LA(1) != Token.EOF) p.consume()
+    } else if (skipStatement) {
       skipStatement = false
       skipToEndOfStatement(p)
       // Back at a statement boundary: the next error is a new one, so report it.
@@ -125,6 +149,28 @@ private[parse] final class AbsErrorStrategy extends DefaultErrorStrategy {
           if (depth == 0) done = true
         case _ => p.consume()
       }
+    }
+  }
+
+  /** The words that open a product line declaration at the top level (cogs.absc.ast.Spl). */
+  private val topLevelWords = Set(AbsParser.RULE_kwDelta, AbsParser.RULE_kwProductline, AbsParser.RULE_kwProduct,
+    AbsParser.RULE_kwRoot, AbsParser.RULE_kwExtension)
+
+  /**
+   * Only the product line's words are predicates (`delta`, `group`, ... are names elsewhere).
+   * A top-level word that is none of them is reported as the top level's error ("expected
+   * 'module' or end of file", a misspelt keyword's hint), and the rest of the file is skipped:
+   * nothing after a stray word at the top level can be read reliably.
+   */
+  override def reportFailedPredicate(p: AntlrParser, e: FailedPredicateException): Unit = {
+    val t = e.getOffendingToken
+    if (topLevelWords(e.getRuleIndex)) {
+      val top = new IntervalSet(MODULE)
+      top.add(Token.EOF)
+      report(p, t, expectedFound(top, t, p), e, afterPrevious = false)
+    } else {
+      val word = p.getRuleNames()(e.getRuleIndex).stripPrefix("kw").toLowerCase(java.util.Locale.ROOT)
+      report(p, t, s"expected '$word', found ${found(t)}", e, afterPrevious = false)
     }
   }
 
@@ -250,6 +296,10 @@ private[parse] object SyntaxMessages {
    */
   def describeExpected(set: IntervalSet): Option[String] = {
     var rest = tokenTypes(set) - Token.EPSILON
+    // Where a module may start, a lower-case name may too, but only as the first word of a
+    // product line declaration (`delta`, `productline`, `product`, `root`, `extension`): saying
+    // "an identifier" there would mislead.
+    if (rest(MODULE)) rest -= LOWER_ID
     val phrases = ListBuffer.empty[String]
     def takePhrase(test: Boolean, phrase: String, covered: Set[Int]): Unit =
       if (test) { phrases += phrase; rest = rest -- covered }
@@ -342,7 +392,7 @@ private[parse] object SyntaxMessages {
 
   /** "expected X, found Y" with a hint, or "unexpected Y" if nothing short can be said of X. */
   def expectedFound(expected: IntervalSet, t: Token, p: AntlrParser): String = {
-    val ts = tokenTypes(expected)
+    val ts = { val all = tokenTypes(expected); if (all(MODULE)) all - LOWER_ID else all }
     val keyword = misspelledKeyword(ts, t)
     if (keyword.isDefined) s"unexpected ${found(t)}; did you mean '${keyword.get}'?"
     else if (t.getType == Token.EOF && ts.contains(TEMPLATE_END)) unterminatedTemplate

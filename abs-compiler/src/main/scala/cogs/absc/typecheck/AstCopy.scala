@@ -8,7 +8,13 @@ import cogs.absc.ast._
  * names by node identity, and the same trait method means different fields (and `this`)
  * in different classes.
  */
-private[typecheck] object AstCopy {
+private[typecheck] object AstCopy extends AstRewrite(v => VarUse(v.name)(v.pos))
+
+/**
+ * A deep copy that replaces each variable read (`VarUse` as an expression, not as an assignment
+ * target or claim guard) by `onVar(v)`: the flattening phase substitutes a delta's parameters so.
+ */
+private[absc] class AstRewrite(onVar: VarUse => PureExp) {
 
   def method(m: MethodDecl): MethodDecl = MethodDecl(sig(m.sig), block(m.body))(m.pos)
 
@@ -86,6 +92,7 @@ private[typecheck] object AstCopy {
       case NullLit() => NullLit()
       case ThisExp() => ThisExp()
       case DestinyExp() => DestinyExp()
+      case v: VarUse => onVar(v)
       case l: LValue => lvalue(l)
       case FnApp(f, as) => FnApp(f, as.map(pure))
       case PartialFnApp(f, fas, as) => PartialFnApp(f, fas.map(funArg), as.map(pure))

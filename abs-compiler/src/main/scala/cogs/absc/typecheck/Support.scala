@@ -65,7 +65,6 @@ private[typecheck] object Unsupported {
     "ABS.Meta" -> "the module ABS.Meta (meta-programming)",
     "ABS.FLI" -> "the module ABS.FLI (foreign language interface)",
     "ABS.SmartDeploy" -> "the module ABS.SmartDeploy (smart deployment)",
-    "ABS.Productline" -> "the module ABS.Productline (software product lines)",
     "ABS.StdLib.Exceptions" -> "the module ABS.StdLib.Exceptions (the predefined exceptions are in ABS.StdLib)")
 
   def forName(ns: Namespace, name: String): Option[String] = ns match {
@@ -77,8 +76,8 @@ private[typecheck] object Unsupported {
   }
 }
 
-/** "Did you mean ...?" */
-private[typecheck] object Suggest {
+/** "Did you mean ...?" (also for the product line's names, cogs.absc.spl) */
+private[absc] object Suggest {
 
   /** Edit distance with adjacent transpositions ("lenght" is one edit from "length"). */
   def distance(a: String, b: String): Int = {

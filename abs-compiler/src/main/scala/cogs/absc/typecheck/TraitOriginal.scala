@@ -8,9 +8,10 @@ import cogs.absc.ast._
  * in an ABS identifier, so it never meets a name of the model), and each `original(args)` that is
  * the whole expression of a statement (`original();`, `x = original();`, `T x = original();`,
  * `return original();`) becomes the synchronous call `this.m$original$1(args)`. An `original()`
- * anywhere else stays a function application, which the expression phase reports.
+ * anywhere else stays a function application, which the expression phase reports. The
+ * flattening phase (cogs.absc.spl) does the same for a delta's `modifies` of a class method.
  */
-private[typecheck] object TraitOriginal {
+private[absc] object TraitOriginal {
   private def isOriginal(e: Exp): Boolean = e match {
     case FnApp(QName(None, "original"), _) => true
     case _ => false

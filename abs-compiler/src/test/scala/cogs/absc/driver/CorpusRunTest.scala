@@ -4,7 +4,9 @@ import cogs.absc.run.ProgramRunner
 
 import cogs.absc.emit.{EmittedFile, ScalaEmitter}
 import cogs.absc.lib.Out
+import cogs.absc.diag.Diagnostic
 import cogs.absc.parse.Parser
+import cogs.absc.spl.Flatten
 import cogs.absc.typecheck.TypeChecker
 import java.io.{ByteArrayOutputStream, PrintStream}
 import java.nio.charset.StandardCharsets.UTF_8
@@ -21,6 +23,10 @@ import scala.jdk.CollectionConverters._
  *
  * To keep the build fast all programs are compiled in one scalac run: each is emitted into a
  * package of its own (`corpus.p12`). One dynamic test per program, so Surefire counts them.
+ *
+ * A product line (`spl/`) is run once for its core (`NAME.out`) and once for each product P
+ * that has an expected output `NAME.P.out`: flattened for P (cogs.absc.spl.Flatten), then as
+ * any other program.
  */
 class CorpusRunTest {
   private val root = Paths.get("src/test/abs/run")
@@ -29,7 +35,18 @@ class CorpusRunTest {
   /** Programs the checker must reject, with the "not supported yet" message it must give. */
   private val knownUnsupported = Map.empty[String, String]
 
-  private case class Program(name: String, file: Path, pkg: String, emitted: Either[String, List[EmittedFile]], mainObject: Option[String])
+  private case class Program(name: String, file: Path, pkg: String, emitted: Either[String, List[EmittedFile]], mainObject: Option[String],
+      product: Option[String] = None)
+
+  /** The products of a product line that have an expected output `NAME.P.out` next to it. */
+  private def productsOf(f: Path): List[String] = {
+    val base = f.getFileName.toString.stripSuffix(".abs")
+    val s = Files.list(f.getParent)
+    try s.iterator.asScala.map(_.getFileName.toString).collect {
+      case n if n.startsWith(base + ".") && n.endsWith(".out") && n.count(_ == '.') == 2 => n.stripPrefix(base + ".").stripSuffix(".out")
+    }.toList.sorted
+    finally s.close()
+  }
 
   @TestFactory
   def corpus(): java.util.List[DynamicTest] = {
@@ -37,20 +54,25 @@ class CorpusRunTest {
       .filter(_.toString.endsWith(".abs")).toList.sortBy(_.toString)
     assertTrue(files.size >= 200, s"the corpus has ${files.size} programs")
 
-    val programs = files.zipWithIndex.map { case (f, i) =>
-      val name = if (f.startsWith(root)) root.relativize(f).toString else "examples/" + examples.relativize(f)
+    val runs = files.flatMap(f => (None :: productsOf(f).map(Some(_))).map(p => (f, p)))
+    val programs = runs.zipWithIndex.map { case ((f, product), i) =>
+      val file = if (f.startsWith(root)) root.relativize(f).toString else "examples/" + examples.relativize(f)
+      val name = product.fold(file)(p => s"$file -p $p")
       val text = new String(Files.readAllBytes(f), UTF_8)
       val pkg = s"corpus.p$i"
-      val emitted = Parser.parse(f.toString, text) match {
+      val emitted = Parser.parse(f.toString, text).flatMap(u => Flatten.flatten(List(u), product).left.map {
+        case Flatten.Errors(ds) => ds
+        case Flatten.NoSuchProduct(m) => List(Diagnostic.error(cogs.absc.ast.Pos(f.toString, 1, 1), m))
+      }) match {
         case Left(ds) => Left(ds.map(_.render(text)).mkString("\n"))
-        case Right(unit) => TypeChecker.check(List(unit)) match {
+        case Right(units) => TypeChecker.check(units) match {
           case Left(ds) => Left(ds.filter(_.isError).map(_.render(text)).mkString("\n"))
           case Right(typed) =>
             val e = ScalaEmitter.emit(typed, pkg)
             Right((e.files.map(g => EmittedFile(s"p$i/${g.relativePath}", g.text)), e.mainObject))
         }
       }
-      Program(name, f, pkg, emitted.map(_._1), emitted.toOption.flatMap(_._2))
+      Program(name, f, pkg, emitted.map(_._1), emitted.toOption.flatMap(_._2), product)
     }
 
     // One scalac run for the whole corpus.
@@ -98,7 +120,7 @@ class CorpusRunTest {
     val stderr = report.toString(UTF_8)
     val base = p.file.toString.stripSuffix(".abs")
     val failSpec = Paths.get(base + ".fail")
-    val outSpec = Paths.get(base + ".out")
+    val outSpec = Paths.get(base + p.product.fold("")("." + _) + ".out")
     if (Files.exists(failSpec)) {
       val lines = Files.readAllLines(failSpec, UTF_8).asScala.toList
       assertEquals(lines.head.trim.toInt, outcome.status, s"exit status; stderr:\n$stderr")

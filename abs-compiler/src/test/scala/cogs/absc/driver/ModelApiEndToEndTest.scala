@@ -59,7 +59,7 @@ class ModelApiEndToEndTest {
     val err = dir.resolve(s"$name.err")
     val java = Paths.get(System.getProperty("java.home"), "bin", "java").toString
     val pb = new ProcessBuilder(java, "-Xss256m", "-cp", System.getProperty("java.class.path"),
-      "cogs.absc.driver.Main", "run", "--cache-dir", dir.resolve("cache").toString, "-p", "0", file)
+      "cogs.absc.driver.Main", "run", "--cache-dir", dir.resolve("cache").toString, "--port", "0", file)
     pb.redirectOutput(out.toFile).redirectError(err.toFile)
     val p = pb.start()
     p.getOutputStream.close()

@@ -34,6 +34,8 @@ object Show {
   def defaultOpaque(o: AnyRef): String = {
     val name = o match {
       case n: Named => n.absClassName
+      // generated classes name themselves as the model does (a class `C` may be Scala's `C$Class`)
+      case a: cogs.runtime.ActiveObject => a.traceName
       case _        => o.getClass.getSimpleName
     }
     name + "#" + Identity.id(o)
