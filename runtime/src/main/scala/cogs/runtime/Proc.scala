@@ -108,7 +108,8 @@ object Proc {
   private[runtime] final class Await(val guard: Guard) extends Node[Unit] { def tag = AWAIT }
   private[runtime] final class AwaitFut[A](val fut: Fut[_ <: A]) extends Node[A] { def tag = AWAIT_FUT }
   private[runtime] object Suspend extends Node[Unit] { def tag = SUSPEND }
-  private[runtime] final class Get[A](val fut: Fut[_ <: A]) extends Node[A] { def tag = GET }
+  /** `at`: where the `get` is in the program (`f.abs:12:5`), for deadlock reports; null if not known. */
+  private[runtime] final class Get[A](val fut: Fut[_ <: A], val at: String) extends Node[A] { def tag = GET }
   /**
    * A synchronous call. `call` is the Scala function of the call, or null when it came from the
    * Java DSL: then `jcall` is the Java function, kept as it is (no wrapper allocated per call).
@@ -181,7 +182,7 @@ object Proc {
    * is held) for that much simulated time. Time passes only when nothing else can run.
    */
   def duration(min: SimTime, max: SimTime): Proc[Unit] =
-    new Bind[Fut[Unit], Unit](new Delay(() => Cogs.clockHere("duration").waitFor(min, max)), f => new Get(f))
+    new Bind[Fut[Unit], Unit](new Delay(() => Cogs.clockHere("duration").waitFor(min, max)), f => new Get(f, null))
 
   /** `duration(d, d)`. */
   def duration(d: SimTime): Proc[Unit] = duration(d, d)
@@ -190,7 +191,7 @@ object Proc {
   val suspend: Proc[Unit] = Suspend
 
   /** ABS `f.get`: blocks this process's COG (not a thread) until `f` is resolved. */
-  def get[A](f: Fut[A]): Proc[A] = new Get(f)
+  def get[A](f: Fut[A]): Proc[A] = new Get(f, null)
 
   /**
    * ABS synchronous call `o.m(..)`: in the caller's COG the callee runs at once, as part of this
