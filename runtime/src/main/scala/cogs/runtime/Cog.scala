@@ -663,7 +663,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
             if (t eq null) cur = new Raise(new NullPointerException(s"synchronous call ${Option(s.label).getOrElse("")} on null"))
             // Inline rather than Proc.safely: that would allocate a closure per synchronous call.
             else if (t.cog eq this) cur = try s.callOn(t) catch { case e: Throwable => raised(e) }
-            else cur = try new Get(runtime.send(t, s.label, s.asFunction), null) catch { case e: Throwable => raised(e) }
+            else cur = try new Get(runtime.send(t, s.label, s.asFunction)) catch { case e: Throwable => raised(e) }
         }
       }
     }

@@ -41,13 +41,13 @@ final class Fut[A] private[runtime] (
   }
 
   /** ABS `f.get`: inside a process, blocks this process's COG until resolved (no pool thread is held). */
-  def get: Proc[A] = new Proc.Get(this, null)
+  def get: Proc[A] = new Proc.Get(this)
 
   /**
    * [[get]] at a place in the program (`f.abs:12:5`, a constant of code generated from ABS): a
    * deadlock report says where the COG blocks. Nothing else differs.
    */
-  def getAt(at: String): Proc[A] = new Proc.Get(this, at)
+  def getAt(at: String): Proc[A] = new Proc.GetAt(this, at)
 
   /** ABS `await f?` followed by reading the value: suspends the process, the COG may run others. */
   def await: Proc[A] = new Proc.AwaitFut(this)

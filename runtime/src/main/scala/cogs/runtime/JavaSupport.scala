@@ -56,7 +56,7 @@ private[runtime] object JavaSupport {
   def now: SimTime = Cogs.now
   def spawnOn[T <: ActiveObject](dc: DeploymentComponent, make: Supplier[T]): T = Cogs.spawnOn(dc)(make.get())
   def spawnOnIn[T <: ActiveObject](rt: CogRuntime, dc: DeploymentComponent, make: Supplier[T]): T = rt.spawnOn(dc)(make.get())
-  def get[A](f: javadsl.Fut[A]): javadsl.Proc[A] = new Proc.Get[A](fut(f), null)
+  def get[A](f: javadsl.Fut[A]): javadsl.Proc[A] = new Proc.Get[A](fut(f))
 
   def sync[T <: Active, A](target: T, method: String, call: JFunction[_ >: T, _ <: javadsl.Proc[A]]): javadsl.Proc[A] =
     new Proc.Sync[T, A](target, method, null, call)

@@ -108,8 +108,13 @@ object Proc {
   private[runtime] final class Await(val guard: Guard) extends Node[Unit] { def tag = AWAIT }
   private[runtime] final class AwaitFut[A](val fut: Fut[_ <: A]) extends Node[A] { def tag = AWAIT_FUT }
   private[runtime] object Suspend extends Node[Unit] { def tag = SUSPEND }
-  /** `at`: where the `get` is in the program (`f.abs:12:5`), for deadlock reports; null if not known. */
-  private[runtime] final class Get[A](val fut: Fut[_ <: A], val at: String) extends Node[A] { def tag = GET }
+  private[runtime] class Get[A](val fut: Fut[_ <: A]) extends Node[A] {
+    def tag = GET
+    /** Where the `get` is in the program (`f.abs:12:5`), for deadlock reports; null if not known. */
+    def at: String = null
+  }
+  /** A [[Get]] that knows its place: a subclass, so that a plain `get` stays 16 bytes. */
+  private[runtime] final class GetAt[A](fut: Fut[_ <: A], override val at: String) extends Get[A](fut)
   /**
    * A synchronous call. `call` is the Scala function of the call, or null when it came from the
    * Java DSL: then `jcall` is the Java function, kept as it is (no wrapper allocated per call).
@@ -182,7 +187,7 @@ object Proc {
    * is held) for that much simulated time. Time passes only when nothing else can run.
    */
   def duration(min: SimTime, max: SimTime): Proc[Unit] =
-    new Bind[Fut[Unit], Unit](new Delay(() => Cogs.clockHere("duration").waitFor(min, max)), f => new Get(f, null))
+    new Bind[Fut[Unit], Unit](new Delay(() => Cogs.clockHere("duration").waitFor(min, max)), f => new Get(f))
 
   /** `duration(d, d)`. */
   def duration(d: SimTime): Proc[Unit] = duration(d, d)
@@ -191,7 +196,7 @@ object Proc {
   val suspend: Proc[Unit] = Suspend
 
   /** ABS `f.get`: blocks this process's COG (not a thread) until `f` is resolved. */
-  def get[A](f: Fut[A]): Proc[A] = new Get(f, null)
+  def get[A](f: Fut[A]): Proc[A] = new Get(f)
 
   /**
    * ABS synchronous call `o.m(..)`: in the caller's COG the callee runs at once, as part of this
