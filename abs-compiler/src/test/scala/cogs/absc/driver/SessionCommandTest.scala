@@ -67,7 +67,7 @@ class SessionCommandTest {
     // The request is refused at the buyer (policy reject): its future fails, no quote is printed.
     assertEquals("", r.programOut)
     assertTrue(r.err.contains("protocol violation in session Purchase#1: role B in state 1 sent S!request(String); expected A?authenticate(String)"), r.err)
-    assertTrue(r.err.contains("B (BuyerImpl#"), r.err)
+    assertTrue(r.err.contains("B (BuyerImpl created at PurchaseBuggy.abs:"), r.err)
     assertTrue(r.err.contains("not finished, stopped in state 2 waiting for S!buy(String) or S!quit() or S!request(String)"), r.err)
     assertTrue(r.err.contains("sessions verdict: 1 violation(s), 2 role(s) not finished (exit status 3)"), r.err)
     val json = Files.readString(dir.resolve("buggy.conf.jsonl"), UTF_8).linesIterator.toList
@@ -140,7 +140,7 @@ class SessionCommandTest {
     val f = file("Cross.abs", model)
     val r = abs("run", "--cache-dir", cache.toString, "--monitor", conf("cross.conf"), f)
     assertEquals(Exit.Monitor, r.status, r.err)
-    assertTrue(r.err.contains("protocol violation in session Purchase#2: role B in state 0 sent S!login(String) (the callee SellerImpl#"), r.err)
+    assertTrue(r.err.contains("protocol violation in session Purchase#2: role B in state 0 sent S!login(String) (the callee SellerImpl created at Cross.abs:"), r.err)
     assertTrue(r.err.contains("plays S in session Purchase#1, not in this one"), r.err)
   }
 
