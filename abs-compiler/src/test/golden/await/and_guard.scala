@@ -16,6 +16,9 @@ object Test {
 
   final class SlowImpl() extends ActiveObject with Slow {
     override def traceName: String = "SlowImpl"
+    private[this] var createdAt$ : String = _
+    def at$(site: String): this.type = { createdAt$ = site; this }
+    override def creationSite: String = createdAt$
     private[this] var dead$ : AbsException = null
     private[this] def recover$(e$: Throwable): Throwable = {
       if (dead$ == null) AbsException.lift(e$) match {
@@ -32,7 +35,7 @@ object Test {
       } catch { case e$: Throwable => throw recover$(e$) }
     }
 
-    override def toString: String = s"SlowImpl#${System.identityHashCode(this)}"
+    override def toString: String = if (createdAt$ eq null) s"SlowImpl#${System.identityHashCode(this)}" else "SlowImpl created at " + createdAt$
   }
   object SlowImpl {
     def compute(): SlowImpl => Proc[AbsInt] = _.compute()
@@ -50,6 +53,9 @@ object Test {
   final class CombinerImpl() extends ActiveObject with Combiner {
     var allowed: Boolean = false
     override def traceName: String = "CombinerImpl"
+    private[this] var createdAt$ : String = _
+    def at$(site: String): this.type = { createdAt$ = site; this }
+    override def creationSite: String = createdAt$
     private[this] var dead$ : AbsException = null
     private[this] def recover$(e$: Throwable): Throwable = {
       if (dead$ == null) AbsException.lift(e$) match {
@@ -76,14 +82,14 @@ object Test {
         // and_guard.abs:14
         Proc.await(Guard.future(f) & Guard.cond("and_guard.abs:14:16")(this.allowed)).flatMap { _ =>
           // and_guard.abs:15
-          f.get.map { (v: AbsInt) =>
+          f.getAt("and_guard.abs:15:15").map { (v: AbsInt) =>
             v + AbsInt(1)
           }
         }
       }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
     }
 
-    override def toString: String = s"CombinerImpl#${System.identityHashCode(this)}"
+    override def toString: String = if (createdAt$ eq null) s"CombinerImpl#${System.identityHashCode(this)}" else "CombinerImpl created at " + createdAt$
   }
   object CombinerImpl {
     def allow(): CombinerImpl => Proc[Unit] = _.allow()
@@ -93,15 +99,15 @@ object Test {
   // the main block
   def main(): Proc[Boolean] = {
     // and_guard.abs:21
-    val s: Slow = Cogs.spawn(new SlowImpl())
+    val s: Slow = Cogs.spawn((new SlowImpl()).at$("and_guard.abs:21:12"))
     // and_guard.abs:22
-    val c: Combiner = Cogs.spawn(new CombinerImpl())
+    val c: Combiner = Cogs.spawn((new CombinerImpl()).at$("and_guard.abs:22:16"))
     // and_guard.abs:23
     val r: Fut[AbsInt] = nullCheck(c, "call of 'combine' on null at await/and_guard.abs:23:18").send("combine")(Combiner.combine(s))
     // and_guard.abs:24
     nullCheck(c, "call of 'allow' on null at await/and_guard.abs:24:5").tell("allow")(Combiner.allow())
     // and_guard.abs:25
-    r.get.flatMap { (v: AbsInt) =>
+    r.getAt("and_guard.abs:25:13").flatMap { (v: AbsInt) =>
       // and_guard.abs:26
       val testresult: Boolean = v == AbsInt(11)
       Proc.done(testresult)

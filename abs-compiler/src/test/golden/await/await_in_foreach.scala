@@ -16,6 +16,9 @@ object Test {
 
   final class LenImpl() extends ActiveObject with Len {
     override def traceName: String = "LenImpl"
+    private[this] var createdAt$ : String = _
+    def at$(site: String): this.type = { createdAt$ = site; this }
+    override def creationSite: String = createdAt$
     private[this] var dead$ : AbsException = null
     private[this] def recover$(e$: Throwable): Throwable = {
       if (dead$ == null) AbsException.lift(e$) match {
@@ -32,7 +35,7 @@ object Test {
       } catch { case e$: Throwable => throw recover$(e$) }
     }
 
-    override def toString: String = s"LenImpl#${System.identityHashCode(this)}"
+    override def toString: String = if (createdAt$ eq null) s"LenImpl#${System.identityHashCode(this)}" else "LenImpl created at " + createdAt$
   }
   object LenImpl {
     def len(s: String): LenImpl => Proc[AbsInt] = _.len(s)
@@ -41,7 +44,7 @@ object Test {
   // the main block
   def main(): Proc[Boolean] = {
     // await_in_foreach.abs:9
-    val l: Len = Cogs.spawn(new LenImpl())
+    val l: Len = Cogs.spawn((new LenImpl()).at$("await_in_foreach.abs:9:11"))
     // await_in_foreach.abs:10
     var weighted: AbsInt = AbsInt(0)
     // await_in_foreach.abs:11
@@ -52,7 +55,7 @@ object Test {
       // await_in_foreach.abs:13
       Proc.awaitResolved(f).flatMap { _ =>
         // await_in_foreach.abs:14
-        f.get.flatMap { (n: AbsInt) =>
+        f.getAt("await_in_foreach.abs:14:15").flatMap { (n: AbsInt) =>
           // await_in_foreach.abs:15
           weighted = weighted + n * (i + AbsInt(1))
           // await_in_foreach.abs:16

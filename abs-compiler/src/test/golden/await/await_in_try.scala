@@ -18,6 +18,9 @@ object Test {
 
   final class NumImpl() extends ActiveObject with Num {
     override def traceName: String = "NumImpl"
+    private[this] var createdAt$ : String = _
+    def at$(site: String): this.type = { createdAt$ = site; this }
+    override def creationSite: String = createdAt$
     private[this] var dead$ : AbsException = null
     private[this] def recover$(e$: Throwable): Throwable = {
       if (dead$ == null) AbsException.lift(e$) match {
@@ -34,7 +37,7 @@ object Test {
       } catch { case e$: Throwable => throw recover$(e$) }
     }
 
-    override def toString: String = s"NumImpl#${System.identityHashCode(this)}"
+    override def toString: String = if (createdAt$ eq null) s"NumImpl#${System.identityHashCode(this)}" else "NumImpl created at " + createdAt$
   }
   object NumImpl {
     def get10(): NumImpl => Proc[AbsInt] = _.get10()
@@ -43,7 +46,7 @@ object Test {
   // the main block
   def main(): Proc[Boolean] = {
     // await_in_try.abs:11
-    val n: Num = Cogs.spawn(new NumImpl())
+    val n: Num = Cogs.spawn((new NumImpl()).at$("await_in_try.abs:11:11"))
     // await_in_try.abs:12
     var caught: AbsInt = AbsInt(0)
     // await_in_try.abs:13

@@ -19,6 +19,9 @@ object Test {
   final class BufferImpl(var capacity: AbsInt) extends ActiveObject with Buffer {
     var items: List[AbsInt] = Nil
     override def traceName: String = "BufferImpl"
+    private[this] var createdAt$ : String = _
+    def at$(site: String): this.type = { createdAt$ = site; this }
+    override def creationSite: String = createdAt$
     private[this] var dead$ : AbsException = null
     private[this] def recover$(e$: Throwable): Throwable = {
       if (dead$ == null) AbsException.lift(e$) match {
@@ -54,7 +57,7 @@ object Test {
       }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
     }
 
-    override def toString: String = s"BufferImpl#${System.identityHashCode(this)}"
+    override def toString: String = if (createdAt$ eq null) s"BufferImpl#${System.identityHashCode(this)}" else "BufferImpl created at " + createdAt$
   }
   object BufferImpl {
     def put_(v: AbsInt): BufferImpl => Proc[Unit] = _.put_(v)
@@ -70,6 +73,9 @@ object Test {
 
   final class ProducerImpl(var b: Buffer) extends ActiveObject with Producer {
     override def traceName: String = "ProducerImpl"
+    private[this] var createdAt$ : String = _
+    def at$(site: String): this.type = { createdAt$ = site; this }
+    override def creationSite: String = createdAt$
     private[this] var dead$ : AbsException = null
     private[this] def recover$(e$: Throwable): Throwable = {
       if (dead$ == null) AbsException.lift(e$) match {
@@ -94,7 +100,7 @@ object Test {
       }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
     }
 
-    override def toString: String = s"ProducerImpl#${System.identityHashCode(this)}"
+    override def toString: String = if (createdAt$ eq null) s"ProducerImpl#${System.identityHashCode(this)}" else "ProducerImpl created at " + createdAt$
   }
   object ProducerImpl {
     def produce(from__ : AbsInt, to__ : AbsInt): ProducerImpl => Proc[Unit] = _.produce(from__, to__)
@@ -109,6 +115,9 @@ object Test {
 
   final class ConsumerImpl(var b: Buffer) extends ActiveObject with Consumer {
     override def traceName: String = "ConsumerImpl"
+    private[this] var createdAt$ : String = _
+    def at$(site: String): this.type = { createdAt$ = site; this }
+    override def creationSite: String = createdAt$
     private[this] var dead$ : AbsException = null
     private[this] def recover$(e$: Throwable): Throwable = {
       if (dead$ == null) AbsException.lift(e$) match {
@@ -138,7 +147,7 @@ object Test {
       }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
     }
 
-    override def toString: String = s"ConsumerImpl#${System.identityHashCode(this)}"
+    override def toString: String = if (createdAt$ eq null) s"ConsumerImpl#${System.identityHashCode(this)}" else "ConsumerImpl created at " + createdAt$
   }
   object ConsumerImpl {
     def consume(n: AbsInt): ConsumerImpl => Proc[AbsInt] = _.consume(n)
@@ -147,13 +156,13 @@ object Test {
   // the main block
   def main(): Proc[Boolean] = {
     // bounded_buffer.abs:39
-    val b: Buffer = Cogs.spawn(new BufferImpl(AbsInt(2)))
+    val b: Buffer = Cogs.spawn((new BufferImpl(AbsInt(2))).at$("bounded_buffer.abs:39:14"))
     // bounded_buffer.abs:40
-    val p1: Producer = Cogs.spawn(new ProducerImpl(b))
+    val p1: Producer = Cogs.spawn((new ProducerImpl(b)).at$("bounded_buffer.abs:40:17"))
     // bounded_buffer.abs:41
-    val p2: Producer = Cogs.spawn(new ProducerImpl(b))
+    val p2: Producer = Cogs.spawn((new ProducerImpl(b)).at$("bounded_buffer.abs:41:17"))
     // bounded_buffer.abs:42
-    val c: Consumer = Cogs.spawn(new ConsumerImpl(b))
+    val c: Consumer = Cogs.spawn((new ConsumerImpl(b)).at$("bounded_buffer.abs:42:16"))
     // bounded_buffer.abs:43
     nullCheck(p1, "call of 'produce' on null at await/bounded_buffer.abs:43:6").tell("produce")(Producer.produce(AbsInt(1), AbsInt(25)))
     // bounded_buffer.abs:44

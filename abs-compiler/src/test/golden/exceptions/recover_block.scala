@@ -24,6 +24,9 @@ object Test {
     var faultCount: AbsInt = AbsInt(0)
     var last: String = ""
     override def traceName: String = "ServiceImpl"
+    private[this] var createdAt$ : String = _
+    def at$(site: String): this.type = { createdAt$ = site; this }
+    override def creationSite: String = createdAt$
     private[this] var dead$ : AbsException = null
     private[this] def recover$(e$: Throwable): Throwable = {
       if (dead$ == null) AbsException.lift(e$) match {
@@ -65,7 +68,7 @@ object Test {
       } catch { case e$: Throwable => throw recover$(e$) }
     }
 
-    override def toString: String = s"ServiceImpl#${System.identityHashCode(this)}"
+    override def toString: String = if (createdAt$ eq null) s"ServiceImpl#${System.identityHashCode(this)}" else "ServiceImpl created at " + createdAt$
   }
   object ServiceImpl {
     def work(v: AbsInt): ServiceImpl => Proc[AbsInt] = _.work(v)
@@ -76,7 +79,7 @@ object Test {
   // the main block
   def main(): Proc[Boolean] = {
     // recover_block.abs:24
-    val s: Service = Cogs.spawn(new ServiceImpl())
+    val s: Service = Cogs.spawn((new ServiceImpl()).at$("recover_block.abs:24:15"))
     // recover_block.abs:25
     var sawFault: Boolean = false
     // recover_block.abs:26

@@ -26,6 +26,9 @@ object HttpNames {
   final class CounterImpl(var label: String) extends ActiveObject with Counter with _root_.cogs.absc.modelapi.HttpExposed {
     var count: AbsInt = AbsInt(0)
     override def traceName: String = "CounterImpl"
+    private[this] var createdAt$ : String = _
+    def at$(site: String): this.type = { createdAt$ = site; this }
+    override def creationSite: String = createdAt$
     private[this] var dead$ : AbsException = null
     private[this] def recover$(e$: Throwable): Throwable = {
       if (dead$ == null) AbsException.lift(e$) match {
@@ -72,7 +75,7 @@ object HttpNames {
     def http$state: _root_.cogs.runtime.Fut[List[(String, Any)]] =
       _root_.cogs.runtime.Cogs.send(this, "$state", (o$: CounterImpl) => Proc.done[List[(String, Any)]](List(("label", o$.label), ("count", o$.count))))
 
-    override def toString: String = s"CounterImpl#${System.identityHashCode(this)}"
+    override def toString: String = if (createdAt$ eq null) s"CounterImpl#${System.identityHashCode(this)}" else "CounterImpl created at " + createdAt$
   }
   object CounterImpl {
     def name(): CounterImpl => Proc[String] = _.name()
@@ -90,6 +93,9 @@ object HttpNames {
   final class HolderImpl() extends ActiveObject with Holder with _root_.cogs.absc.modelapi.HttpExposed {
     var kept: Counter = null
     override def traceName: String = "HolderImpl"
+    private[this] var createdAt$ : String = _
+    def at$(site: String): this.type = { createdAt$ = site; this }
+    override def creationSite: String = createdAt$
     private[this] var dead$ : AbsException = null
     private[this] def recover$(e$: Throwable): Throwable = {
       if (dead$ == null) AbsException.lift(e$) match {
@@ -114,7 +120,7 @@ object HttpNames {
     def make(): Proc[Counter] = {
       if (dead$ != null) throw ObjectDeadException
       try {
-        Proc.done(Cogs.spawn(new CounterImpl("made")))
+        Proc.done(Cogs.spawn((new CounterImpl("made")).at$("http_names.abs:30:27")))
       } catch { case e$: Throwable => throw recover$(e$) }
     }
 
@@ -124,7 +130,7 @@ object HttpNames {
     def http$state: _root_.cogs.runtime.Fut[List[(String, Any)]] =
       _root_.cogs.runtime.Cogs.send(this, "$state", (o$: HolderImpl) => Proc.done[List[(String, Any)]](List(("kept", o$.kept))))
 
-    override def toString: String = s"HolderImpl#${System.identityHashCode(this)}"
+    override def toString: String = if (createdAt$ eq null) s"HolderImpl#${System.identityHashCode(this)}" else "HolderImpl created at " + createdAt$
   }
   object HolderImpl {
     def made(): HolderImpl => Proc[Counter] = _.made()
@@ -134,14 +140,14 @@ object HttpNames {
   // the main block
   def main(): Proc[Boolean] = {
     // http_names.abs:34
-    val c: Counter = Cogs.spawn(new CounterImpl("first"))
+    val c: Counter = Cogs.spawn((new CounterImpl("first")).at$("http_names.abs:34:35"))
     _root_.cogs.absc.modelapi.HttpObjects.register("first", c)
     // http_names.abs:35
     Proc.await(nullCheck(c, "call of 'add' on null at modelapi/http_names.abs:35:19").send("add")(Counter.add(AbsInt(1), list(AbsInt(2), AbsInt(3)), map(Pair("bonus", true))))).flatMap { (a: AbsInt) =>
       // http_names.abs:36
-      _root_.cogs.absc.modelapi.HttpObjects.register("second" + "!", Cogs.spawn(new CounterImpl("second")))
+      _root_.cogs.absc.modelapi.HttpObjects.register("second" + "!", Cogs.spawn((new CounterImpl("second")).at$("http_names.abs:36:30")))
       // http_names.abs:37
-      val h: Holder = Cogs.spawn(new HolderImpl())
+      val h: Holder = Cogs.spawn((new HolderImpl()).at$("http_names.abs:37:14"))
       // http_names.abs:38
       Proc.await(nullCheck(h, "call of 'made' on null at modelapi/http_names.abs:38:23").send("made")(Holder.made())).flatMap { (m: Counter) =>
         // http_names.abs:39

@@ -29,6 +29,9 @@ object Impl {
   final class MemoryStore(var prefix: String) extends ActiveObject with Api.Store {
     var items: List[String] = Nil
     override def traceName: String = "MemoryStore"
+    private[this] var createdAt$ : String = _
+    def at$(site: String): this.type = { createdAt$ = site; this }
+    override def creationSite: String = createdAt$
     private[this] var dead$ : AbsException = null
     private[this] def recover$(e$: Throwable): Throwable = {
       if (dead$ == null) AbsException.lift(e$) match {
@@ -54,7 +57,7 @@ object Impl {
       } catch { case e$: Throwable => throw recover$(e$) }
     }
 
-    override def toString: String = s"MemoryStore#${System.identityHashCode(this)}"
+    override def toString: String = if (createdAt$ eq null) s"MemoryStore#${System.identityHashCode(this)}" else "MemoryStore created at " + createdAt$
   }
   object MemoryStore {
     def put_(v: String): MemoryStore => Proc[Unit] = _.put_(v)
@@ -74,9 +77,9 @@ object Main$ {
   // the main block
   def main(): Proc[Boolean] = {
     // classes_across_modules.abs:22
-    val s: Api.Store = Cogs.spawn(new Impl.MemoryStore("#"))
+    val s: Api.Store = Cogs.spawn((new Impl.MemoryStore("#")).at$("classes_across_modules.abs:22:13"))
     // classes_across_modules.abs:23
-    val t: Api.Store = Cogs.spawnLocal(new Impl.MemoryStore("@"))
+    val t: Api.Store = Cogs.spawnLocal((new Impl.MemoryStore("@")).at$("classes_across_modules.abs:23:13"))
     // classes_across_modules.abs:24
     Proc.sync(nullCheck(s, "call of 'put' on null at modules/classes_across_modules.abs:24:5"), "put")(Api.Store.put_("a")).flatMap { _ =>
       // classes_across_modules.abs:25

@@ -44,6 +44,9 @@ object Names {
     var val_ : AbsInt = this.kind
     var lazy_ : AbsInt = AbsInt(0)
     override def traceName: String = "ActiveObject"
+    private[this] var createdAt$ : String = _
+    def at$(site: String): this.type = { createdAt$ = site; this }
+    override def creationSite: String = createdAt$
     private[this] var dead$ : AbsException = null
     private[this] def recover$(e$: Throwable): Throwable = {
       if (dead$ == null) AbsException.lift(e$) match {
@@ -81,7 +84,7 @@ object Names {
       } catch { case e$: Throwable => throw recover$(e$) }
     }
 
-    override def toString: String = s"ActiveObject#${System.identityHashCode(this)}"
+    override def toString: String = if (createdAt$ eq null) s"ActiveObject#${System.identityHashCode(this)}" else "ActiveObject created at " + createdAt$
   }
   object ActiveObject_ {
     def wait_(yield_ : AbsInt): ActiveObject_ => Proc[AbsInt] = _.wait_(yield_)
@@ -118,7 +121,7 @@ object Names {
     // hostile_names.abs:38
     val v__ : AbsInt = o match { case Some__(v__) => v__; case None__ => AbsInt(0); case v$2 => matchFail(v$2, "names/hostile_names.abs:38:12"); }
     // hostile_names.abs:39
-    val g: Guard_ = Cogs.spawn(new ActiveObject_(AbsInt(5)))
+    val g: Guard_ = Cogs.spawn((new ActiveObject_(AbsInt(5))).at$("hostile_names.abs:39:13"))
     // hostile_names.abs:40
     Proc.await(nullCheck(g, "call of 'wait' on null at names/hostile_names.abs:40:19").send("wait")(Guard_.wait_(AbsInt(2)))).flatMap { (w: AbsInt) =>
       // hostile_names.abs:41

@@ -17,6 +17,9 @@ object Shadowing {
   final class C() extends ActiveObject with Counter {
     var x: AbsInt = AbsInt(1)
     override def traceName: String = "C"
+    private[this] var createdAt$ : String = _
+    def at$(site: String): this.type = { createdAt$ = site; this }
+    override def creationSite: String = createdAt$
     private[this] var dead$ : AbsException = null
     private[this] def recover$(e$: Throwable): Throwable = {
       if (dead$ == null) AbsException.lift(e$) match {
@@ -45,7 +48,7 @@ object Shadowing {
       }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
     }
 
-    override def toString: String = s"C#${System.identityHashCode(this)}"
+    override def toString: String = if (createdAt$ eq null) s"C#${System.identityHashCode(this)}" else "C created at " + createdAt$
   }
   object C {
     def next_(): C => Proc[AbsInt] = _.next_()
@@ -72,7 +75,7 @@ object Shadowing {
     // shadowing.abs:27
     val h: AbsInt = ((list(AbsInt(9)): List[AbsInt])) match { case head_ :: tail_ => head_; case Nil => AbsInt(0); case v$2 => matchFail(v$2, "names/shadowing.abs:27:11"); }
     // shadowing.abs:28
-    val c: Counter = Cogs.spawn(new C())
+    val c: Counter = Cogs.spawn((new C()).at$("shadowing.abs:28:15"))
     // shadowing.abs:29
     Proc.await(nullCheck(c, "call of 'next' on null at names/shadowing.abs:29:19").send("next")(Counter.next_())).flatMap { (n: AbsInt) =>
       // shadowing.abs:30

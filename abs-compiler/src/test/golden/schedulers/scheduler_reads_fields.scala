@@ -29,6 +29,9 @@ object SchedulerReadsFields {
     var isOpen: Boolean = false
     var log_ : List[String] = Nil
     override def traceName: String = "W"
+    private[this] var createdAt$ : String = _
+    def at$(site: String): this.type = { createdAt$ = site; this }
+    override def creationSite: String = createdAt$
     private[this] var dead$ : AbsException = null
     private[this] def recover$(e$: Throwable): Throwable = {
       if (dead$ == null) AbsException.lift(e$) match {
@@ -79,7 +82,7 @@ object SchedulerReadsFields {
       }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
     }
 
-    override def toString: String = s"W#${System.identityHashCode(this)}"
+    override def toString: String = if (createdAt$ eq null) s"W#${System.identityHashCode(this)}" else "W created at " + createdAt$
   }
   object W {
     def ping(): W => Proc[Unit] = _.ping()
@@ -91,7 +94,7 @@ object SchedulerReadsFields {
   // the main block
   def main(): Proc[Boolean] = {
     // scheduler_reads_fields.abs:30
-    val w: Worker = Cogs.spawnScheduled((o$1: W) => AbsProcess.policy((queue$2) => prefer(queue$2, o$1.preferred, o$1.picks)))(new W("pong"))
+    val w: Worker = Cogs.spawnScheduled((o$1: W) => AbsProcess.policy((queue$2) => prefer(queue$2, o$1.preferred, o$1.picks)))((new W("pong")).at$("scheduler_reads_fields.abs:30:14"))
     // scheduler_reads_fields.abs:31
     nullCheck(w, "call of 'ping' on null at schedulers/scheduler_reads_fields.abs:31:5").tell("ping")(Worker.ping())
     nullCheck(w, "call of 'pong' on null at schedulers/scheduler_reads_fields.abs:31:15").tell("pong")(Worker.pong())
@@ -102,7 +105,7 @@ object SchedulerReadsFields {
       // scheduler_reads_fields.abs:33
       Proc.await(nullCheck(w, "call of 'done' on null at schedulers/scheduler_reads_fields.abs:33:32").send("done")(Worker.done(AbsInt(4)))).flatMap { (first: List[String]) =>
         // scheduler_reads_fields.abs:36
-        val v: Worker = Cogs.spawnScheduled((o$3: W) => AbsProcess.policy((queue$4) => AbsProcess.defaultscheduler(queue$4)))(new W("pong"))
+        val v: Worker = Cogs.spawnScheduled((o$3: W) => AbsProcess.policy((queue$4) => AbsProcess.defaultscheduler(queue$4)))((new W("pong")).at$("scheduler_reads_fields.abs:36:51"))
         // scheduler_reads_fields.abs:37
         nullCheck(v, "call of 'ping' on null at schedulers/scheduler_reads_fields.abs:37:5").tell("ping")(Worker.ping())
         nullCheck(v, "call of 'pong' on null at schedulers/scheduler_reads_fields.abs:37:15").tell("pong")(Worker.pong())

@@ -18,6 +18,9 @@ object Test {
 
   final class LoudGreeter() extends ActiveObject with Greeter {
     override def traceName: String = "LoudGreeter"
+    private[this] var createdAt$ : String = _
+    def at$(site: String): this.type = { createdAt$ = site; this }
+    override def creationSite: String = createdAt$
     private[this] var dead$ : AbsException = null
     private[this] def recover$(e$: Throwable): Throwable = {
       if (dead$ == null) AbsException.lift(e$) match {
@@ -61,7 +64,7 @@ object Test {
       } catch { case e$: Throwable => throw recover$(e$) }
     }
 
-    override def toString: String = s"LoudGreeter#${System.identityHashCode(this)}"
+    override def toString: String = if (createdAt$ eq null) s"LoudGreeter#${System.identityHashCode(this)}" else "LoudGreeter created at " + createdAt$
   }
   object LoudGreeter {
     def greet(n: String): LoudGreeter => Proc[String] = _.greet(n)
@@ -73,7 +76,7 @@ object Test {
   // the main block
   def main(): Proc[Boolean] = {
     // trait_modifies_original.abs:19
-    val g: Greeter = Cogs.spawnLocal(new LoudGreeter())
+    val g: Greeter = Cogs.spawnLocal((new LoudGreeter()).at$("trait_modifies_original.abs:19:15"))
     // trait_modifies_original.abs:20
     Proc.sync(nullCheck(g, "call of 'greet' on null at traits/trait_modifies_original.abs:20:16"), "greet")(Greeter.greet("bo")).flatMap { (s: String) =>
       // trait_modifies_original.abs:21

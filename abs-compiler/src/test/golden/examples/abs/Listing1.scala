@@ -19,6 +19,9 @@ object Listing1 {
   final class A() extends ActiveObject with Ainterface {
     var result: AbsInt = AbsInt(0)
     override def traceName: String = "A"
+    private[this] var createdAt$ : String = _
+    def at$(site: String): this.type = { createdAt$ = site; this }
+    override def creationSite: String = createdAt$
     private[this] var dead$ : AbsException = null
     private[this] def recover$(e$: Throwable): Throwable = {
       if (dead$ == null) AbsException.lift(e$) match {
@@ -64,7 +67,7 @@ object Listing1 {
       } catch { case e$: Throwable => throw recover$(e$) }
     }
 
-    override def toString: String = s"A#${System.identityHashCode(this)}"
+    override def toString: String = if (createdAt$ eq null) s"A#${System.identityHashCode(this)}" else "A created at " + createdAt$
   }
   object A {
     def recursive_m(i: AbsInt, id: AbsInt): A => Proc[AbsInt] = _.recursive_m(i, id)
@@ -79,7 +82,7 @@ object Listing1 {
     // Listing1.abs:36
     var i: AbsInt = AbsInt(0)
     // Listing1.abs:37
-    val master: Ainterface = Cogs.spawn(new A())
+    val master: Ainterface = Cogs.spawn((new A()).at$("Listing1.abs:37:23"))
     // Listing1.abs:38
     var futures: List[Fut[AbsInt]] = Nil
     // Listing1.abs:39
@@ -100,7 +103,7 @@ object Listing1 {
       // Listing1.abs:47
       futures = tail(futures, "examples/abs/Listing1.abs:47:15")
       // Listing1.abs:48
-      f1.get.flatMap { (r: AbsInt) =>
+      f1.getAt("Listing1.abs:48:16").flatMap { (r: AbsInt) =>
         // Listing1.abs:49
         returned = returned + r
         Proc.unit

@@ -100,8 +100,13 @@ public final class CogRuntime implements AutoCloseable {
     /** Wait until no COG has work (processes may still wait: see {@link #deadlockReport()}). */
     public void awaitQuiescence() { rt.awaitQuiescence(); }
 
-    /** {@link #awaitQuiescence()} with a time limit; false if it ran out. */
-    public boolean awaitQuiescence(long timeout, TimeUnit unit) { return rt.awaitQuiescence(timeout, unit); }
+    /**
+     * {@link #awaitQuiescence()} with a time limit; false if it ran out. An interrupt of the
+     * waiting thread throws {@code InterruptedException}.
+     */
+    public boolean awaitQuiescence(long timeout, TimeUnit unit) throws InterruptedException {
+        return rt.awaitQuiescence(timeout, unit);
+    }
 
     public boolean isQuiescent() { return rt.isQuiescent(); }
 
@@ -110,6 +115,16 @@ public final class CogRuntime implements AutoCloseable {
 
     /** Number of processes that ended with an exception (observed or not, one-way calls included). */
     public long failedProcesses() { return rt.failedProcesses(); }
+
+    /**
+     * The processes that failed and whose failure nobody read (a one-way {@code Cogs.tell} to a
+     * method that threw, a future nobody joined or awaited), one line each; {@code close()} logs
+     * them as a warning unless {@code cogs.report-unobserved-failures = off}.
+     */
+    public List<String> unobservedFailures() { return scala.jdk.javaapi.CollectionConverters.asJava(rt.unobservedFailures()); }
+
+    /** The failures nobody read, then the processes still waiting, for a report at the end of a run. */
+    public List<String> endReport() { return scala.jdk.javaapi.CollectionConverters.asJava(rt.endReport()); }
 
     /** The first process that ended with an exception, and the exception ({@code Calc.div failed: ...}). */
     public Optional<String> firstFailure() { return Optional.ofNullable(rt.firstFailure().getOrElse(() -> null)); }

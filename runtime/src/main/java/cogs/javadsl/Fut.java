@@ -1,6 +1,7 @@
 package cogs.javadsl;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The future of an asynchronous call, for Java: the same object as Scala's
@@ -19,6 +20,9 @@ public interface Fut<A> {
      */
     A join();
 
-    /** {@link #join()} with a time limit; throws {@code java.util.concurrent.TimeoutException}. */
-    A join(long timeout, TimeUnit unit);
+    /**
+     * {@link #join()} with a time limit. A future still pending after {@code timeout} throws
+     * {@code TimeoutException}, declared (it is checked) so that callers can catch it.
+     */
+    A join(long timeout, TimeUnit unit) throws TimeoutException;
 }

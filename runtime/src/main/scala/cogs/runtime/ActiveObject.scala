@@ -42,6 +42,13 @@ abstract class ActiveObject extends Active {
    */
   def traceName: String = getClass.getSimpleName
 
+  /**
+   * Where the object was created (`f.abs:12:5` in code generated from ABS, which overrides this),
+   * or null. When known, reports name the object's processes by class and site,
+   * `NodeImpl.m (object created at f.abs:12:5)`, rather than by `toString`.
+   */
+  def creationSite: String = null
+
   /** The object's active behaviour (ABS `run`), started after creation if overridden. */
   def run(): Proc[Unit] = Proc.unit
 

@@ -695,9 +695,10 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     if (p.traceMode == TraceHooks.Traced) TraceHooks.completed(p, null, e)
     // Counted whether or not anybody holds the future: a failed one-way call is reported here only.
     // Before the future fails, so that whoever sees the failure also sees it counted.
-    runtime.processFailed(p, e)
     val f = p.fut
-    if (f ne null) f.fail(e, origin)
+    val failed = new Fut.Failed(e, origin)
+    runtime.processFailed(p, failed, oneWay = f eq null)
+    if (f ne null) f.failWith(failed)
   }
 
   // ---------------------------------------------------------------- reports
@@ -714,8 +715,14 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   /** The suspended processes, for a deadlock report. Only when the COG is idle (quiescence). */
   private[runtime] def waitingReport(): List[String] = {
     val b = List.newBuilder[String]
-    if (blocker ne null)
-      b += s"${blocker.describe} blocks its COG in get, waiting for ${blocker.waitsFor.describe}"
+    if (blocker ne null) {
+      // A blocked process's current node is its Get (runSlice keeps it to re-read the future).
+      val at = blocker.current match {
+        case g: Proc.Get[_] if g.at ne null => s" at ${g.at}"
+        case _                              => ""
+      }
+      b += s"${blocker.describe} blocks its COG in get$at, waiting for ${blocker.waitsFor.describe}"
+    }
     var i = 0
     while (i < futCount) {
       val p = futWaiting(i)

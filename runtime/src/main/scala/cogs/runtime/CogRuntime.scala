@@ -222,7 +222,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
     fut.poll match {
       case Some(scala.util.Failure(e)) => throw e
       case Some(scala.util.Success(v)) => v
-      case None => throw new DeadlockException(deadlockReport())
+      case None => throw new DeadlockException(deadlockReport(), unobservedFailures)
     }
   }
 
@@ -411,7 +411,11 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
   /** Wait until no COG is scheduled or running. */
   def awaitQuiescence(): Unit = awaitQuiescence(Long.MaxValue, TimeUnit.NANOSECONDS): Unit
 
-  /** Wait at most `timeout`; returns false if the runtime was still busy. */
+  /**
+   * Wait at most `timeout`; returns false if the runtime was still busy. An interrupt of the
+   * waiting thread throws `InterruptedException` (declared, so that Java callers can catch it).
+   */
+  @throws[InterruptedException]
   def awaitQuiescence(timeout: Long, unit: TimeUnit): Boolean = {
     if (Cog.current() != null) throw new IllegalStateException("awaitQuiescence from inside a process would never return")
     var nanos = unit.toNanos(timeout)
@@ -444,7 +448,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
         if (h ne null) throw h.exception()
         if (active.get() == 0 && !f.isDone && halting == null) {
           // Quiescent and still pending: unless another outside thread resolves it, it never will.
-          val e = new DeadlockException(s"the main thread waits for ${f.describe}" :: deadlockReport())
+          val e = new DeadlockException(s"the main thread waits for ${f.describe}" :: deadlockReport(), unobservedFailures)
           if (Log.isLoggable(Level.DEBUG)) Log.log(Level.DEBUG, s"cogs: join found a deadlock: ${e.getMessage}")
           throw e
         }
@@ -475,8 +479,94 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
 
   // ------------------------------------------------------------------ failures
 
-  private[runtime] def processFailed(p: Process, e: Throwable): Unit = {
-    if (failures.getAndIncrement() == 0) firstFailure$ = s"${p.describe} failed: $e"
+  /**
+   * Process `p` failed with `failed` (its outcome, which goes to its future unless it is a one-way
+   * call). Counted, and kept for [[unobservedFailures]]: reading the failure later marks it
+   * observed (Fut.Failed). This runs only when a process fails; a call that succeeds pays nothing
+   * for the tracking (no field written, no record allocated).
+   */
+  private[runtime] def processFailed(p: Process, failed: Fut.Failed, oneWay: Boolean): Unit = {
+    if (failures.getAndIncrement() == 0) firstFailure$ = s"${p.describe} failed: ${failed.error}"
+    keepFailure(new FailureRecord(failed, oneWay))
+  }
+
+  // The failed processes, for the report of those whose failure nobody read. At most
+  // MaxKeptFailures are kept: when full, the records read meanwhile are dropped (once every
+  // MaxKeptFailures failures that found it full, so a program that keeps failing unobserved does
+  // not sweep at every failure); what still does not fit is only counted.
+  private[this] val failedLog = new java.util.concurrent.ConcurrentLinkedQueue[FailureRecord]
+  private[this] val failedKept = new AtomicInteger
+  private[this] val failuresNotKept = new AtomicLong
+
+  private def keepFailure(r: FailureRecord): Unit = {
+    if (failedKept.incrementAndGet() > MaxKeptFailures) {
+      val missed = failuresNotKept.get()
+      if (missed % MaxKeptFailures == 0) {
+        val it = failedLog.iterator()
+        while (it.hasNext) {
+          val old = it.next()
+          // remove(old) decides between two sweeps racing for the same record: counted once.
+          if (old.failed.observed && failedLog.remove(old)) failedKept.decrementAndGet()
+        }
+      }
+      if (failedKept.get() > MaxKeptFailures) {
+        failedKept.decrementAndGet()
+        failuresNotKept.incrementAndGet()
+        return
+      }
+    }
+    failedLog.add(r)
+  }
+
+  /** The kept failures nobody read, oldest first. */
+  private def unobservedRecords: List[FailureRecord] =
+    failedLog.asScala.iterator.filter(r => !r.failed.observed).toList
+
+  /**
+   * The processes that failed and whose failure nobody read, oldest first, one line each
+   * (`Calc.div failed: java.lang.ArithmeticException: / by zero`; ` (a one-way call)` when the
+   * call had no future, so nobody could read it). "Read" means a process `await`ed or `get` its
+   * future, or a thread `join`ed, `poll`ed it or gave it an `onComplete` callback; a failure only
+   * awaited with `Proc.awaitResolved` (ABS `await f?`) was not read. The last line says how many
+   * more failures there were when more than the runtime keeps (1,000) were pending at once.
+   * Meaningful at the end of a run (after `run`, at quiescence, or at `close`); before, a future
+   * may still be read.
+   */
+  def unobservedFailures: List[String] = {
+    val lines = unobservedRecords.map(_.line)
+    val more = failuresNotKept.get()
+    if (more == 0) lines else lines :+ s"($more more failed processes were not kept: their failures may or may not have been read)"
+  }
+
+  /**
+   * The failed processes nobody read, as `(origin, exception, one-way)`, for absc's program runner
+   * (which names the exception and its line the ABS way); they count as read from now on, so that
+   * the runtime's own report at `close` does not repeat them.
+   */
+  private[cogs] def takeUnobservedFailures(): (List[(String, Throwable, Boolean)], Long) = {
+    val rs = unobservedRecords
+    rs.foreach(_.failed.observe())
+    (rs.map(r => (r.failed.origin, r.failed.error, r.oneWay)), failuresNotKept.get())
+  }
+
+  /**
+   * What a run leaves behind, for a report at its end: the failures nobody read
+   * ([[unobservedFailures]]), then the processes still waiting ([[deadlockReport]]), each under a
+   * heading line; empty when there is neither. Meaningful when the runtime is quiescent.
+   */
+  def endReport(): List[String] = {
+    val failed = unobservedFailures
+    val waiting = deadlockReport()
+    val b = List.newBuilder[String]
+    if (failed.nonEmpty) {
+      b += s"${failed.size} process(es) failed and nobody read the failure:"
+      b ++= failed.map("  " + _)
+    }
+    if (waiting.nonEmpty) {
+      b += s"${waiting.size} process(es) still wait:"
+      b ++= waiting.map("  " + _)
+    }
+    b.result()
   }
 
   /** Number of processes that ended with an exception (observed or not, one-way calls included). */
@@ -557,13 +647,23 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
 
   // ------------------------------------------------------------------ lifecycle
 
-  /** Stop the executor. Suspended processes are abandoned. */
+  /**
+   * Stop the executor. Suspended processes are abandoned. Processes that failed and whose failure
+   * nobody read ([[unobservedFailures]], a one-way call to a method that threw among them) are
+   * logged as a warning, unless `cogs.report-unobserved-failures = off`.
+   */
   def close(): Unit = if (!closed && (halting eq null)) {
     closed = true
     pool.shutdown()
     if (!pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS))
       Log.log(Level.WARNING, s"cogs: close: workers still running after cogs.shutdown-timeout (${settings.shutdownTimeout})")
     if (tracing ne null) tracing.close()
+    if (settings.reportUnobservedFailures && !failedLog.isEmpty) {
+      val failed = unobservedFailures
+      if (failed.nonEmpty)
+        Log.log(Level.WARNING, s"cogs: close: ${failed.size} process(es) failed and nobody read the failure " +
+          "(cogs.report-unobserved-failures = off silences this):\n" + failed.map("  " + _).mkString("\n"))
+    }
     // Nothing is logged on a normal close: the logger is made on first use (see Log), and making it
     // starts java.util.logging, tens of milliseconds on the cold path of every ABS model run.
   }
@@ -582,7 +682,8 @@ object CogRuntime {
       throughput: Int,
       threadNamePrefix: String,
       shutdownTimeout: java.time.Duration,
-      onFatalError: String = Settings.Shutdown
+      onFatalError: String = Settings.Shutdown,
+      reportUnobservedFailures: Boolean = true
   )
 
   object Settings {
@@ -598,7 +699,8 @@ object CogRuntime {
       throughput = 32,
       threadNamePrefix = "cogs-worker",
       shutdownTimeout = java.time.Duration.ofSeconds(10),
-      onFatalError = Shutdown
+      onFatalError = Shutdown,
+      reportUnobservedFailures = true
     )
 
     def apply(config: Config): Settings = {
@@ -610,7 +712,8 @@ object CogRuntime {
         throughput = c.getInt("throughput"),
         threadNamePrefix = c.getString("executor.thread-name-prefix"),
         shutdownTimeout = c.getDuration("shutdown-timeout"),
-        onFatalError = c.getString("on-fatal-error")
+        onFatalError = c.getString("on-fatal-error"),
+        reportUnobservedFailures = c.getBoolean("report-unobserved-failures")
       )
       require(settings.onFatalError == Shutdown || settings.onFatalError == Continue,
         s"cogs.on-fatal-error must be '$Shutdown' or '$Continue', got '${settings.onFatalError}'")
@@ -655,6 +758,14 @@ object CogRuntime {
     def load(): Config = ConfigFactory.load()
     def overrides(hocon: String): Config = ConfigFactory.parseString(hocon).withFallback(ConfigFactory.load())
     def settings(config: Config): Settings = Settings(config.withFallback(ConfigFactory.defaultReference()))
+  }
+
+  /** Failed processes kept for [[CogRuntime.unobservedFailures]] (see keepFailure). */
+  private final val MaxKeptFailures = 1000
+
+  /** A failed process, kept until its failure is read or reported. */
+  private final class FailureRecord(val failed: Fut.Failed, val oneWay: Boolean) {
+    def line: String = s"${failed.origin} failed: ${failed.error}" + (if (oneWay) " (a one-way call)" else "")
   }
 
   /** Hand-offs a worker runs in a row before it goes back to the pool's queues. */

@@ -43,6 +43,12 @@ final class Fut[A] private[runtime] (
   /** ABS `f.get`: inside a process, blocks this process's COG until resolved (no pool thread is held). */
   def get: Proc[A] = new Proc.Get(this)
 
+  /**
+   * [[get]] at a place in the program (`f.abs:12:5`, a constant of code generated from ABS): a
+   * deadlock report says where the COG blocks. Nothing else differs.
+   */
+  def getAt(at: String): Proc[A] = new Proc.GetAt(this, at)
+
   /** ABS `await f?` followed by reading the value: suspends the process, the COG may run others. */
   def await: Proc[A] = new Proc.AwaitFut(this)
 
@@ -54,7 +60,11 @@ final class Fut[A] private[runtime] (
    */
   def join(): A = joinImpl(Long.MaxValue)
 
-  /** [[join]] with a time limit; throws `java.util.concurrent.TimeoutException`. */
+  /**
+   * [[join]] with a time limit; throws `java.util.concurrent.TimeoutException` (declared, so that
+   * Java callers can catch it).
+   */
+  @throws[java.util.concurrent.TimeoutException]
   def join(timeout: Long, unit: TimeUnit): A = joinImpl(unit.toNanos(timeout))
 
   private def joinImpl(timeoutNanos: Long): A = {
@@ -79,8 +89,10 @@ final class Fut[A] private[runtime] (
     ok
   }
 
-  private[runtime] def fail(e: Throwable, origin: String): Boolean = {
-    val ok = complete(new Fut.Failed(e, origin))
+  private[runtime] def fail(e: Throwable, origin: String): Boolean = failWith(new Fut.Failed(e, origin))
+
+  private[runtime] def failWith(failed: Fut.Failed): Boolean = {
+    val ok = complete(failed)
     if (ok) producer = null
     ok
   }
@@ -107,26 +119,40 @@ final class Fut[A] private[runtime] (
   }
 
   override def toString: String = outcome() match {
-    case null => s"Fut(pending${Option(producer).map(p => ", " + p.describe).getOrElse("")})"
-    case o    => s"Fut(${Fut.toTry[A](o)})"
+    case null      => s"Fut(pending${Option(producer).map(p => ", " + p.describe).getOrElse("")})"
+    case v: Fut.Value => s"Fut(Success(${v.value}))"
+    case f: Fut.Failed => s"Fut(Failure(${f.origin} failed: ${f.error}))" // printing is not reading: not observed
   }
 }
 
 object Fut {
   private[runtime] final class Value(val value: Any) extends FutCore.Outcome
   private[runtime] val UnitValue = new Value(())
-  private[runtime] final class Failed(val error: Throwable, val origin: String) extends FutCore.Outcome
+  /**
+   * A failed call's outcome. `observed` is set by whoever reads the failure (a process's `await`
+   * or `get`, `join`, `poll`, `onComplete`): the end-of-run report names the failed processes
+   * whose failure nobody read (CogRuntime.unobservedFailures). Only reads of a failure write it,
+   * so a call that succeeds pays nothing for the tracking, and a failure read many times writes
+   * once. Volatile: the report may run on another thread than the reader (after quiescence, which
+   * orders them anyway; outside quiescence a late read may miss a concurrent one, which only
+   * reports a failure that was just being read).
+   */
+  private[runtime] final class Failed(val error: Throwable, val origin: String) extends FutCore.Outcome {
+    @volatile private[this] var observed$ = false
+    def observed: Boolean = observed$
+    def observe(): Unit = if (!observed$) observed$ = true
+  }
 
   private[runtime] def toTry[A](o: FutCore.Outcome): Try[A] = o match {
     case v: Value  => Success(v.value.asInstanceOf[A])
-    case f: Failed => Failure(new CallFailedException(f.origin, f.error))
+    case f: Failed => f.observe(); Failure(new CallFailedException(f.origin, f.error))
   }
 
   /** Value of a resolved future; a failure is thrown raw (inside processes) or wrapped (join). */
   private[runtime] def unwrap[A](o: FutCore.Outcome, rethrowRaw: Boolean): A = o match {
     case v: Value                => v.value.asInstanceOf[A]
-    case f: Failed if rethrowRaw => throw f.error
-    case f: Failed               => throw new CallFailedException(f.origin, f.error)
+    case f: Failed if rethrowRaw => f.observe(); throw f.error
+    case f: Failed               => f.observe(); throw new CallFailedException(f.origin, f.error)
   }
 
   /**

@@ -108,7 +108,13 @@ object Proc {
   private[runtime] final class Await(val guard: Guard) extends Node[Unit] { def tag = AWAIT }
   private[runtime] final class AwaitFut[A](val fut: Fut[_ <: A]) extends Node[A] { def tag = AWAIT_FUT }
   private[runtime] object Suspend extends Node[Unit] { def tag = SUSPEND }
-  private[runtime] final class Get[A](val fut: Fut[_ <: A]) extends Node[A] { def tag = GET }
+  private[runtime] class Get[A](val fut: Fut[_ <: A]) extends Node[A] {
+    def tag = GET
+    /** Where the `get` is in the program (`f.abs:12:5`), for deadlock reports; null if not known. */
+    def at: String = null
+  }
+  /** A [[Get]] that knows its place: a subclass, so that a plain `get` stays 16 bytes. */
+  private[runtime] final class GetAt[A](fut: Fut[_ <: A], override val at: String) extends Get[A](fut)
   /**
    * A synchronous call. `call` is the Scala function of the call, or null when it came from the
    * Java DSL: then `jcall` is the Java function, kept as it is (no wrapper allocated per call).

@@ -174,10 +174,11 @@ private[runtime] final class Process(
 
   /**
    * The failed future whose exception this process re-raised last (await or get), so that if it
-   * dies of that same exception its own failure names where the exception came from.
+   * dies of that same exception its own failure names where the exception came from. Raising it
+   * is reading it: the failure is observed (see Fut.Failed).
    */
   def raisedFrom: Fut.Failed = { val x = extra; if (x eq null) null else x.raisedFrom }
-  def reraises(f: Fut.Failed): Unit = extraForWrite.raisedFrom = f
+  def reraises(f: Fut.Failed): Unit = { f.observe(); extraForWrite.raisedFrom = f }
 
   /** TraceHooks.Traced once a Started event was emitted for this process; then its other events are too. */
   def traceMode: Byte = traceMode$
@@ -208,7 +209,12 @@ private[runtime] final class Process(
 
   def describe: String = {
     val m = if (label eq null) "(asynchronous call)" else label
-    s"$target.$m"
+    target match {
+      case o: ActiveObject =>
+        val site = o.creationSite
+        if (site eq null) s"$o.$m" else s"${o.traceName}.$m (object created at $site)"
+      case _ => s"$target.$m"
+    }
   }
 
   override def toString: String = s"Process($describe)"

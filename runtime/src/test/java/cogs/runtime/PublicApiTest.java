@@ -48,7 +48,7 @@ class PublicApiTest {
             "cogs.runtime.DeadlockException$", "cogs.runtime.Fut$Failed", "cogs.runtime.Fut$Value",
             "cogs.runtime.Guard$And", "cogs.runtime.Guard$Cond", "cogs.runtime.Guard$Or",
             "cogs.runtime.Proc$Await", "cogs.runtime.Proc$AwaitFut", "cogs.runtime.Proc$Bind", "cogs.runtime.Proc$Defer",
-            "cogs.runtime.Proc$Delay", "cogs.runtime.Proc$Ensure", "cogs.runtime.Proc$Get", "cogs.runtime.Proc$Handle",
+            "cogs.runtime.Proc$Delay", "cogs.runtime.Proc$Ensure", "cogs.runtime.Proc$Get", "cogs.runtime.Proc$GetAt", "cogs.runtime.Proc$Handle",
             "cogs.runtime.Proc$Map", "cogs.runtime.Proc$Pure", "cogs.runtime.Proc$Raise", "cogs.runtime.Proc$Suspend$",
             "cogs.runtime.Proc$Sync");
 

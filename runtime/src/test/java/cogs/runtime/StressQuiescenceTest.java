@@ -72,7 +72,7 @@ class StressQuiescenceTest {
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void quiescenceIsSeenWhenAndOnlyWhenEveryChainEnded() {
+    void quiescenceIsSeenWhenAndOnlyWhenEveryChainEnded() throws InterruptedException {
         final int rounds = 3_000, chains = 6, length = 40;
         AtomicLong count = new AtomicLong();
         CogRuntime rt = CogRuntime.create();
@@ -98,7 +98,7 @@ class StressQuiescenceTest {
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void aClockMadeWhileWorkersHoldIdlesStillAdvances() {
+    void aClockMadeWhileWorkersHoldIdlesStillAdvances() throws InterruptedException {
         final int rounds = 150, chains = 4, length = 30;
         for (int r = 0; r < rounds; r++) {
             AtomicLong count = new AtomicLong();

@@ -44,13 +44,14 @@ object CachePolicy {
  * whether the run records its scheduling decisions into a file or replays them from one
  * (`--record`, `--replay`; see cogs.absc.run.ScheduleFile), where Timed ABS's simulated clock
  * stops (`--clock-limit`), whether it serves the Model API (`--port`,
- * `--modelapi-index-file`; see cogs.absc.modelapi), and which product of a product line is built
- * (`-p`; None: the core; see cogs.absc.spl.Flatten).
+ * `--modelapi-index-file`; see cogs.absc.modelapi), which product of a product line is built
+ * (`-p`; None: the core; see cogs.absc.spl.Flatten), and what the end-of-run report does
+ * (`--strict`: a non-zero status when it finds something; `--no-end-report`: no report).
  */
 final case class ProgramOptions(mainModule: Option[String] = None, workers: Option[Int] = None,
     mainModuleOption: Boolean = false, record: Option[String] = None, replay: Option[String] = None,
     clockLimit: Option[String] = None, port: Option[Int] = None, modelApiIndexFile: Option[String] = None,
-    product: Option[String] = None)
+    product: Option[String] = None, strict: Boolean = false, endReport: Boolean = true)
 
 /**
  * The phases of absc, shared by the commands: reading sources, parsing, checking, emission,
@@ -615,7 +616,9 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
       program.replay.map(f => "cogs.absc.replay" -> Paths.get(f).toAbsolutePath.toString) ++
       program.clockLimit.map(l => "cogs.absc.clock-limit" -> l) ++
       program.port.map(p => "cogs.absc.modelapi.port" -> p.toString) ++
-      program.modelApiIndexFile.map(f => "cogs.absc.modelapi.index-file" -> Paths.get(f).toAbsolutePath.toString)
+      program.modelApiIndexFile.map(f => "cogs.absc.modelapi.index-file" -> Paths.get(f).toAbsolutePath.toString) ++
+      (if (program.strict) List("cogs.absc.strict" -> "true") else Nil) ++
+      (if (program.endReport) Nil else List("cogs.absc.end-report" -> "false"))
     if (props.isEmpty) body
     else {
       val before = props.map { case (k, _) => k -> Option(System.getProperty(k)) }

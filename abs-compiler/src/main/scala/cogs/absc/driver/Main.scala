@@ -211,6 +211,16 @@ private[driver] final class ProductOptions {
   def selected: Option[String] = Option(product)
 }
 
+/** `--strict`, `--no-end-report`: the report of what a run left behind (see ProgramRunner.endOfRun). */
+private[driver] final class EndReportOptions {
+  @Opt(names = Array("--strict"),
+    description = Array("Exit with status 4 when the program ended normally but the end-of-run report found processes that failed and whose future nobody read, or processes still waiting (without it the status stays 0, as the reference backends give it)."))
+  var strict: Boolean = false
+  @Opt(names = Array("--no-end-report"),
+    description = Array("Leave out the end-of-run report on stderr (failed processes nobody read, processes still waiting)."))
+  var noEndReport: Boolean = false
+}
+
 /** `--port`, `--modelapi-index-file`: the Model API of `run` (see cogs.absc.modelapi). */
 private[driver] final class ModelApiOptions {
   @Opt(names = Array("--port"), paramLabel = "PORT",
@@ -391,7 +401,8 @@ private[driver] final class CompileCommand(ctx: Main.Context) extends AbscComman
   description = Array("Compile the ABS FILEs (one program) and run its main block.",
     "Compiled programs are cached: a second run of unchanged sources skips compilation."),
   footer = Array("", "ARGs after '--' are passed to the program's main.",
-    "Exit status: the program's (0, or 1 on an uncaught exception, failed assert or deadlock); 2 if it does not compile."))
+    "At its end a run reports on stderr the processes that failed and whose future nobody read, and those still waiting (--no-end-report leaves it out).",
+    "Exit status: the program's (0, or 1 on an uncaught exception, failed assert or deadlock); 2 if it does not compile; 3 a monitor's violation; 4 with --strict when the end-of-run report found something."))
 private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ctx) {
   @Mixin var build: BuildOptions = _
   @Mixin var monitor: MonitorOptions = _
@@ -402,6 +413,7 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
   @Mixin var clock: ClockOptions = _
   @Mixin var modelApi: ModelApiOptions = _
   @Mixin var products: ProductOptions = _
+  @Mixin var endReport: EndReportOptions = _
   override protected def programOptions: ProgramOptions = {
     if ((schedule.record ne null) && (schedule.replay ne null))
       throw new CommandLine.ParameterException(spec.commandLine, "--record and --replay exclude each other")
@@ -419,7 +431,8 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
       throw new CommandLine.ParameterException(spec.commandLine, s"--modelapi-index-file: no such file: ${modelApi.indexFile}")
     ProgramOptions(Option(main.mainModule), workersOption(workers), mainModuleOption = true,
       record = Option(schedule.record), replay = Option(schedule.replay), clockLimit = limit, port = port,
-      modelApiIndexFile = Option(modelApi.indexFile), product = products.selected)
+      modelApiIndexFile = Option(modelApi.indexFile), product = products.selected,
+      strict = endReport.strict, endReport = !endReport.noEndReport)
   }
 
   def call(): Integer =
@@ -438,6 +451,7 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
     common.verbosity.isEmpty && build.cacheDir == null && !build.noCache && build.keepGenerated == null &&
       monitor.config == null && main.mainModule == null && workers.workers == null &&
       schedule.record == null && schedule.replay == null && products.product == null &&
+      !endReport.strict && !endReport.noEndReport &&
       files.asScala.forall(f => f.endsWith(".abs") && java.nio.file.Files.isRegularFile(java.nio.file.Paths.get(f)))
 }
 

@@ -262,7 +262,7 @@ private[emit] final class Printer {
     case P.Await(g) => w("Proc.await("); guard(g); w(")")
     case P.AwaitValue(f) => w("Proc.await("); exp(f); w(")")
     case P.Suspend => w("Proc.suspend")
-    case P.Get(f) => operand(f); w(".get")
+    case P.Get(f, at) => operand(f); w(s".getAt(${Naming.stringLit(at)})")
     // A block (an instrumented call's arguments, evaluated once: `{ val arg$1 = ..; call }`) may
     // start a line: bare, Scala would take it for an argument of the line before.
     case P.Call(e: S.Block) => w("("); exp(e); w(")")
@@ -456,6 +456,10 @@ private[emit] final class Printer {
       c.fields.foreach { case (n, t, init) => line(s"var ${typed(n, t)} = "); exp(init) }
       // Traces and monitor configurations name the class as the model does.
       line(s"override def traceName: String = ${Naming.stringLit(Naming.displayName(c.absName))}")
+      // Where the `new` that made the object is (set by it): reports name the object so.
+      line("private[this] var createdAt$ : String = _")
+      line("def at$(site: String): this.type = { createdAt$ = site; this }")
+      line("override def creationSite: String = createdAt$")
       // An uncaught exception kills the object unless `recover` handles it (ABS semantics).
       line("private[this] var dead$ : AbsException = null")
       recover(c)
@@ -471,7 +475,8 @@ private[emit] final class Printer {
       try c.methods.foreach(method) finally bodyMethods = Set.empty
       c.http.foreach(http(c.name, _))
       blank()
-      line(s"override def toString: String = s\"${Naming.displayName(c.absName)}#$${System.identityHashCode(this)}\"")
+      line(s"override def toString: String = if (createdAt$$ eq null) s\"${Naming.displayName(c.absName)}#$${System.identityHashCode(this)}\" " +
+        s"else ${Naming.stringLit(Naming.displayName(c.absName) + " created at ")} + createdAt$$")
     }
     line("}")
     // Message constructors for calls on `this` (methods not in any interface included).

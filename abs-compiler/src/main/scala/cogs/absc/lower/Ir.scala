@@ -133,7 +133,8 @@ object P {
   /** `Proc.suspend` */
   case object Suspend extends P
   /** `fut.get`: blocks the COG until the future is resolved. */
-  final case class Get(fut: S) extends P
+  /** `fut.getAt(at)`: `at` is the `get`'s ABS position, for deadlock reports. */
+  final case class Get(fut: S, at: String) extends P
   /** A Scala expression of type `Proc[_]` (a synchronous call through an interface, `Proc.sync(..)`). */
   final case class Call(e: S) extends P
   /**

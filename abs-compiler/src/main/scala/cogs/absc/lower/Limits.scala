@@ -162,7 +162,7 @@ private final class Limits {
     case P.Await(g) => P.Await(guard(g))
     case P.AwaitValue(f) => P.AwaitValue(top(f))
     case P.Suspend => P.Suspend
-    case P.Get(f) => P.Get(top(f))
+    case P.Get(f, at) => P.Get(top(f), at)
     case P.Call(e) => P.Call(top(e))
     case P.SelfCall(m, args) => P.SelfCall(m, args.map(top))
     case P.If(c, t, e) => P.If(top(c), proc(t), proc(e))

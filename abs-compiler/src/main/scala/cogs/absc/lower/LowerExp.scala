@@ -13,6 +13,8 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
   private val localNames = new java.util.IdentityHashMap[LocalSym, String]
 
   def pos(n: Node): String = s"${n.pos.file}:${n.pos.line}:${n.pos.col}"
+  /** `file.abs:line:col` with the file's name only, as reports name places (objects, `get`s, conditions). */
+  def site(n: Node): String = s"${java.nio.file.Paths.get(n.pos.file).getFileName}:${n.pos.line}:${n.pos.col}"
 
   // ------------------------------------------------------------------ locals
 
@@ -450,7 +452,9 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
   /** `new C(args)` / `new local C(args)`. */
   def newObject(n: NewExp, ctx: Ctx): S = {
     val c = program.classOf(n)
-    val make = (args: List[S]) => S.New(T.Ref(classRef(c, ctx)), args)
+    // `(new C(..)).at$("f.abs:12:5")`: the object knows where it was created, for reports (one
+    // store of a constant; set before the object is published, so before its `run` starts).
+    val make = (args: List[S]) => S.App(S.Sel(S.New(T.Ref(classRef(c, ctx)), args), "at$"), Nil, List(S.str(site(n))))
     val dc = program.dcAt(n).map(exp(_, ctx))
     val spawn: List[S] => S = program.schedulerAt(n) match {
       case None if dc.isDefined =>
@@ -559,7 +563,7 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
 
   /** An effect expression that reaches a scheduling point, as a lowered computation. */
   def suspending(e: EffExp, ctx: Ctx): P = e match {
-    case GetExp(f) => P.Get(exp(f, ctx))
+    case g @ GetExp(f) => P.Get(exp(f, ctx), site(g))
     case AwaitExp(call) => P.AwaitValue(asyncCall(call, ctx))
     case c: SyncCall => syncCallProc(c, ctx)
     case other => P.Done(plainEffect(other, ctx))

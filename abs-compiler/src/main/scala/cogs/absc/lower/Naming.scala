@@ -32,7 +32,7 @@ object Naming {
   val ObjectMembers: Set[String] = Set(
     "toString", "equals", "hashCode", "getClass", "notify", "notifyAll", "wait", "clone", "finalize",
     "eq", "ne", "isInstanceOf", "asInstanceOf", "synchronized", "##",
-    "cog", "runtime", "send", "tell", "sync", "traceName", "traceSlot", "main")
+    "cog", "runtime", "send", "tell", "sync", "traceName", "traceSlot", "creationSite", "main")
 
   /**
    * Lower-case names that generated code uses unqualified, besides the standard library's functions

@@ -159,7 +159,7 @@ class DirectCallTest {
     // the uncaught failure, three frames down: the ABS line of the throw, the object and the method of the process
     assertTrue(r.err.contains("frames.abs:5:"), r.err)
     assertTrue(r.err.contains("division by zero"), r.err)
-    assertTrue(r.err.contains("C#") && r.err.contains("outer"), r.err)
+    assertTrue(r.err.contains("C.outer (object created at frames.abs:"), r.err)
     assertFalse(r.err.contains("\tat "), s"no stack trace:\n${r.err}")
   }
 

@@ -95,7 +95,7 @@ class ResourceExhaustionTest {
     // The line comes from the error's stack trace, so it is there only when the allocation that
     // failed was made by the model's code: here it may as well be the interpreter growing the
     // process's stack, which no ABS line stands for. Where a line is given, it must be this one.
-    assertTrue(e.err.matches("(?s).*absc: C#[0-9]+\\.f ran out of memory( at \\S*selfcall\\.abs:5)? \\(java.lang.OutOfMemoryError.*"), e.err)
+    assertTrue(e.err.matches("(?s).*absc: C\\.f \\(object created at selfcall\\.abs:[0-9]+:[0-9]+\\) ran out of memory( at \\S*selfcall\\.abs:5)? \\(java.lang.OutOfMemoryError.*"), e.err)
     assertTrue(e.err.contains("JAVA_OPTS=-Xmx"), e.err)
   }
 
@@ -124,7 +124,7 @@ class ResourceExhaustionTest {
         |}
         |""".stripMargin, "-Xmx64m")
     assertClean(e)
-    assertTrue(e.err.matches("(?s).*absc: HogImpl#[0-9]+\\.eat ran out of memory at \\S*field\\.abs:(8|9) .*"), e.err)
+    assertTrue(e.err.matches("(?s).*absc: HogImpl\\.eat \\(object created at field\\.abs:[0-9]+:[0-9]+\\) ran out of memory at \\S*field\\.abs:(8|9) .*"), e.err)
   }
 
   @Test def aDeepFunctionRecursionOverflowsTheStackAtTheFunction(): Unit = {

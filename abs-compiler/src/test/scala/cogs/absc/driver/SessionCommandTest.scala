@@ -69,7 +69,7 @@ class SessionCommandTest {
     // An asynchronous call's violation names its ABS position (issue 28).
     assertTrue(r.err.contains("protocol violation in session Purchase#1: role B in state 1 sent S!request(String) (at " +
       ex("PurchaseBuggy.abs") + ":50:25); expected A?authenticate(String)"), r.err)
-    assertTrue(r.err.contains("B (BuyerImpl#"), r.err)
+    assertTrue(r.err.contains("B (BuyerImpl created at PurchaseBuggy.abs:"), r.err)
     assertTrue(r.err.contains("not finished, stopped in state 2 waiting for S!buy(String) or S!quit() or S!request(String)"), r.err)
     assertTrue(r.err.contains("sessions verdict: 1 violation(s), 2 role(s) not finished (exit status 3)"), r.err)
     val json = Files.readString(dir.resolve("buggy.conf.jsonl"), UTF_8).linesIterator.toList
@@ -142,7 +142,7 @@ class SessionCommandTest {
     val f = file("Cross.abs", model)
     val r = abs("run", "--cache-dir", cache.toString, "--monitor", conf("cross.conf"), f)
     assertEquals(Exit.Monitor, r.status, r.err)
-    assertTrue(r.err.contains("protocol violation in session Purchase#2: role B in state 0 sent S!login(String) (the callee SellerImpl#"), r.err)
+    assertTrue(r.err.contains("protocol violation in session Purchase#2: role B in state 0 sent S!login(String) (the callee SellerImpl created at Cross.abs:"), r.err)
     assertTrue(r.err.contains("plays S in session Purchase#1, not in this one"), r.err)
     assertTrue(r.err.contains(s", at $f:47:12)"), r.err) // the asynchronous call's ABS position
   }

@@ -136,7 +136,7 @@ class SessionSyncCallTest {
     assertEquals("", r.programOut)
     // The violation names the call's ABS position; the caller's process fails with it (nobody reads its future).
     assertTrue(r.err.contains("protocol violation in session Rpc#1: role C in state 0 sent S!req(Int) (at " + path("RpcBad.abs") + ":12:15); expected S!hello()"), r.err)
-    assertTrue(r.err.contains("C (Client#"), r.err)
+    assertTrue(r.err.contains("C (Client created at "), r.err)
     assertTrue(r.err.contains("not finished, stopped in state 0 waiting for S!hello()"), r.err)
     assertTrue(r.err.contains("sessions verdict: 1 violation(s)"), r.err)
     assertFalse(r.err.contains("\tat "), r.err)

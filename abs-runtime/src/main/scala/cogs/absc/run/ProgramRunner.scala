@@ -74,6 +74,11 @@ object ProgramRunner {
   final val ExitUsage = 2
   /** A runtime-verification monitor reported a violation (or could not certify the run). */
   final val ExitMonitor = 3
+  /**
+   * `--strict` (`cogs.absc.strict`): the program ended as the reference backends would exit 0, but
+   * the end-of-run report found failures nobody read or processes still waiting.
+   */
+  final val ExitStrict = 4
 
   /** How a program ended. `testResult` is the value of `testresult` if the main block declares it. */
   final case class Outcome(status: Int, testResult: Option[Boolean], failure: Option[String])
@@ -261,7 +266,7 @@ object ProgramRunner {
         err.flush()
         server.awaitQuit()
       }
-      outcome
+      endOfRun(rt, outcome, main)
     } finally {
       flushOutput()
       placement.foreach(RemotePlacement.stop)
@@ -288,7 +293,10 @@ object ProgramRunner {
         if (verbose) err.println(e.getMessage)
         Outcome(ExitOk, None, None)
       case e: DeadlockException =>
-        fail(e.getMessage, e)
+        // The failures nobody read come first, named the ABS way (the runtime's lines name them the Java way).
+        val (failed, notKept) = rt.takeUnobservedFailures()
+        val lines = failed.map(describeFailure(_, main)) ++ notKeptLine(notKept)
+        fail(new DeadlockException(e.waiting, lines).getMessage, e)
       case e: CallFailedException =>
         val cause = if (e.getCause ne null) e.getCause else e
         fail(s"${describeOrigin(e.origin)} failed${jvmErrorAt(cause, main)}: ${describe(cause)}", cause)
@@ -302,6 +310,62 @@ object ProgramRunner {
         // Not from the program's processes: creating the runtime, a bug in the runtime or here.
         fail(s"the program could not be run: ${describe(e)}", e)
     }
+  }
+
+  // ------------------------------------------------------------------ the end-of-run report
+
+  /**
+   * What the run left that nobody saw, on standard error after the program's output (issue 28):
+   * the processes that failed and whose future nobody read (`o!m();` to a method that threw, a
+   * future never `get` or awaited with a value), each with its object, method and exception
+   * (ABS exceptions with their position where they carry one), then the processes still waiting
+   * (each with what it waits for). The exit status stays what the reference backends give (0 for
+   * a main block that ended) unless `--strict` (`cogs.absc.strict`) asks for [[ExitStrict]];
+   * `--no-end-report` (`cogs.absc.end-report=false`) leaves the report out. After a deadlock the
+   * waiting processes and failures were already reported; after a halt the runtime's state is not
+   * to be trusted, so nothing is added. Not with a clock limit: processes waiting for time are why
+   * it stopped (failures are still listed).
+   */
+  private def endOfRun[A](rt: CogRuntime, outcome: Outcome, main: CogRuntime => Proc[A]): Outcome = {
+    if (rt.haltReport.isDefined || outcome.status == ExitUsage) return outcome
+    val (failed, notKept) = rt.takeUnobservedFailures()
+    val deadlocked = outcome.failure.exists(_.startsWith("deadlock"))
+    val waiting = if (deadlocked || rt.clockLimitReached || !rt.isQuiescent) Nil else rt.deadlockReport()
+    if (failed.isEmpty && notKept == 0 && waiting.isEmpty) return outcome
+    if (!Option(System.getProperty("cogs.absc.end-report")).exists(_.trim.equalsIgnoreCase("false"))) {
+      flushOutput()
+      val out = err
+      if (failed.nonEmpty || notKept > 0) {
+        out.println(s"absc: ${count(failed.size, "process")} failed and nobody read the failure:")
+        (failed.map(describeFailure(_, main)) ++ notKeptLine(notKept)).foreach(l => out.println(s"  $l"))
+      }
+      if (waiting.nonEmpty) {
+        out.println(s"absc: the program ended with ${count(waiting.size, "process")} still waiting:")
+        waiting.foreach(l => out.println(s"  $l"))
+      }
+      if (outcome.status == ExitOk && !strict)
+        out.println("absc: (the exit status stays 0, as the reference backends give it; --strict makes it 4, --no-end-report leaves this report out)")
+      out.flush()
+    }
+    if (outcome.status == ExitOk && strict) {
+      val what = if (failed.nonEmpty || notKept > 0) s"${count(failed.size + notKept.toInt, "process")} failed unobserved" else s"${count(waiting.size, "process")} still waiting"
+      outcome.copy(status = ExitStrict, failure = Some(s"--strict: $what"))
+    } else outcome
+  }
+
+  private def strict: Boolean = Option(System.getProperty("cogs.absc.strict")).exists(_.trim.equalsIgnoreCase("true"))
+
+  private def count(n: Int, what: String): String = if (n == 1) s"1 $what" else s"$n ${what}es"
+
+  private def notKeptLine(notKept: Long): List[String] =
+    if (notKept == 0) Nil else List(s"($notKept more failed processes were not kept: their failures may or may not have been read)")
+
+  /** A failed process as a modeller reads it: object and method, the ABS exception, its line. */
+  private def describeFailure[A](f: (String, Throwable, Boolean), main: CogRuntime => Proc[A]): String = {
+    val (origin, error, oneWay) = f
+    val cause = error match { case c: CallFailedException if c.getCause ne null => c.getCause; case e => e }
+    s"${describeOrigin(origin)} failed${jvmErrorAt(cause, main)}: ${describe(cause)}" +
+      (if (oneWay) " (its future was not kept)" else "")
   }
 
   /** `cogs.absc.clock-limit` (`absc run -l T`): a whole number or a fraction `n/d`. */
