@@ -69,8 +69,9 @@ object HttpNames {
       _root_.cogs.absc.modelapi.HttpMethod("name", List(), "String",
         (a$: IndexedSeq[Any]) => _root_.cogs.runtime.Cogs.send(this, "name", CounterImpl.name()).asInstanceOf[_root_.cogs.runtime.Fut[Any]])
     )
+    def http$fields: List[(String, Any)] = List(("label", this.label), ("count", this.count))
     def http$state: _root_.cogs.runtime.Fut[List[(String, Any)]] =
-      _root_.cogs.runtime.Cogs.send(this, "$state", (o$: CounterImpl) => Proc.done[List[(String, Any)]](List(("label", o$.label), ("count", o$.count))))
+      _root_.cogs.runtime.Cogs.send(this, "$state", (o$: CounterImpl) => Proc.done[List[(String, Any)]](o$.http$fields))
 
     override def toString: String = s"CounterImpl#${System.identityHashCode(this)}"
   }
@@ -121,8 +122,9 @@ object HttpNames {
     // the Model API
     def http$methods: List[_root_.cogs.absc.modelapi.HttpMethod] = List(
     )
+    def http$fields: List[(String, Any)] = List(("kept", this.kept))
     def http$state: _root_.cogs.runtime.Fut[List[(String, Any)]] =
-      _root_.cogs.runtime.Cogs.send(this, "$state", (o$: HolderImpl) => Proc.done[List[(String, Any)]](List(("kept", o$.kept))))
+      _root_.cogs.runtime.Cogs.send(this, "$state", (o$: HolderImpl) => Proc.done[List[(String, Any)]](o$.http$fields))
 
     override def toString: String = s"HolderImpl#${System.identityHashCode(this)}"
   }

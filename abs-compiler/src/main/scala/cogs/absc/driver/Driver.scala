@@ -47,7 +47,8 @@ object CachePolicy {
  */
 final case class ProgramOptions(mainModule: Option[String] = None, workers: Option[Int] = None,
     mainModuleOption: Boolean = false, record: Option[String] = None, replay: Option[String] = None,
-    clockLimit: Option[String] = None, port: Option[Int] = None, modelApiIndexFile: Option[String] = None)
+    clockLimit: Option[String] = None, port: Option[Int] = None, modelApiIndexFile: Option[String] = None,
+    urlPrefix: Option[String] = None)
 
 /**
  * The phases of absc, shared by the commands: reading sources, parsing, checking, emission,
@@ -562,7 +563,8 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
       program.replay.map(f => "cogs.absc.replay" -> Paths.get(f).toAbsolutePath.toString) ++
       program.clockLimit.map(l => "cogs.absc.clock-limit" -> l) ++
       program.port.map(p => "cogs.absc.modelapi.port" -> p.toString) ++
-      program.modelApiIndexFile.map(f => "cogs.absc.modelapi.index-file" -> Paths.get(f).toAbsolutePath.toString)
+      program.modelApiIndexFile.map(f => "cogs.absc.modelapi.index-file" -> Paths.get(f).toAbsolutePath.toString) ++
+      program.urlPrefix.map(p => "cogs.absc.modelapi.url-prefix" -> p)
     if (props.isEmpty) body
     else {
       val before = props.map { case (k, _) => k -> Option(System.getProperty(k)) }

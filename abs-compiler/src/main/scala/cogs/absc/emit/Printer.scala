@@ -481,7 +481,8 @@ private[emit] final class Printer {
   /**
    * The Model API's entry points: each `[HTTPCallable]` method as an asynchronous call with
    * arguments the server decoded to the parameters' types, and the fields, read by a process of
-   * the object's COG (never while one of its methods runs).
+   * the object's COG (never while one of its methods runs), or directly (`http$fields`) by the
+   * server while the COG is blocked in `get` (`CogRuntime.inspectBlocked`).
    */
   private def http(cls: String, h: LHttp): Unit = {
     val api = "_root_.cogs.absc.modelapi"
@@ -497,9 +498,10 @@ private[emit] final class Printer {
       }
     }
     line(")")
-    val fields = h.fields.map { case (abs, n) => s"(${Naming.stringLit(abs)}, o$$.$n)" }.mkString("List(", ", ", ")")
+    val fields = h.fields.map { case (abs, n) => s"(${Naming.stringLit(abs)}, this.$n)" }.mkString("List(", ", ", ")")
+    line(s"def http$$fields: List[(String, Any)] = $fields")
     line(s"def http$$state: _root_.cogs.runtime.Fut[List[(String, Any)]] =")
-    indented(line(s"_root_.cogs.runtime.Cogs.send(this, \"$$state\", (o$$: $cls) => Proc.done[List[(String, Any)]]($fields))"))
+    indented(line(s"_root_.cogs.runtime.Cogs.send(this, \"$$state\", (o$$: $cls) => Proc.done[List[(String, Any)]](o$$.http$$fields))"))
   }
 
   /**

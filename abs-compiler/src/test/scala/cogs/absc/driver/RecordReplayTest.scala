@@ -91,6 +91,32 @@ class RecordReplayTest {
     assertTrue(missing.err.contains("no such file"), missing.err)
   }
 
+  @Test def aReplayOfAnEditedModelIsRefused(): Unit = {
+    val trace = dir.resolve("before-edit.json")
+    val recorded = run("--record", trace.toString)
+    assertEquals(0, recorded.status, recorded.err)
+    assertTrue(Files.readString(trace, UTF_8).contains("\"model\""), "the recording names its model")
+    // The same model with one literal changed: the recorded decisions are not its decisions.
+    val edited = absFile(dir, "racy-edited", racy.replace("random(1000000)", "random(1000001)"))
+    val r = absc(AbsBackend, "run", "--workers", "2", "--cache-dir", cache.toString, "--replay", trace.toString, edited)
+    assertEquals(2, r.status, r.err)
+    assertTrue(r.err.contains("it was recorded from another model"), r.err)
+    assertEquals("", r.programOut, "nothing of the model ran")
+  }
+
+  @Test def aDamagedTraceIsReportedAsSuchWithItsPosition(): Unit = {
+    val trace = dir.resolve("damaged.json")
+    Files.writeString(trace, "{ \"format\": \"cogs-schedule-1\", \"seed\": 1,\n  \"cogs\": { \"x1\": [\"x#1\", }\n}\n", UTF_8)
+    val r = run("--replay", trace.toString)
+    assertEquals(2, r.status, r.err)
+    assertTrue(r.err.contains(s"cannot replay $trace: the trace is damaged: line 2, column"), r.err)
+    val wrongShape = dir.resolve("shape.json")
+    Files.writeString(wrongShape, """{ "format": "cogs-schedule-1", "seed": 1, "cogs": { "x1": [1, 2] } }""", UTF_8)
+    val s = run("--replay", wrongShape.toString)
+    assertEquals(2, s.status, s.err)
+    assertTrue(s.err.contains("the decisions of COG 'x1' are not a list of call names"), s.err)
+  }
+
   @Test def recordAndReplayExcludeEachOther(): Unit = {
     val r = run("--record", dir.resolve("a.json").toString, "--replay", dir.resolve("b.json").toString)
     assertEquals(2, r.status, r.err)

@@ -46,4 +46,11 @@ trait HttpExposed {
    * methods runs), as the future of that process.
    */
   def http$state: Fut[List[(String, Any)]]
+
+  /**
+   * The object's fields by name, read by the calling thread: only inside a process of the
+   * object's COG (what `http$state` runs), or through `CogRuntime.inspectBlocked`, which makes
+   * such a read safe while the COG is blocked in `get`.
+   */
+  def http$fields: List[(String, Any)]
 }

@@ -19,7 +19,10 @@ import cogs.absc.lib.{AbsInt, AbsMap, AbsRat, AbsSet, Pair, Show}
  * encoded by `toString` too.)
  */
 private[modelapi] object JsonCodec {
-  val mapper = new ObjectMapper()
+  // Single-quoted strings too: the manual's own example body is `{ 'param1': 'value', 'param2': 50 }`,
+  // which the reference backends accept.
+  val mapper: ObjectMapper = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+    .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_SINGLE_QUOTES).build()
   private val nodes = JsonNodeFactory.instance
 
   final class BadArgument(message: String) extends Exception(message)
