@@ -58,8 +58,9 @@ class ModelApiEndToEndTest {
     val out = dir.resolve(s"$name.out")
     val err = dir.resolve(s"$name.err")
     val java = Paths.get(System.getProperty("java.home"), "bin", "java").toString
-    val pb = new ProcessBuilder(java, "-Xss256m", "-cp", System.getProperty("java.class.path"),
-      "cogs.absc.driver.Main" :: "run" :: "--cache-dir" :: dir.resolve("cache").toString :: "-p" :: "0" :: extra ++ List(file): _*)
+    val command = List(java, "-Xss256m", "-cp", System.getProperty("java.class.path"),
+      "cogs.absc.driver.Main", "run", "--cache-dir", dir.resolve("cache").toString, "-p", "0") ++ extra ++ List(file)
+    val pb = new ProcessBuilder(command: _*)
     pb.redirectOutput(out.toFile).redirectError(err.toFile)
     val p = pb.start()
     p.getOutputStream.close()
@@ -206,10 +207,11 @@ class ModelApiEndToEndTest {
     } finally m.process.destroyForcibly()
   }
 
-  /** The number in `{"result": n}`. */
+  /** The number in `{"result": n}`, or -1. */
   private object JsonCodecForTests {
     private val mapper = new com.fasterxml.jackson.databind.ObjectMapper()
-    def number(body: String): Double = mapper.readTree(body).get("result").doubleValue
+    /** -1 for an error (an object not registered yet: the main block may still be starting). */
+    def number(body: String): Double = Option(mapper.readTree(body).get("result")).map(_.doubleValue).getOrElse(-1)
   }
 
   /** The program's standard output once the main block has printed (it is flushed when the main block ends). */
