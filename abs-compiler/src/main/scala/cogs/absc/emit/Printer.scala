@@ -424,7 +424,18 @@ private[emit] final class Printer {
 
   private def ctor(c: LCtor): Unit =
     if (c.caseObject) line(s"case object ${c.name} extends ${tpe(c.parent)}")
-    else line(s"final case class ${c.name}${typeParams(c.typeParams, "+")}${params(c.fields)} extends ${tpe(c.parent)}")
+    else {
+      val head = s"final case class ${c.name}${typeParams(c.typeParams, "+")}${params(c.fields)} extends ${tpe(c.parent)}"
+      c.httpNames match {
+        case None => line(head)
+        case Some(ns) =>
+          // The Model API returns it as a JSON object of its named arguments (the ABS manual's rule).
+          val names = ns.map(_.fold("null")(Naming.stringLit)).mkString("List(", ", ", ")")
+          line(s"$head with _root_.cogs.absc.modelapi.HttpData {")
+          indented(line(s"def http$$names: List[String] = $names"))
+          line("}")
+      }
+    }
 
   private def selector(s: LSelector): Unit = {
     val at = if (s.located) ", at$: String" else ""

@@ -28,7 +28,9 @@ class ModelApiEndToEndTest {
       |  [HTTPCallable] Int add(String item, Int n);
       |  [HTTPCallable] Map<String, Int> all();
       |  [HTTPCallable] Int ratio(Int a, Int b);
+      |  [HTTPCallable] Item item(String name);
       |}
+      |data Item = Item(String name, Int price, Bool);
       |class StockImpl implements Stock {
       |  Map<String, Int> items = map[];
       |  Int add(String item, Int n) {
@@ -37,6 +39,7 @@ class ModelApiEndToEndTest {
       |  }
       |  Map<String, Int> all() { return items; }
       |  Int ratio(Int a, Int b) { return truncate(a / b); }
+      |  Item item(String name) { return Item(name, lookupDefault(items, name, 0), True); }
       |}
       |{
       |  [HTTPName: "stock"] Stock s = new StockImpl();
@@ -97,6 +100,8 @@ class ModelApiEndToEndTest {
       assertEquals("{\"result\":4}", compact(posted.body))
       assertEquals("{\"result\":{\"apples\":5,\"pears\":4}}", compact(get(m, "call/stock/all").body))
       assertEquals("{\"items\":{\"apples\":5,\"pears\":4}}", compact(get(m, "o/stock").body))
+      // A data value as a JSON object of its named arguments (the unnamed Bool is left out), as the manual says.
+      assertEquals("{\"result\":{\"name\":\"apples\",\"price\":5}}", compact(get(m, "call/stock/item?name=apples").body))
       val methods = compact(get(m, "call/stock").body)
       assertTrue(methods.contains("{\"name\":\"add\",\"parameters\":[{\"name\":\"item\",\"type\":\"String\"},{\"name\":\"n\",\"type\":\"Int\"}],\"return\":\"Int\"}"), methods)
       // The clock is not there yet: 0 (see the README).

@@ -96,6 +96,11 @@ class ModelApiServerTest {
     assertEquals("""{"half":0.5,"set":[1,2],"nested":{"k":[true,false]},"data":"Just(3)","rat":2}""", r.toString)
   }
 
+  @Test def encodesDataValuesWithNamedArgumentsAsObjects(): Unit = {
+    assertEquals("""{"name":"apple","price":3}""", JsonCodec.toJson(Item("apple", AbsInt(3), true)).toString)
+    assertEquals("""[{"name":"pear","price":2}]""", JsonCodec.toJson(List(Item("pear", AbsInt(2), false))).toString)
+  }
+
   @Test def unknownObjectsAndMethodsAre404(): Unit = {
     assertTrue(error(404, get("o/nobody")).contains("nobody"))
     assertTrue(error(404, get("call/nobody/twice?n=1")).contains("[HTTPName: \"nobody\"]"))
@@ -314,6 +319,11 @@ object ModelApiServerTest {
     def waitOn(f: Fut[Int]): Proc[Int] = { count = AbsInt(7); Proc.get(f) }
     /** Runs without suspending until `go` is false. */
     def spin(go: java.util.concurrent.atomic.AtomicBoolean): Proc[Unit] = Proc.delay { while (go.get()) Thread.onSpinWait() }
+  }
+
+  /** What absc generates for `data Item = Item(String name, Int price, Bool);` in a program with the Model API. */
+  final case class Item(name: String, price: AbsInt, arg2: Boolean) extends cogs.absc.lib.AbsData with HttpData {
+    def http$names: List[String] = List("name", "price", null)
   }
 
   /** An object registered without callable methods (a class that is not compiled for the API). */
