@@ -80,12 +80,17 @@ class RecordReplayTest {
     assertTrue(r.err.contains("the replayed schedule runs call x1.7#1 here next, but it never arrived"), r.err)
   }
 
-  @Test def aFileThatIsNoScheduleIsAClearError(): Unit = {
-    val notJson = dir.resolve("notes.txt")
-    Files.writeString(notJson, "hello", UTF_8)
-    val r = run("--replay", notJson.toString)
+  /** Replays a file holding `text`: refused (status 2) with a message containing `expected` (the file's path is `$file`). */
+  private def refused(name: String, text: String, expected: String): Unit = {
+    val file = dir.resolve(name)
+    Files.writeString(file, text, UTF_8)
+    val r = run("--replay", file.toString)
     assertEquals(2, r.status, r.err)
-    assertTrue(r.err.contains(s"absc: cannot replay $notJson"), r.err)
+    assertTrue(r.err.contains(expected.replace("$file", file.toString)), r.err)
+  }
+
+  @Test def aFileThatIsNoScheduleIsAClearError(): Unit = {
+    refused("notes.txt", "hello", "absc: cannot replay $file")
     val missing = run("--replay", dir.resolve("nope.json").toString)
     assertEquals(2, missing.status, missing.err)
     assertTrue(missing.err.contains("no such file"), missing.err)
@@ -105,16 +110,10 @@ class RecordReplayTest {
   }
 
   @Test def aDamagedTraceIsReportedAsSuchWithItsPosition(): Unit = {
-    val trace = dir.resolve("damaged.json")
-    Files.writeString(trace, "{ \"format\": \"cogs-schedule-1\", \"seed\": 1,\n  \"cogs\": { \"x1\": [\"x#1\", }\n}\n", UTF_8)
-    val r = run("--replay", trace.toString)
-    assertEquals(2, r.status, r.err)
-    assertTrue(r.err.contains(s"cannot replay $trace: the trace is damaged: line 2, column"), r.err)
-    val wrongShape = dir.resolve("shape.json")
-    Files.writeString(wrongShape, """{ "format": "cogs-schedule-1", "seed": 1, "cogs": { "x1": [1, 2] } }""", UTF_8)
-    val s = run("--replay", wrongShape.toString)
-    assertEquals(2, s.status, s.err)
-    assertTrue(s.err.contains("the decisions of COG 'x1' are not a list of call names"), s.err)
+    refused("damaged.json", "{ \"format\": \"cogs-schedule-1\", \"seed\": 1,\n  \"cogs\": { \"x1\": [\"x#1\", }\n}\n",
+      "cannot replay $file: the trace is damaged: line 2, column")
+    refused("shape.json", """{ "format": "cogs-schedule-1", "seed": 1, "cogs": { "x1": [1, 2] } }""",
+      "the decisions of COG 'x1' are not a list of call names")
   }
 
   @Test def recordAndReplayExcludeEachOther(): Unit = {
