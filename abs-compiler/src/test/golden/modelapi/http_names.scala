@@ -72,8 +72,9 @@ object HttpNames {
       _root_.cogs.absc.modelapi.HttpMethod("name", List(), "String",
         (a$: IndexedSeq[Any]) => _root_.cogs.runtime.Cogs.send(this, "name", CounterImpl.name()).asInstanceOf[_root_.cogs.runtime.Fut[Any]])
     )
+    def http$fields: List[(String, Any)] = List(("label", this.label), ("count", this.count))
     def http$state: _root_.cogs.runtime.Fut[List[(String, Any)]] =
-      _root_.cogs.runtime.Cogs.send(this, "$state", (o$: CounterImpl) => Proc.done[List[(String, Any)]](List(("label", o$.label), ("count", o$.count))))
+      _root_.cogs.runtime.Cogs.send(this, "$state", (o$: CounterImpl) => Proc.done[List[(String, Any)]](o$.http$fields))
 
     override def toString: String = if (createdAt$ eq null) s"CounterImpl#${System.identityHashCode(this)}" else "CounterImpl created at " + createdAt$
   }
@@ -127,8 +128,9 @@ object HttpNames {
     // the Model API
     def http$methods: List[_root_.cogs.absc.modelapi.HttpMethod] = List(
     )
+    def http$fields: List[(String, Any)] = List(("kept", this.kept))
     def http$state: _root_.cogs.runtime.Fut[List[(String, Any)]] =
-      _root_.cogs.runtime.Cogs.send(this, "$state", (o$: HolderImpl) => Proc.done[List[(String, Any)]](List(("kept", o$.kept))))
+      _root_.cogs.runtime.Cogs.send(this, "$state", (o$: HolderImpl) => Proc.done[List[(String, Any)]](o$.http$fields))
 
     override def toString: String = if (createdAt$ eq null) s"HolderImpl#${System.identityHashCode(this)}" else "HolderImpl created at " + createdAt$
   }

@@ -37,6 +37,9 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   // A process that blocks the whole COG in `get`, and whether its future has resolved.
   private[this] var blocker: Process = _
   private[this] var blockerReady = false
+  // The blocked `get` as other threads may see it (CogRuntime.inspectBlocked): written by the main
+  // task only when a get blocks the COG and when it unblocks, never on the paths that do not block.
+  @volatile private[this] var blockedGet: BlockedGet = _
   // A process ran since the conditions were last checked.
   private[this] var stateDirty = false
   // A fatal error (see Cog.isFatal) raised in this batch, and where, for the runtime's handler.
@@ -145,6 +148,10 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
         val b = blocker
         blocker = null
         blockerReady = false
+        // Before the blocker runs again: an inspection that still sees the old value afterwards
+        // has read fields that this process may be changing, and CogRuntime.inspectBlocked's
+        // second read tells it so.
+        blockedGet = null
         b.unblocked()
         return b
       }
@@ -446,6 +453,9 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   /** `p` reached `get` of pending `f`: it blocks the COG. */
   private def block(p: Process, f: Fut[_]): Unit = {
     blocker = p
+    // After every write of the slice that blocked (program order): a thread that reads this
+    // volatile sees the objects of this COG as they are while it stays blocked.
+    blockedGet = new BlockedGet(p, f, runtime.now)
     blockerReady = sleep(p, f, register = true) == TakenBack
   }
 
@@ -744,6 +754,9 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     }
     b.result()
   }
+
+  /** The `get` this COG is blocked in, or null; from any thread (see CogRuntime.inspectBlocked). */
+  private[runtime] def blockedInGet: BlockedGet = blockedGet
 
   override def toString: String = {
     val o = owner

@@ -386,6 +386,28 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
    */
   def limitClock(limit: SimTime): Unit = clock.limit = limit
 
+  /** The clock's limit ([[limitClock]], [[extendClockLimit]]), if there is one. */
+  def clockLimit: Option[SimTime] = { val c = clock$; if (c eq null) None else Option(c.limit) }
+
+  /**
+   * Raise the clock's limit by `by`, from any thread outside the runtime (the ABS Model API's
+   * `/clock/advance?by=N`): the simulation goes on if it had stopped at the old limit, and `run`,
+   * if it already returned there, is not told. The new limit; None (and no effect) if the clock
+   * has no limit. See `SimClock.extendLimit` for why the raise is never lost.
+   */
+  def extendClockLimit(by: SimTime): Option[SimTime] = {
+    val c = clock$
+    if (c eq null) return None
+    val raised = c.extendLimit(by)
+    if (raised.isDefined) {
+      // Counted as a COG activated from outside that at once has nothing to do: if it is the
+      // only one counted, it holds the token and advances (SimClock.idle), as the last COG would.
+      active.incrementAndGet()
+      cogIdle()
+    }
+    raised
+  }
+
   /** True if the clock stopped at its limit with processes still waiting for time. */
   def clockLimitReached: Boolean = { val c = clock$; (c ne null) && c.limitReached }
 
@@ -463,6 +485,31 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
   }
 
   // ------------------------------------------------------------------ deadlock reports
+
+  /**
+   * Looks at `o` from outside the runtime (any thread): if `o`'s COG is blocked in `get`, runs
+   * `read` (which should only read `o`'s fields) and returns what it read with the blocked `get`;
+   * None if the COG is not blocked, or stopped being blocked while `read` ran (then what `read`
+   * saw may be torn; ask again, or wait for the COG to reach a scheduling point).
+   *
+   * Why a read that returns is consistent (a sequence lock with the `BlockedGet` as its stamp,
+   * as `StampedLock.validate` does it): the COG's main task writes the blocked `get` (a volatile
+   * write) after every write of the slice that blocked, and clears it (another volatile write)
+   * before the blocking process runs again; while it is set, no process of the COG runs, and only
+   * processes of its COG write an object's fields. The first volatile read here happens after the
+   * set, so `read` sees every write before it; the acquire fence keeps `read`'s loads before the
+   * second volatile read; if that one still sees the same `BlockedGet` (a fresh one per blocking
+   * `get`, so no ABA), the clear came after it, and no write after the clear was visible to
+   * `read`. Costs the COG nothing unless a `get` blocks it (`InspectBlockedTest` checks both sides).
+   */
+  def inspectBlocked[A](o: Active)(read: => A): Option[(BlockedGet, A)] = {
+    val cog = o.cog
+    val before = cog.blockedInGet
+    if (before eq null) return None
+    val value = read
+    java.lang.invoke.VarHandle.acquireFence()
+    if (cog.blockedInGet eq before) Some((before, value)) else None
+  }
 
   /**
    * The processes that still wait, one line each. Meaningful when the runtime is quiescent:

@@ -50,6 +50,8 @@ private[runtime] final class SimClock(rt: CogRuntime) {
   @volatile private[this] var now$ : SimTime = SimTime.Zero
   @volatile private[runtime] var limit: SimTime = _
   @volatile private[runtime] var limitReached: Boolean = false
+  // Bumped (under `lock`, after `limit`) each time the limit is raised from outside: see `idle`.
+  @volatile private[this] var limitVersion: Long = 0
   @volatile private[this] var advances$ : Long = 0
   // Entries by minimum time (whom to wake) and by maximum time (where to jump); an entry woken
   // through one queue is dropped lazily from the other.
@@ -122,10 +124,50 @@ private[runtime] final class SimClock(rt: CogRuntime) {
     while (true) {
       val a = active.get()
       if (a > 1) { if (active.compareAndSet(a, a - 1)) return false }
-      else if (!advance()) { if (active.compareAndSet(1, 0)) return true }
-      // advanced (woken COGs are counted now) or the CAS lost: look again
+      else {
+        val version = limitVersion
+        if (!advance()) {
+          if (active.compareAndSet(1, 0)) {
+            // The limit was raised after this advance read it (extendLimit): its kick may have
+            // seen our token and left the advance to us. Take the count back and advance again.
+            if (limitVersion == version) return true
+            active.incrementAndGet()
+          }
+        }
+      }
+      // advanced (woken COGs are counted now), the CAS lost, or the limit moved: look again
     }
     false
+  }
+
+  /**
+   * Raise the limit by `by` (the Model API's `/clock/advance`), from any thread; the new limit, or
+   * None if the clock has none. The caller then counts itself active and goes idle through
+   * [[idle]] (CogRuntime.extendClockLimit), so that an advance the old limit stopped happens now.
+   *
+   * Why the raise cannot be lost: `idle` reads `limitVersion` before `advance` reads the limit
+   * (under `lock`, where this writes both, the limit first). If it read the new version,
+   * `advance` sees the new limit. If it read the old one and `advance` stopped at the old limit,
+   * then either the caller's increment of `active` comes before the token holder's CAS from one
+   * to zero (the CAS fails, or the caller saw `active > 1` and left the token holder to look
+   * again, which re-reads the version after its CAS and sees the new one: it takes the count
+   * back and advances), or after it: then the caller finds `active == 1`, holds the token itself
+   * and advances under the new limit. `StressSimClockTest` raises a limit against a running
+   * simulation many times and checks that it always reaches the last limit.
+   */
+  def extendLimit(by: SimTime): Option[SimTime] = {
+    lock.lock()
+    try {
+      val l = limit
+      if (l eq null) None
+      else {
+        val raised = l + by
+        limit = raised
+        limitReached = false
+        limitVersion += 1
+        Some(raised)
+      }
+    } finally lock.unlock()
   }
 
   /** One advance, by the token holder. False if no process waits for time or the limit is reached. */

@@ -81,4 +81,45 @@ class StressSimClockTest {
     val expected = (1 to 10).flatMap(d => (1 to 20).map(_ * d)).distinct.size.toLong
     (1 to 5).foreach { _ => assertEquals((expected, SimTime(200)), once()) }
   }
+
+  /**
+   * `extendClockLimit` against a running simulation (SimClock.extendLimit's argument): sleepers
+   * step one time unit at a time under a limit that two threads raise by one unit at a time, so
+   * that raises race with advances, with the token holder's idle decision and with each other. A
+   * raise that was lost would leave the simulation stopped below the last limit: the bounded wait
+   * below would then end with the time short.
+   */
+  @Test def raisingTheLimitWhileTheClockAdvancesIsNeverLost(): Unit = {
+    val rounds = 400
+    (1 to 3).foreach { _ =>
+      val rt = CogRuntime.withOverrides("cogs.parallelism = 4")
+      try {
+        trait S extends Active { def go(): Proc[Unit] }
+        val wakes = new AtomicLong
+        final class SImpl extends ActiveObject with S {
+          def go() = Proc.repeat(rounds)(_ => Proc.awaitDuration(SimTime(1)).map(_ => wakes.incrementAndGet(): Unit))
+        }
+        rt.limitClock(SimTime.Zero)
+        val objs = (1 to 8).map(_ => rt.spawn(new SImpl))
+        rt.run(Proc.delay(objs.foreach(o => o ! (_.go())))) // returns at the limit 0
+        val raisers = (1 to 2).map { k =>
+          val t = new Thread(() => {
+            val rnd = new scala.util.Random(k)
+            (1 to rounds / 2).foreach { _ =>
+              rt.extendClockLimit(SimTime(1))
+              if (rnd.nextInt(4) == 0) Thread.onSpinWait()
+            }
+          })
+          t.start()
+          t
+        }
+        raisers.foreach(_.join())
+        assertEquals(Some(SimTime(rounds.toLong)), rt.clockLimit)
+        val deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60) // liveness bound only
+        while (wakes.get() < 8L * rounds && System.nanoTime() < deadline) Thread.sleep(5)
+        assertEquals(8L * rounds, wakes.get(), s"the simulation stopped at ${rt.now} under the limit $rounds")
+        assertEquals(SimTime(rounds.toLong), rt.now)
+      } finally rt.close()
+    }
+  }
 }

@@ -51,7 +51,8 @@ object CachePolicy {
 final case class ProgramOptions(mainModule: Option[String] = None, workers: Option[Int] = None,
     mainModuleOption: Boolean = false, record: Option[String] = None, replay: Option[String] = None,
     clockLimit: Option[String] = None, port: Option[Int] = None, modelApiIndexFile: Option[String] = None,
-    product: Option[String] = None, strict: Boolean = false, endReport: Boolean = true)
+    product: Option[String] = None, strict: Boolean = false, endReport: Boolean = true,
+    urlPrefix: Option[String] = None)
 
 /**
  * The phases of absc, shared by the commands: reading sources, parsing, checking, emission,
@@ -618,7 +619,8 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
       program.port.map(p => "cogs.absc.modelapi.port" -> p.toString) ++
       program.modelApiIndexFile.map(f => "cogs.absc.modelapi.index-file" -> Paths.get(f).toAbsolutePath.toString) ++
       (if (program.strict) List("cogs.absc.strict" -> "true") else Nil) ++
-      (if (program.endReport) Nil else List("cogs.absc.end-report" -> "false"))
+      (if (program.endReport) Nil else List("cogs.absc.end-report" -> "false")) ++
+      program.urlPrefix.map(p => "cogs.absc.modelapi.url-prefix" -> p)
     if (props.isEmpty) body
     else {
       val before = props.map { case (k, _) => k -> Option(System.getProperty(k)) }

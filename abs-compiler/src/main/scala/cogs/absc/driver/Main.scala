@@ -229,6 +229,9 @@ private[driver] final class ModelApiOptions {
   @Opt(names = Array("--modelapi-index-file"), paramLabel = "FILE",
     description = Array("The Model API's index page (instead of the default chart); files next to it are served below static/."))
   var indexFile: String = _
+  @Opt(names = Array("--url-prefix"), paramLabel = "PREFIX",
+    description = Array("Serve the Model API below PREFIX (e.g. /abcd/5080: the index page at /abcd/5080/, objects at /abcd/5080/o), as the Erlang backend's --url-prefix."))
+  var urlPrefix: String = _
 }
 
 /** `--monitor`, for the commands that can build a monitored program. */
@@ -429,10 +432,13 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
       throw new CommandLine.ParameterException(spec.commandLine, "--modelapi-index-file needs --port")
     if ((modelApi.indexFile ne null) && !java.nio.file.Files.isRegularFile(java.nio.file.Paths.get(modelApi.indexFile)))
       throw new CommandLine.ParameterException(spec.commandLine, s"--modelapi-index-file: no such file: ${modelApi.indexFile}")
+    if ((modelApi.urlPrefix ne null) && port.isEmpty)
+      throw new CommandLine.ParameterException(spec.commandLine, "--url-prefix needs --port")
     ProgramOptions(Option(main.mainModule), workersOption(workers), mainModuleOption = true,
       record = Option(schedule.record), replay = Option(schedule.replay), clockLimit = limit, port = port,
       modelApiIndexFile = Option(modelApi.indexFile), product = products.selected,
-      strict = endReport.strict, endReport = !endReport.noEndReport)
+      strict = endReport.strict, endReport = !endReport.noEndReport,
+      urlPrefix = Option(modelApi.urlPrefix))
   }
 
   def call(): Integer =

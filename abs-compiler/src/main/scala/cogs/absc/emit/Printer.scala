@@ -424,7 +424,18 @@ private[emit] final class Printer {
 
   private def ctor(c: LCtor): Unit =
     if (c.caseObject) line(s"case object ${c.name} extends ${tpe(c.parent)}")
-    else line(s"final case class ${c.name}${typeParams(c.typeParams, "+")}${params(c.fields)} extends ${tpe(c.parent)}")
+    else {
+      val head = s"final case class ${c.name}${typeParams(c.typeParams, "+")}${params(c.fields)} extends ${tpe(c.parent)}"
+      c.httpNames match {
+        case None => line(head)
+        case Some(ns) =>
+          // The Model API returns it as a JSON object of its named arguments (the ABS manual's rule).
+          val names = ns.map(_.fold("null")(Naming.stringLit)).mkString("List(", ", ", ")")
+          line(s"$head with _root_.cogs.absc.modelapi.HttpData {")
+          indented(line(s"def http$$names: List[String] = $names"))
+          line("}")
+      }
+    }
 
   private def selector(s: LSelector): Unit = {
     val at = if (s.located) ", at$: String" else ""
@@ -486,7 +497,8 @@ private[emit] final class Printer {
   /**
    * The Model API's entry points: each `[HTTPCallable]` method as an asynchronous call with
    * arguments the server decoded to the parameters' types, and the fields, read by a process of
-   * the object's COG (never while one of its methods runs).
+   * the object's COG (never while one of its methods runs), or directly (`http$fields`) by the
+   * server while the COG is blocked in `get` (`CogRuntime.inspectBlocked`).
    */
   private def http(cls: String, h: LHttp): Unit = {
     val api = "_root_.cogs.absc.modelapi"
@@ -502,9 +514,10 @@ private[emit] final class Printer {
       }
     }
     line(")")
-    val fields = h.fields.map { case (abs, n) => s"(${Naming.stringLit(abs)}, o$$.$n)" }.mkString("List(", ", ", ")")
+    val fields = h.fields.map { case (abs, n) => s"(${Naming.stringLit(abs)}, this.$n)" }.mkString("List(", ", ", ")")
+    line(s"def http$$fields: List[(String, Any)] = $fields")
     line(s"def http$$state: _root_.cogs.runtime.Fut[List[(String, Any)]] =")
-    indented(line(s"_root_.cogs.runtime.Cogs.send(this, \"$$state\", (o$$: $cls) => Proc.done[List[(String, Any)]]($fields))"))
+    indented(line(s"_root_.cogs.runtime.Cogs.send(this, \"$$state\", (o$$: $cls) => Proc.done[List[(String, Any)]](o$$.http$$fields))"))
   }
 
   /**

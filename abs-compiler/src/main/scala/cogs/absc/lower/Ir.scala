@@ -178,9 +178,13 @@ sealed trait LDecl extends Product with Serializable
 final case class LData(absName: String, name: String, typeParams: List[String], sealedTrait: Boolean,
     companionCtors: List[LCtor], ctors: List[LCtor], selectors: List[LSelector]) extends LDecl
 
-/** A constructor: a case object or a final case class extending `parent`. */
+/**
+ * A constructor: a case object or a final case class extending `parent`. `httpNames`: in a program
+ * that uses the Model API, the ABS names of its arguments (None: unnamed) when at least one has a
+ * name, so that the Model API returns its values as JSON objects.
+ */
 final case class LCtor(absName: String, name: String, typeParams: List[String], fields: List[(String, T)],
-    parent: T, caseObject: Boolean) extends LDecl
+    parent: T, caseObject: Boolean, httpNames: Option[List[Option[String]]] = None) extends LDecl
 
 /**
  * A selector function: `def head(x: ..) = x match { case c: Cons => c.head; ... }`; `located`: it

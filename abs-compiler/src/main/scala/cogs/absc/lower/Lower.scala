@@ -110,7 +110,11 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
         case T.Ref(n, args) => T.Ref(n, args.map(_ => T.Ref("scala.Nothing")))
         case other => other
       }, caseObject = true)
-    else LCtor(c.name, names.constructor(c), if (c.arity == 0) Nil else tps, fields, parent, caseObject = c.arity == 0)
+    else {
+      val named = c.argTypes.indices.map(i => c.selectorNames.lift(i).flatten).toList
+      val http = if (program.usesModelApi && named.exists(_.isDefined)) Some(named) else None
+      LCtor(c.name, names.constructor(c), if (c.arity == 0) Nil else tps, fields, parent, caseObject = c.arity == 0, httpNames = http)
+    }
   }
 
   /** Members every case class has: a constructor field must not be named like one. */

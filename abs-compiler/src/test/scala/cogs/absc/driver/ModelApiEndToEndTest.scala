@@ -28,7 +28,9 @@ class ModelApiEndToEndTest {
       |  [HTTPCallable] Int add(String item, Int n);
       |  [HTTPCallable] Map<String, Int> all();
       |  [HTTPCallable] Int ratio(Int a, Int b);
+      |  [HTTPCallable] Item item(String name);
       |}
+      |data Item = Item(String name, Int price, Bool);
       |class StockImpl implements Stock {
       |  Map<String, Int> items = map[];
       |  Int add(String item, Int n) {
@@ -37,6 +39,7 @@ class ModelApiEndToEndTest {
       |  }
       |  Map<String, Int> all() { return items; }
       |  Int ratio(Int a, Int b) { return truncate(a / b); }
+      |  Item item(String name) { return Item(name, lookupDefault(items, name, 0), True); }
       |}
       |{
       |  [HTTPName: "stock"] Stock s = new StockImpl();
@@ -53,13 +56,14 @@ class ModelApiEndToEndTest {
   private final class Model(val process: Process, val out: Path, val err: Path, val url: String)
 
   /** Starts `absc run -p 0` on the model; returns once the model says where it listens. */
-  private def start(name: String): Model = {
-    val file = absFile(dir, name, model)
+  private def start(name: String, text: String = model, extra: List[String] = Nil): Model = {
+    val file = absFile(dir, name, text)
     val out = dir.resolve(s"$name.out")
     val err = dir.resolve(s"$name.err")
     val java = Paths.get(System.getProperty("java.home"), "bin", "java").toString
-    val pb = new ProcessBuilder(java, "-Xss256m", "-cp", System.getProperty("java.class.path"),
-      "cogs.absc.driver.Main", "run", "--cache-dir", dir.resolve("cache").toString, "--port", "0", file)
+    val command = List(java, "-Xss256m", "-cp", System.getProperty("java.class.path"),
+      "cogs.absc.driver.Main", "run", "--cache-dir", dir.resolve("cache").toString, "--port", "0") ++ extra ++ List(file)
+    val pb = new ProcessBuilder(command: _*)
     pb.redirectOutput(out.toFile).redirectError(err.toFile)
     val p = pb.start()
     p.getOutputStream.close()
@@ -96,6 +100,8 @@ class ModelApiEndToEndTest {
       assertEquals("{\"result\":4}", compact(posted.body))
       assertEquals("{\"result\":{\"apples\":5,\"pears\":4}}", compact(get(m, "call/stock/all").body))
       assertEquals("{\"items\":{\"apples\":5,\"pears\":4}}", compact(get(m, "o/stock").body))
+      // A data value as a JSON object of its named arguments (the unnamed Bool is left out), as the manual says.
+      assertEquals("{\"result\":{\"name\":\"apples\",\"price\":5}}", compact(get(m, "call/stock/item?name=apples").body))
       val methods = compact(get(m, "call/stock").body)
       assertTrue(methods.contains("{\"name\":\"add\",\"parameters\":[{\"name\":\"item\",\"type\":\"String\"},{\"name\":\"n\",\"type\":\"Int\"}],\"return\":\"Int\"}"), methods)
       // The clock is not there yet: 0 (see the README).
@@ -129,6 +135,88 @@ class ModelApiEndToEndTest {
       assertTrue(m.process.waitFor(60, TimeUnit.SECONDS), "absc did not stop after /quit")
       assertEquals(0, m.process.exitValue, Files.readString(m.err))
     } finally m.process.destroyForcibly()
+  }
+
+  /** A simulation that never ends by itself, and a COG blocked for ever in a `get`. */
+  private val busy =
+    """module Busy;
+      |interface Ticker { [HTTPCallable] Int ticks(); Unit tick(); }
+      |class TickerImpl implements Ticker {
+      |  Int count = 0;
+      |  Int ticks() { return count; }
+      |  Unit tick() { while (True) { await duration(1); count = count + 1; } }
+      |}
+      |interface Stuck { Unit stall(); }
+      |class StuckImpl implements Stuck {
+      |  Int noted = 0;
+      |  Unit stall() {
+      |    noted = 42;
+      |    Fut<Int> f = this!never();
+      |    Int x = f.get;
+      |  }
+      |  Int never() { await False; return 0; }
+      |}
+      |{
+      |  [HTTPName: "ticker"] Ticker t = new TickerImpl();
+      |  [HTTPName: "stuck"] Stuck s = new StuckImpl();
+      |  s!stall();
+      |  t!tick();
+      |  println("main block done");
+      |}
+      |""".stripMargin
+
+  @Test def quitEndsABusySimulationAndABlockedCogStillAnswers(): Unit = {
+    val m = start("busy", busy)
+    try {
+      // The clock moves (the simulation runs), and /o/ticker answers between two of its steps.
+      val deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1)
+      def now() = JsonCodecForTests.number(get(m, "clock/now").body)
+      while (now() < 3 && System.nanoTime() < deadline) Thread.sleep(50)
+      assertTrue(now() >= 3, "the simulation advances")
+      assertEquals(200, get(m, "o/ticker").statusCode)
+      // The stuck object's COG is blocked in get: the answer comes, with what is known.
+      val stuck = get(m, "o/stuck")
+      assertEquals(200, stuck.statusCode, stuck.body)
+      val body = compact(stuck.body)
+      assertTrue(body.startsWith("{\"noted\":42,\"$cog\":{\"state\":\"blockedinget\",\"since\":0,"), body)
+      assertTrue(body.contains("\"waitingFor\":\"thefutureofStuckImpl#"), body)
+      assertTrue(body.contains(".never\""), body)
+      assertEquals("{\"noted\":42", compact(get(m, "o/stuck/noted").body).takeWhile(_ != ','))
+      // /quit: the answer first, then the model ends with status 0 and says so.
+      val q = get(m, "quit")
+      assertEquals(200, q.statusCode)
+      assertEquals("{\"result\":\"themodelstops\"}", compact(q.body))
+      assertTrue(m.process.waitFor(60, TimeUnit.SECONDS), "absc did not stop after /quit")
+      assertEquals(0, m.process.exitValue, Files.readString(m.err))
+      val last = Files.readString(m.err).linesIterator.toList.last
+      assertTrue(last.startsWith("absc: the model stopped at the request of ") && last.contains("quit (simulated time "), last)
+    } finally m.process.destroyForcibly()
+  }
+
+  @Test def clockAdvanceStepsASimulationStartedWithALimit(): Unit = {
+    val m = start("limited", busy, List("-l", "5"))
+    try {
+      val deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1)
+      def ticks() = JsonCodecForTests.number(get(m, "call/ticker/ticks").body)
+      while (ticks() < 5 && System.nanoTime() < deadline) Thread.sleep(50)
+      assertEquals("{\"result\":5}", compact(get(m, "clock/now").body))
+      assertEquals(5, ticks())
+      assertEquals("{\"result\":8}", compact(get(m, "clock/advance?by=3").body))
+      while (ticks() < 8 && System.nanoTime() < deadline) Thread.sleep(50)
+      assertEquals(8, ticks(), "the simulation went on to the new limit")
+      assertEquals("{\"result\":8}", compact(get(m, "clock/now").body))
+      assertEquals(400, get(m, "clock/advance?by=soon").statusCode)
+      assertEquals(200, get(m, "quit").statusCode)
+      assertTrue(m.process.waitFor(60, TimeUnit.SECONDS), "absc did not stop after /quit")
+      assertEquals(0, m.process.exitValue, Files.readString(m.err))
+    } finally m.process.destroyForcibly()
+  }
+
+  /** The number in `{"result": n}`, or -1. */
+  private object JsonCodecForTests {
+    private val mapper = new com.fasterxml.jackson.databind.ObjectMapper()
+    /** -1 for an error (an object not registered yet: the main block may still be starting). */
+    def number(body: String): Double = Option(mapper.readTree(body).get("result")).map(_.doubleValue).getOrElse(-1)
   }
 
   /** The program's standard output once the main block has printed (it is flushed when the main block ends). */

@@ -80,15 +80,40 @@ class RecordReplayTest {
     assertTrue(r.err.contains("the replayed schedule runs call x1.7#1 here next, but it never arrived"), r.err)
   }
 
-  @Test def aFileThatIsNoScheduleIsAClearError(): Unit = {
-    val notJson = dir.resolve("notes.txt")
-    Files.writeString(notJson, "hello", UTF_8)
-    val r = run("--replay", notJson.toString)
+  /** Replays a file holding `text`: refused (status 2) with a message containing `expected` (the file's path is `$file`). */
+  private def refused(name: String, text: String, expected: String): Unit = {
+    val file = dir.resolve(name)
+    Files.writeString(file, text, UTF_8)
+    val r = run("--replay", file.toString)
     assertEquals(2, r.status, r.err)
-    assertTrue(r.err.contains(s"absc: cannot replay $notJson"), r.err)
+    assertTrue(r.err.contains(expected.replace("$file", file.toString)), r.err)
+  }
+
+  @Test def aFileThatIsNoScheduleIsAClearError(): Unit = {
+    refused("notes.txt", "hello", "absc: cannot replay $file")
     val missing = run("--replay", dir.resolve("nope.json").toString)
     assertEquals(2, missing.status, missing.err)
     assertTrue(missing.err.contains("no such file"), missing.err)
+  }
+
+  @Test def aReplayOfAnEditedModelIsRefused(): Unit = {
+    val trace = dir.resolve("before-edit.json")
+    val recorded = run("--record", trace.toString)
+    assertEquals(0, recorded.status, recorded.err)
+    assertTrue(Files.readString(trace, UTF_8).contains("\"model\""), "the recording names its model")
+    // The same model with one literal changed: the recorded decisions are not its decisions.
+    val edited = absFile(dir, "racy-edited", racy.replace("random(1000000)", "random(1000001)"))
+    val r = absc(AbsBackend, "run", "--workers", "2", "--cache-dir", cache.toString, "--replay", trace.toString, edited)
+    assertEquals(2, r.status, r.err)
+    assertTrue(r.err.contains("it was recorded from another model"), r.err)
+    assertEquals("", r.programOut, "nothing of the model ran")
+  }
+
+  @Test def aDamagedTraceIsReportedAsSuchWithItsPosition(): Unit = {
+    refused("damaged.json", "{ \"format\": \"cogs-schedule-1\", \"seed\": 1,\n  \"cogs\": { \"x1\": [\"x#1\", }\n}\n",
+      "cannot replay $file: the trace is damaged: line 2, column")
+    refused("shape.json", """{ "format": "cogs-schedule-1", "seed": 1, "cogs": { "x1": [1, 2] } }""",
+      "the decisions of COG 'x1' are not a list of call names")
   }
 
   @Test def recordAndReplayExcludeEachOther(): Unit = {

@@ -46,4 +46,22 @@ trait HttpExposed {
    * methods runs), as the future of that process.
    */
   def http$state: Fut[List[(String, Any)]]
+
+  /**
+   * The object's fields by name, read by the calling thread: only inside a process of the
+   * object's COG (what `http$state` runs), or through `CogRuntime.inspectBlocked`, which makes
+   * such a read safe while the COG is blocked in `get`.
+   */
+  def http$fields: List[(String, Any)]
+}
+
+/**
+ * A value of an ABS data type whose constructor names at least one of its arguments, in a program
+ * that uses the Model API: the Model API returns it as a JSON object of its named arguments
+ * (`data Item = Item(String name, Int price)`: `{"name": "apple", "price": 3}`), as the ABS
+ * manual says; unnamed arguments are left out.
+ */
+trait HttpData extends Product {
+  /** The ABS name of each argument, in order; null for an unnamed one. */
+  def http$names: List[String]
 }

@@ -9,8 +9,9 @@ import scala.jdk.CollectionConverters._
  * statement calls [[HttpObjects.register]]; the server reads the table.
  *
  * There is one table per JVM: a program runs once per JVM (standalone), or one at a time (inside
- * `absc run`, which clears it before each run). A second registration under a name replaces the
- * first, as a variable assigned again does.
+ * `absc run`, which clears it before each run). A second registration of another object under a
+ * name that is taken is an error of the model (the reference backends would silently keep one of
+ * the two): the statement raises it, and the name keeps its first object.
  */
 object HttpObjects {
   private[this] val byName = new ConcurrentHashMap[String, AnyRef]
@@ -20,7 +21,11 @@ object HttpObjects {
   /** Called by generated code, inside a process. A `null` object is not registered: there is nothing to call. */
   def register(name: String, obj: AnyRef): Unit =
     if (obj ne null) {
-      if (byName.put(name, obj) == null) order.add(name)
+      val before = byName.putIfAbsent(name, obj)
+      if (before == null) order.add(name)
+      else if (before ne obj)
+        throw new IllegalStateException(s"[HTTPName: \"$name\"]: the name is already taken by $before (registering $obj); " +
+          "the Model API needs one object per name")
     }
 
   private[modelapi] def names: List[String] = order.asScala.toList

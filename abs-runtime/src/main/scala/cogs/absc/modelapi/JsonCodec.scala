@@ -15,11 +15,15 @@ import cogs.absc.lib.{AbsInt, AbsMap, AbsRat, AbsSet, Pair, Show}
  * Results: Bool, String, Int, Float as themselves, Rat as a JSON number (a double: the JSON reader
  * of a page wants a number, not an exact fraction), List and Set as arrays, Map as an object keyed
  * by the ABS `toString` of the keys (a String key as itself), everything else as its ABS
- * `toString`. (Not done: data types with named constructor arguments as JSON objects; they are
- * encoded by `toString` too.)
+ * `toString`, except a value of a data type of the model whose constructor names some of its
+ * arguments ([[HttpData]]): a JSON object of the named ones. (The standard library's types, such
+ * as `Pair` and `Maybe`, stay `toString`.)
  */
 private[modelapi] object JsonCodec {
-  val mapper = new ObjectMapper()
+  // Single-quoted strings too: the manual's own example body is `{ 'param1': 'value', 'param2': 50 }`,
+  // which the reference backends accept.
+  val mapper: ObjectMapper = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+    .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_SINGLE_QUOTES).build()
   private val nodes = JsonNodeFactory.instance
 
   final class BadArgument(message: String) extends Exception(message)
@@ -98,6 +102,10 @@ private[modelapi] object JsonCodec {
         }
         o.set[JsonNode](key, toJson(p.snd))
       }
+      o
+    case d: HttpData =>
+      val o = nodes.objectNode()
+      d.http$names.iterator.zip(d.productIterator).foreach { case (n, v) => if (n ne null) o.set[JsonNode](n, toJson(v)) }
       o
     case other => nodes.textNode(Show.show(other))
   }

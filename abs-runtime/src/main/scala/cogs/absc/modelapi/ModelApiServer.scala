@@ -12,7 +12,7 @@ import scala.util.{Failure, Success}
 import com.fasterxml.jackson.databind.JsonNode
 import com.sun.net.httpserver.{HttpExchange, HttpServer}
 
-import cogs.absc.lib.{AbsException, AbsRat}
+import cogs.absc.lib.{AbsException, AbsInt, AbsRat}
 
 /**
  * The Model API of a running model: an HTTP server on the loopback interface only (other
@@ -40,14 +40,17 @@ import cogs.absc.lib.{AbsException, AbsRat}
  * method returns (as in the reference backends: a client must not time out), the others go on.
  */
 final class ModelApiServer private (server: HttpServer, pool: ExecutorService, view: ModelView,
-    indexFile: Option[Path]) {
+    indexFile: Option[Path], urlPrefix: String) {
 
   private[this] val quit = new CountDownLatch(1)
 
   /** The port the server listens on (the one asked for, or the one the system chose for 0). */
   def port: Int = server.getAddress.getPort
 
-  def url: String = s"http://${server.getAddress.getAddress.getHostAddress}:$port/"
+  def url: String = s"http://${server.getAddress.getAddress.getHostAddress}:$port$urlPrefix"
+
+  /** True once a client asked for `/quit` (and got its answer). */
+  def quitRequested: Boolean = quit.getCount == 0
 
   /** Blocks until a client requests `/quit`. */
   def awaitQuit(): Unit = quit.await()
@@ -57,30 +60,48 @@ final class ModelApiServer private (server: HttpServer, pool: ExecutorService, v
     pool.shutdownNow()
   }
 
-  private def handle(ex: HttpExchange): Unit =
+  private def handle(ex: HttpExchange): Unit = {
+    var quitting = false
     try {
       val method = ex.getRequestMethod
+      val raw = ex.getRequestURI.getRawPath
       if (method != "GET" && method != "POST" && method != "HEAD")
         json(ex, 405, error(s"method $method is not supported: use GET or POST"))
-      else route(ex, ex.getRequestURI.getRawPath.split("/").toList.filter(_.nonEmpty).map(decode))
+      else if (!(raw + "/").startsWith(urlPrefix))
+        json(ex, 404, error(s"no such resource: $raw (the Model API is served below $urlPrefix)"))
+      else {
+        val path = raw.substring(math.min(raw.length, urlPrefix.length)).split("/").toList.filter(_.nonEmpty).map(decode)
+        // `/v2/...` is the same API (the Erlang backend's current version, which it also serves unversioned).
+        val unversioned = path match { case "v2" :: rest => rest; case other => other }
+        if (unversioned == List("quit")) {
+          json(ex, 200, JsonCodec.obj("result" -> JsonCodec.text("the model stops")))
+          quitting = true
+        } else route(ex, unversioned)
+      }
     } catch {
+      case e: IllegalArgumentException if e.getMessage != null && e.getMessage.startsWith("URLDecoder") =>
+        try json(ex, 400, error(s"the path is not well URL-encoded: ${e.getMessage}")) catch { case _: Exception => () }
       case e: Exception =>
         // A bug here, never the model's: the client hears of it, the model goes on.
         try json(ex, 500, error(s"the Model API failed: $e")) catch { case _: Exception => () }
-    } finally ex.close()
+    } finally {
+      ex.close()
+      // After the answer went out: whoever waits for /quit may stop the server (and the JVM) at once.
+      if (quitting) quit.countDown()
+    }
+  }
 
   private def route(ex: HttpExchange, path: List[String]): Unit = path match {
     case Nil => index(ex)
     case List("o") => json(ex, 200, JsonCodec.array(HttpObjects.names.map(JsonCodec.text)))
-    case List("o", name) => withObject(ex, name)(state(ex, name, _))
+    case List("o", name) => withObject(ex, name)(state(ex, name, None, _))
+    case List("o", name, field) => withObject(ex, name)(state(ex, name, Some(field), _))
     case List("call") => json(ex, 200, JsonCodec.array(HttpObjects.names.map(JsonCodec.text)))
     case List("call", name) => withObject(ex, name)(o => json(ex, 200, JsonCodec.array(methodsOf(o).map(describe))))
     case List("call", name, m) => withObject(ex, name)(call(ex, name, m, _))
     case List("clock", "now") => json(ex, 200, JsonCodec.obj("result" -> JsonCodec.toJson(view.now())))
+    case List("clock", "advance") => advance(ex)
     case List("dcs") => json(ex, 200, dcs())
-    case List("quit") =>
-      json(ex, 200, JsonCodec.obj("result" -> JsonCodec.text("the model stops")))
-      quit.countDown()
     case "static" :: rest if indexFile.isDefined => staticFile(ex, rest)
     case "webjars" :: "uplot" :: rest => webjar(ex, rest)
     case _ => json(ex, 404, error(s"no such resource: ${ex.getRequestURI.getRawPath}"))
@@ -104,12 +125,70 @@ final class ModelApiServer private (server: HttpServer, pool: ExecutorService, v
     "parameters" -> JsonCodec.array(m.params.map(p => JsonCodec.obj("name" -> JsonCodec.text(p.name), "type" -> JsonCodec.text(p.tpe.absName)))),
     "return" -> JsonCodec.text(m.resultType))
 
-  private def state(ex: HttpExchange, name: String, o: AnyRef): Unit = o match {
+  /**
+   * `/o/NAME` (all fields) and `/o/NAME/FIELD` (`{"FIELD": value}`, as the Erlang backend has it).
+   * The fields are read by a process of the object's COG, between two of its processes. If that
+   * process does not run within [[ModelApiServer.StateWait]] (the COG is blocked in `get`, or busy
+   * with a process that does not suspend), the answer says so instead of waiting: a COG blocked in
+   * `get` is read as it stands (`CogRuntime.inspectBlocked`: its objects cannot change until it
+   * unblocks), with a `"$cog"` entry saying what it waits for (no ABS field name starts with `$`);
+   * a busy one gets 503 with what is known.
+   */
+  private def state(ex: HttpExchange, name: String, field: Option[String], o: AnyRef): Unit = o match {
     case e: HttpExposed =>
-      finish(ex, s"reading the fields of '$name'", e.http$state) { fields =>
-        JsonCodec.obj(fields.map { case (k, v) => k -> JsonCodec.toJson(v) }: _*)
+      def answer(fields: List[(String, Any)], extra: List[(String, JsonNode)]): Unit = field match {
+        case None => json(ex, 200, JsonCodec.obj(fields.map { case (k, v) => k -> JsonCodec.toJson(v) } ++ extra: _*))
+        case Some(f) => fields.find(_._1 == f) match {
+          case Some((k, v)) => json(ex, 200, JsonCodec.obj((k -> JsonCodec.toJson(v)) :: extra: _*))
+          case None => json(ex, 404, error(s"object '$name' has no field '$f'" +
+            (if (fields.isEmpty) "" else fields.map(_._1).mkString(" (it has: ", ", ", ")"))))
+        }
+      }
+      val done = new CompletableFuture[scala.util.Try[List[(String, Any)]]]
+      // No lost wake-up: see `finish`.
+      e.http$state.onComplete(t => done.complete(t))
+      val read =
+        try Some(done.get(ModelApiServer.StateWait.toMillis, java.util.concurrent.TimeUnit.MILLISECONDS))
+        catch { case _: java.util.concurrent.TimeoutException => None }
+      read match {
+        case Some(Success(fields)) => answer(fields, Nil)
+        case Some(Failure(err)) => json(ex, 500, error(s"reading the fields of '$name' failed: ${abs(err)}"))
+        case None => view.inspectBlocked(o)(e.http$fields) match {
+          case Some((blocked, fields)) =>
+            answer(fields, List("$cog" -> JsonCodec.obj(
+              "state" -> JsonCodec.text("blocked in get"),
+              "since" -> JsonCodec.toJson(cogs.absc.lib.AbsTime.fromSim(blocked.since)),
+              "process" -> JsonCodec.text(blocked.blockedProcess),
+              "waitingFor" -> JsonCodec.text(blocked.waitingFor))))
+          case None =>
+            ex.getResponseHeaders.set("Retry-After", "1")
+            json(ex, 503, JsonCodec.obj(
+              "error" -> JsonCodec.text(s"the fields of '$name' cannot be read now: its COG did not reach a scheduling " +
+                s"point within ${ModelApiServer.StateWait.toMillis} ms (it runs a process that does not suspend, or many " +
+                "processes run before the read); ask again"),
+              "$cog" -> JsonCodec.obj("state" -> JsonCodec.text("busy"))))
+        }
       }
     case _ => json(ex, 200, JsonCodec.obj())
+  }
+
+  /** `/clock/advance?by=N`: raises the clock limit by N (a whole number, or a fraction `n/d`). */
+  private def advance(ex: HttpExchange): Unit = {
+    val usage = "/clock/advance needs the parameter 'by', a positive number of time units (e.g. ?by=10)"
+    parseQuery(ex.getRequestURI.getRawQuery).get("by") match {
+      case Some(List(t)) if t.matches("[0-9]+(/[1-9][0-9]*)?") =>
+        val by = t.split('/') match {
+          case Array(n) => AbsInt(n): AbsRat
+          case Array(n, d) => AbsRat(AbsInt(n), AbsInt(d))
+        }
+        view.advanceClock(by) match {
+          case Right(limit) => json(ex, 200, JsonCodec.obj("result" -> JsonCodec.toJson(limit)))
+          case Left(why) => json(ex, 400, error(why))
+        }
+      case Some(List(t)) => json(ex, 400, error(s"$usage; got '$t'"))
+      case Some(_) => json(ex, 400, error(s"$usage, given once"))
+      case None => json(ex, 400, error(usage))
+    }
   }
 
   private def call(ex: HttpExchange, name: String, methodName: String, o: AnyRef): Unit =
@@ -285,7 +364,7 @@ object ModelApiServer {
    * user's index page (`--modelapi-index-file`), else the default one. Throws
    * `java.net.BindException` if the port is taken.
    */
-  def start(port: Int, view: ModelView, indexFile: Option[Path]): ModelApiServer = {
+  def start(port: Int, view: ModelView, indexFile: Option[Path], urlPrefix: String = "/"): ModelApiServer = {
     val server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress, port), 0)
     val count = new AtomicInteger
     val pool = Executors.newCachedThreadPool(new ThreadFactory {
@@ -296,10 +375,19 @@ object ModelApiServer {
       }
     })
     server.setExecutor(pool)
-    val api = new ModelApiServer(server, pool, view, indexFile)
+    val api = new ModelApiServer(server, pool, view, indexFile, normalizePrefix(urlPrefix))
     server.createContext("/", ex => api.handle(ex))
     server.start()
     api
+  }
+
+  /** How long `/o/NAME` waits for the object's COG to read its fields before it answers without them. */
+  private[modelapi] val StateWait: java.time.Duration = java.time.Duration.ofSeconds(1)
+
+  /** `--url-prefix`: `abcd/5080`, `/abcd/5080/` and the like become `/abcd/5080/`; empty or `/` is `/`. */
+  def normalizePrefix(p: String): String = {
+    val segments = p.split("/").filter(_.nonEmpty)
+    if (segments.isEmpty) "/" else segments.mkString("/", "/", "/")
   }
 
   /** The version of the uPlot WebJar on the class path (the page asks for it without a version). */

@@ -14,6 +14,19 @@ trait ModelView {
 
   /** Every deployment component created so far, in creation order. */
   def deploymentComponents(): Seq[DcView]
+
+  /**
+   * `/clock/advance?by=N`: raise the clock limit by `by`; the new limit, or why not (the model was
+   * started without a limit).
+   */
+  def advanceClock(by: AbsRat): Either[String, AbsRat] =
+    Left("the model was started without a clock limit (-l), so there is no limit to advance")
+
+  /**
+   * `o`'s fields read with `read` if `o`'s COG is blocked in `get`, with that `get`; None if it is
+   * not (see `CogRuntime.inspectBlocked`).
+   */
+  def inspectBlocked(o: AnyRef)(read: => List[(String, Any)]): Option[(cogs.runtime.BlockedGet, List[(String, Any)])] = None
 }
 
 object ModelView {
@@ -31,6 +44,16 @@ object ModelView {
       }.toMap
       DcView(dc.name, cogs.absc.lib.AbsTime.fromSim(dc.creationTime), history)
     }
+    override def advanceClock(by: AbsRat): Either[String, AbsRat] =
+      rt.extendClockLimit(cogs.absc.lib.AbsTime.toSim(by)) match {
+        case Some(limit) => Right(cogs.absc.lib.AbsTime.fromSim(limit))
+        case None => super.advanceClock(by)
+      }
+    override def inspectBlocked(o: AnyRef)(read: => List[(String, Any)]): Option[(cogs.runtime.BlockedGet, List[(String, Any)])] =
+      o match {
+        case a: cogs.runtime.Active => rt.inspectBlocked(a)(read)
+        case _ => None
+      }
   }
 
   /** The view of a model without a runtime: time 0, no deployment components (for tests of the server). */

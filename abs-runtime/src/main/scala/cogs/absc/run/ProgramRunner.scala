@@ -63,7 +63,9 @@ import cogs.runtime.{CallFailedException, CogRuntime, DeadlockException, Proc}
  * the Model API ([[cogs.absc.modelapi.ModelApiServer]], loopback only) before the main block, says
  * its URL on standard error, and after the main block has ended (and its failure, if any, was
  * reported) keeps the model running and serving until the process is killed or a client asks for
- * `/quit`; then it exits as it would have. `--modelapi-index-file FILE` (property
+ * `/quit`; then it exits as it would have. `/quit` also ends a model whose main block still runs
+ * (exit status 0): it stops the clock where it is and says so in a last line on standard error.
+ * `--url-prefix P` (property `cogs.absc.modelapi.url-prefix`) serves the API below P. `--modelapi-index-file FILE` (property
  * `cogs.absc.modelapi.index-file`) replaces the default index page. Port 0 picks a free port.
  */
 object ProgramRunner {
@@ -97,7 +99,7 @@ object ProgramRunner {
   // ------------------------------------------------------------------ the Model API
 
   /** `-p PORT` and `--modelapi-index-file FILE`, from the system properties and then the arguments. */
-  private[run] final case class ModelApiOptions(port: Int, indexFile: Option[java.nio.file.Path])
+  private[run] final case class ModelApiOptions(port: Int, indexFile: Option[java.nio.file.Path], urlPrefix: String = "/")
 
   private[run] def modelApiOptions(args: Array[String]): Either[String, Option[ModelApiOptions]] = {
     // System.getProperty, not sys.props, here and on the rest of a run's start: scala-library's
@@ -105,11 +107,13 @@ object ProgramRunner {
     // (issue 13, docs/benchmarks.md, section 4, eighth session).
     var port = Option(System.getProperty("cogs.absc.modelapi.port"))
     var index = Option(System.getProperty("cogs.absc.modelapi.index-file"))
+    var prefix = Option(System.getProperty("cogs.absc.modelapi.url-prefix"))
     val rest = Option(args).getOrElse(Array.empty[String]).toList
     def loop(as: List[String]): Option[String] = as match {
       case ("-p" | "--port") :: v :: more => port = Some(v); loop(more)
       case "--modelapi-index-file" :: v :: more => index = Some(v); loop(more)
-      case List("-p" | "--port" | "--modelapi-index-file") => Some(s"option '${as.head}' needs a value")
+      case "--url-prefix" :: v :: more => prefix = Some(v); loop(more)
+      case List("-p" | "--port" | "--modelapi-index-file" | "--url-prefix") => Some(s"option '${as.head}' needs a value")
       case _ :: more => loop(more) // the program's own arguments
       case Nil => None
     }
@@ -123,7 +127,7 @@ object ProgramRunner {
           val file = index.map(f => java.nio.file.Paths.get(f).toAbsolutePath.normalize())
           if (n.isEmpty) Left(s"the Model API's port must be a number from 0 to 65535, not '$p'")
           else if (file.exists(f => !java.nio.file.Files.isRegularFile(f))) Left(s"the Model API's index file ${file.get} is not there")
-          else Right(Some(ModelApiOptions(n.get, file)))
+          else Right(Some(ModelApiOptions(n.get, file, ModelApiServer.normalizePrefix(prefix.getOrElse("/")))))
       }
     }
   }
@@ -143,7 +147,7 @@ object ProgramRunner {
         @volatile var server: ModelApiServer = null
         // Started with the runtime, before the main block, so that its objects can be queried while it runs.
         val started = (rt: CogRuntime) => {
-          server = ModelApiServer.start(o.port, modelView(rt), o.indexFile)
+          server = ModelApiServer.start(o.port, modelView(rt), o.indexFile, o.urlPrefix)
           err.println(s"absc: the Model API listens at ${server.url} (stop the model with Ctrl-C or ${server.url}quit)")
           err.flush()
           server
@@ -222,9 +226,7 @@ object ProgramRunner {
       modelApi: Option[CogRuntime => ModelApiServer]): Outcome = {
     val schedule =
       try {
-        val m = ScheduleFile.fromSystemProperties()
-        ScheduleFile.install(m, rt)
-        m
+        ScheduleFile.install(ScheduleFile.fromSystemProperties(), rt, main.getClass)
       } catch {
         case e: ScheduleFile.BadSchedule =>
           rt.close()
@@ -258,38 +260,90 @@ object ProgramRunner {
           if (verbose) e.printStackTrace(err)
           return Outcome(ExitFailure, None, Some("deployment components cannot be placed on cluster nodes"))
       }
+    var stillRunning = false
     try {
-      val outcome = runMainBlock(rt, main, isTest)
-      // The model keeps running and serving its objects after the main block, until killed or /quit.
-      api.foreach { server =>
-        flushOutput()
-        err.flush()
-        server.awaitQuit()
+      val outcome = api match {
+        case None => runMainBlock(rt, main, isTest)
+        case Some(server) =>
+          val (o, running) = serveUntilQuit(server, rt, main, isTest)
+          stillRunning = running
+          o
       }
-      endOfRun(rt, outcome, main)
+      // A model stopped by /quit in the middle of its work has nothing left behind worth reporting.
+      if (stillRunning) outcome else endOfRun(rt, outcome, main)
     } finally {
       flushOutput()
       placement.foreach(RemotePlacement.stop)
-      rt.close()
+      // A model stopped by /quit while a process still ran without suspending: its workers cannot be
+      // stopped from here, and a close would wait for them (cogs.shutdown-timeout). They are daemon
+      // threads: the JVM ends without them (absc exits, a standalone program returns from main).
+      if (!stillRunning) rt.close()
       try ScheduleFile.finish(schedule)
       catch { case e: java.io.IOException => err.println(s"absc: the schedule could not be written: $e") }
     }
   }
 
-  private def runMainBlock[A](rt: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean): Outcome = {
+  /**
+   * With the Model API: the main block runs on a thread of its own, and this one waits for
+   * `/quit`, which ends the model whatever it is doing: after the main block (the model kept
+   * serving), or during it (a simulation still running: the clock is stopped where it is, so the
+   * runtime comes to rest; a process that never suspends is left to the daemon threads). The
+   * outcome, and true if the model was still running when it was left.
+   */
+  private def serveUntilQuit[A](server: ModelApiServer, rt: CogRuntime, main: CogRuntime => Proc[A],
+      isTest: Boolean): (Outcome, Boolean) = {
+    @volatile var outcome: Outcome = null
+    val ended = new java.util.concurrent.CountDownLatch(1)
+    val s = session.get()
+    val runner = new Thread(() => {
+      try outcome = withSession(s)(runMainBlock(rt, main, isTest, server))
+      finally {
+        // The main block's output is out before the model goes on serving.
+        flushOutput()
+        err.flush()
+        ended.countDown()
+      }
+    }, "absc-main-block")
+    runner.setDaemon(true)
+    runner.setContextClassLoader(Thread.currentThread().getContextClassLoader)
+    runner.start()
+    server.awaitQuit()
+    if (ended.getCount > 0) {
+      // Stop the simulation at the time it reached: the clock advances no more, the runtime rests.
+      rt.limitClock(rt.now)
+      ended.await(QuitGrace.toMillis, java.util.concurrent.TimeUnit.MILLISECONDS)
+    }
+    val left = ended.getCount > 0
+    flushOutput()
+    err.println(s"absc: the model stopped at the request of ${server.url}quit (simulated time ${rt.now})" +
+      (if (left) "; a process was still running without suspending" else ""))
+    err.flush()
+    (if (left || (outcome eq null)) Outcome(ExitOk, None, None) else outcome, left)
+  }
+
+  /** How long `/quit` waits for a model whose clock it stopped to come to rest. */
+  private val QuitGrace = java.time.Duration.ofSeconds(2)
+
+  private def runMainBlock[A](rt: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean,
+      server: ModelApiServer = null): Outcome = {
     val limit = clockLimit()
+    // Stopped by /quit (which stops the clock): no clock limit to speak of.
+    def quitting = (server ne null) && server.quitRequested
     try {
       limit.foreach(rt.limitClock)
       val result = rt.run { AbsSessions.mainBlockStarted(); main(rt) }
       flushOutput()
-      if (rt.clockLimitReached) err.println(s"absc: the simulation stopped at the clock limit ${limit.get} (time ${rt.now})")
+      if (rt.clockLimitReached && !quitting) err.println(s"absc: the simulation stopped at the clock limit ${rt.clockLimit.getOrElse(limit.get)} (time ${rt.now})")
       val test = if (isTest) Some(result == true) else None
       Outcome(ExitOk, test, None)
     } catch {
+      case _: DeadlockException if quitting =>
+        Outcome(ExitOk, None, None)
       case e: DeadlockException if rt.clockLimitReached =>
         // Not a deadlock: the main block waits for something the simulation did not reach.
         flushOutput()
-        err.println(s"absc: the simulation stopped at the clock limit ${limit.get} (time ${rt.now}) before the main block finished")
+        err.println(s"absc: the simulation stopped at the clock limit ${rt.clockLimit.getOrElse(limit.get)} (time ${rt.now}) before the main block finished" +
+          (if (server ne null) s"; ${server.url}clock/advance?by=N lets it go on" else ""))
         if (verbose) err.println(e.getMessage)
         Outcome(ExitOk, None, None)
       case e: DeadlockException =>

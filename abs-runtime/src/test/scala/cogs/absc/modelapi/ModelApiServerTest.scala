@@ -87,11 +87,18 @@ class ModelApiServerTest {
       ok(post("call/echo/collect", """{"xs": [1, 2, 3], "m": {"a": true}}""")).toString)
     // The query string wins over the body; a Float takes an integral number.
     assertEquals("""{"result":"x and false"}""", ok(post("call/echo/join?s=x", """{"s": "y", "b": false, "f": 3}""")).toString)
+    // The manual's example body, single quotes and all.
+    assertEquals("""{"result":"it's and true"}""", ok(post("call/echo/join", """{ 's': 'it\'s', 'b': true, 'f': 1.5 }""")).toString)
   }
 
   @Test def encodesResultsAfterTheManual(): Unit = {
     val r = ok(get("call/echo/values")).get("result")
     assertEquals("""{"half":0.5,"set":[1,2],"nested":{"k":[true,false]},"data":"Just(3)","rat":2}""", r.toString)
+  }
+
+  @Test def encodesDataValuesWithNamedArgumentsAsObjects(): Unit = {
+    assertEquals("""{"name":"apple","price":3}""", JsonCodec.toJson(Item("apple", AbsInt(3), true)).toString)
+    assertEquals("""[{"name":"pear","price":2}]""", JsonCodec.toJson(List(Item("pear", AbsInt(2), false))).toString)
   }
 
   @Test def unknownObjectsAndMethodsAre404(): Unit = {
@@ -176,6 +183,96 @@ class ModelApiServerTest {
   @Test def listensOnTheLoopbackInterfaceOnly(): Unit =
     assertTrue(java.net.InetAddress.getByName(URI.create(server.url).getHost).isLoopbackAddress)
 
+  @Test def readsOneFieldAsAnObjectOfIt(): Unit = {
+    assertEquals("""{"label":"echo"}""", ok(get("o/echo/label")).toString)
+    assertTrue(error(404, get("o/echo/nothing")).contains("no field 'nothing' (it has: count, label)"))
+    assertTrue(error(404, get("o/nobody/label")).contains("nobody"))
+  }
+
+  /** A server on a real runtime's view (the clock, blocked COGs) instead of the fake one. */
+  private def withRealView[A](body: ModelApiServer => A): A = {
+    val real = ModelApiServer.start(0, ModelView.of(rt), None)
+    try body(real) finally real.stop()
+  }
+
+  private def at(s: ModelApiServer, p: String): HttpResponse[String] =
+    client.send(HttpRequest.newBuilder(URI.create(s.url + p)).GET().build(), HttpResponse.BodyHandlers.ofString(UTF_8))
+
+  @Test def anObjectWhoseCogIsBlockedInGetIsShownAsItStandsAndWhy(): Unit = withRealView { real =>
+    val echo = HttpObjects.lookup("echo").get.asInstanceOf[Echo]
+    val p = cogs.runtime.Promise[Int](rt, "a promise nobody keeps")
+    echo.send("waitOn")(_.waitOn(p.future))
+    // Answers (the server waits a bounded time for the COG, then reads it as it is blocked).
+    val state = ok(at(real, "o/echo"))
+    assertEquals(7, state.get("count").intValue, state.toString)
+    assertEquals("echo", state.get("label").textValue)
+    val cog = state.get("$cog")
+    assertEquals("blocked in get", cog.get("state").textValue)
+    assertEquals(0, cog.get("since").intValue)
+    assertEquals("a promise nobody keeps", cog.get("waitingFor").textValue)
+    assertTrue(cog.get("process").textValue.endsWith(".waitOn"), cog.toString)
+    val one = ok(at(real, "o/echo/count"))
+    assertEquals(7, one.get("count").intValue)
+    assertEquals("blocked in get", one.get("$cog").get("state").textValue)
+    p.success(1)
+    // Unblocked: read by the COG again, without the "$cog" entry.
+    assertEquals("""{"count":7,"label":"echo"}""", ok(at(real, "o/echo")).toString)
+  }
+
+  @Test def anObjectWhoseCogIsBusyIs503AndSaysSo(): Unit = withRealView { real =>
+    val echo = HttpObjects.lookup("echo").get.asInstanceOf[Echo]
+    val go = new java.util.concurrent.atomic.AtomicBoolean(true)
+    val spun = echo.send("spin")(_.spin(go))
+    try {
+      val r = at(real, "o/echo")
+      assertEquals(503, r.statusCode, r.body)
+      assertTrue(json(r).get("error").textValue.contains("did not reach a scheduling point"), r.body)
+      assertEquals("busy", json(r).get("$cog").get("state").textValue)
+    } finally go.set(false)
+    spun.join()
+    assertEquals(200, at(real, "o/echo").statusCode)
+  }
+
+  @Test def clockAdvanceRaisesTheLimit(): Unit = {
+    // The fake view has no limit: a 400 that says so, as the Erlang backend's.
+    assertTrue(error(400, get("clock/advance?by=5")).contains("without a clock limit"))
+    withRealView { real =>
+      rt.limitClock(cogs.runtime.SimTime(10))
+      assertEquals("""{"result":15}""", ok(at(real, "clock/advance?by=5")).toString)
+      assertEquals("""{"result":15.5}""", ok(at(real, "clock/advance?by=1/2")).toString)
+      assertEquals(Some(cogs.runtime.SimTime.of(java.math.BigInteger.valueOf(31), java.math.BigInteger.TWO)), rt.clockLimit)
+      assertTrue(error(400, at(real, "clock/advance")).contains("needs the parameter 'by'"))
+      assertTrue(error(400, at(real, "clock/advance?by=-3")).contains("got '-3'"))
+      assertTrue(error(400, at(real, "clock/advance?by=x")).contains("got 'x'"))
+      assertTrue(error(400, at(real, "clock/advance?by=1&by=2")).contains("given once"))
+    }
+  }
+
+  @Test def servesBelowAUrlPrefixAndUnderV2(): Unit = {
+    assertEquals("/abcd/5080/", ModelApiServer.normalizePrefix("abcd/5080"))
+    assertEquals("/", ModelApiServer.normalizePrefix("/"))
+    val prefixed = ModelApiServer.start(0, FakeView, None, "/abcd/5080/")
+    try {
+      assertTrue(prefixed.url.endsWith("/abcd/5080/"), prefixed.url)
+      assertEquals("""["echo","plain"]""", ok(at(prefixed, "o")).toString)
+      assertEquals("""{"result":2.5}""", ok(at(prefixed, "v2/clock/now")).toString)
+      assertTrue(at(prefixed, "").body.contains("uPlot"), "the index page below the prefix")
+      val outside = client.send(HttpRequest.newBuilder(URI.create(server.url.replace(s":${server.port}/", s":${prefixed.port}/") + "o")).GET().build(),
+        HttpResponse.BodyHandlers.ofString(UTF_8))
+      assertTrue(error(404, outside).contains("served below /abcd/5080/"))
+    } finally prefixed.stop()
+    assertEquals("""["echo","plain"]""", ok(get("v2/o")).toString)
+  }
+
+  @Test def aSecondObjectUnderATakenNameIsAnError(): Unit = {
+    val other = rt.spawn(new Plain)
+    val e = assertThrows(classOf[IllegalStateException], () => HttpObjects.register("echo", other))
+    assertTrue(e.getMessage.contains("[HTTPName: \"echo\"]: the name is already taken"), e.getMessage)
+    // The same object again is no conflict (a loop that registers it twice).
+    HttpObjects.register("plain", HttpObjects.lookup("plain").get)
+    assertEquals("""["echo","plain"]""", ok(get("o")).toString)
+  }
+
   @Test def quitReleasesTheWaiter(): Unit = {
     val waiter = new Thread(() => server.awaitQuit())
     waiter.start()
@@ -215,7 +312,18 @@ object ModelApiServerTest {
         a => Cogs.send(this, "collect", (o: Echo) => o.collect(a(0).asInstanceOf[List[AbsInt]], a(1).asInstanceOf[AbsMap[String, Boolean]])).asInstanceOf[Fut[Any]]),
       HttpMethod("nothing", Nil, "Unit", _ => Cogs.send(this, "nothing", (o: Echo) => o.nothing()).asInstanceOf[Fut[Any]]))
 
-    def http$state: Fut[List[(String, Any)]] = Cogs.send(this, "$state", (o: Echo) => Proc.done(List("count" -> o.count, "label" -> o.label)))
+    def http$fields: List[(String, Any)] = List("count" -> count, "label" -> label)
+    def http$state: Fut[List[(String, Any)]] = Cogs.send(this, "$state", (o: Echo) => Proc.done(o.http$fields))
+
+    /** Blocks the COG in `get` on `f` (with a field changed first). */
+    def waitOn(f: Fut[Int]): Proc[Int] = { count = AbsInt(7); Proc.get(f) }
+    /** Runs without suspending until `go` is false. */
+    def spin(go: java.util.concurrent.atomic.AtomicBoolean): Proc[Unit] = Proc.delay { while (go.get()) Thread.onSpinWait() }
+  }
+
+  /** What absc generates for `data Item = Item(String name, Int price, Bool);` in a program with the Model API. */
+  final case class Item(name: String, price: AbsInt, arg2: Boolean) extends cogs.absc.lib.AbsData with HttpData {
+    def http$names: List[String] = List("name", "price", null)
   }
 
   /** An object registered without callable methods (a class that is not compiled for the API). */
