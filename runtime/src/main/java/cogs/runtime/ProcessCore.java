@@ -10,8 +10,17 @@ import java.lang.invoke.VarHandle;
  * of them takes the process: the waker pushes it into the inbox (at most once, which is the
  * invariant of the intrusive inbox), or the COG makes it ready. A wake that finds the process in
  * any other state is stale and does nothing.
+ *
+ * <p>A process is also the future of its call (it extends {@link Fut}): that future's word
+ * ({@link FutCore}) and this run-state word are two fields with two independent protocols. A
+ * caller registering on the future races only with the resolution (FutCore's argument); a waker
+ * of the process races only with its COG's park (the argument above). The one point where they
+ * meet is the end of the process: its COG resolves the future word, then sets DONE here; a
+ * waker's CAS out of PARKED fails on DONE as on any state but PARKED, so a process woken as a
+ * waiter on some other future after it ended is never queued again
+ * ({@code JcstressProcessCore.FutureOfEndingProcess}).
  */
-abstract class ProcessCore extends Node {
+abstract class ProcessCore extends Fut<Object> {
     static final int RUNNING = 0;  // owned by its COG: running, ready, or about to park
     static final int PARKED = 1;   // waiting for a guard; only a CAS may take it out
     static final int QUEUED = 2;   // in (or on its way into) the COG's inbox

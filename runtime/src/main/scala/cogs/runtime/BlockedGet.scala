@@ -11,7 +11,7 @@ final class BlockedGet private[runtime] (process: Process, fut: Fut[_], val sinc
   def blockedProcess: String = process.describe
 
   /** What it waits for, as deadlock reports say it (`the future of Object#id.method`, ...). */
-  def waitingFor: String = fut.describe
+  def waitingFor: String = fut.describeFuture
 
   override def toString: String = s"$blockedProcess blocks its COG in get since time $since, waiting for $waitingFor"
 }

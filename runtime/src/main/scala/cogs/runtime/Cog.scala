@@ -290,7 +290,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
       putBack(r, candidates)
       dropPolicy()
       throw new SchedulingPolicyException(
-        s"the scheduling policy of $this chose $chosen, which is not one of the processes that may run", null)
+        s"the scheduling policy of $this chose ${chosen match { case p: Process => p.describe; case o => String.valueOf(o) }}, which is not one of the processes that may run", null)
     }
     candidates.remove(i)
     putBack(r, candidates)
@@ -314,7 +314,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
 
   /** A process arrived through the inbox: new, or woken by a future. */
   private def accept(p: Process): Unit = {
-    if (p.isDone) return // a wake-up that raced with the end of the process (see Process.finish)
+    if (p.hasEnded) return // a wake-up that raced with the end of the process (see Process.finish)
     p.setStateRelaxed(RUNNING)
     val s = schedule
     if (s ne null) s.waiting = false // perhaps the one a replay waits for
@@ -557,6 +557,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
           if (p.traceMode == TraceHooks.Traced) TraceHooks.completed(p, value, null)
           val f = p.fut
           if (f ne null) f.resolve(value) // null: a one-way call, nobody can read its result
+          p.ended()
           return SliceDone
         }
         val frame = p.pop().asInstanceOf[Proc[Any]]
@@ -687,7 +688,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   private def processThrew(p: Process, e: Throwable): Unit = {
     if (exhausted(e)) releaseReserve() // before anything below allocates
     if (isFatal(e)) noteFatal(p.describe, e)
-    if (!p.isDone) fail(p, asFailure(e, p))
+    if (!p.hasEnded) fail(p, asFailure(e, p))
   }
 
   private def noteFatal(where: String, e: Throwable): Unit =
@@ -731,7 +732,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
         case g: Proc.Get[_] if g.at ne null => s" at ${g.at}"
         case _                              => ""
       }
-      b += s"${blocker.describe} blocks its COG in get$at, waiting for ${blocker.waitsFor.describe}"
+      b += s"${blocker.describe} blocks its COG in get$at, waiting for ${blocker.waitsFor.describeFuture}"
     }
     var i = 0
     while (i < futCount) {
@@ -858,7 +859,7 @@ private[runtime] object Cog {
   }
 
   private[runtime] def describeGuard(g: Guard): String = g match {
-    case f: Fut[_] => f.describe
+    case f: Fut[_] => f.describeFuture
     case null      => "nothing"
     case other     => other.toString
   }

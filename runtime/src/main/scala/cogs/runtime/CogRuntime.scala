@@ -165,27 +165,27 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
   private[runtime] def sendTimed[T <: Active, A](target: T, label: String, args: Seq[Any], deadline: SimTime, call: T => Proc[A]): Fut[A] = {
     if (target == null) throw new NullPointerException(s"asynchronous call ${Option(label).getOrElse("")} on null")
     val cog = target.cog
-    val fut = new Fut[A](this, null)
-    val p = new Process(cog, target, label, fut.asInstanceOf[Fut[Any]], call.asInstanceOf[Active => Proc[Any]])
+    // One object: the process is the future the caller gets (docs/runtime-design.md, section 2).
+    val p = new Process(cog, target, label, true, call.asInstanceOf[Active => Proc[Any]])
     val clk = clock$
     if (clk ne null) {
       val t = clk.now
       p.arrivedAt = t
       if (deadline ne null) p.deadline = t + deadline
     } else if (deadline ne null) p.deadline = deadline
-    fut.producer = p
     val s = schedule$
     if (s ne null) p.scheduleName = s.callName(senderCog())
     // Before the call is queued: in a shared trace the call precedes everything it causes.
-    if (tracing ne null) TraceHooks.sent(this, target, label, args, fut)
+    if (tracing ne null) TraceHooks.sent(this, target, label, args, p)
     enqueue(cog, p)
     afterSend()
-    fut
+    p.asInstanceOf[Fut[A]]
   }
 
   /**
-   * A one-way call: the process has no future (`p.fut == null`), so a call costs one allocation
-   * (the process, which is also its inbox node) besides the caller's closure. Everything else is as
+   * A one-way call: nobody gets the process as a future (`p.fut == null`), so ending it costs no
+   * CAS on its future word; a call costs one allocation (the process, which is also its inbox node
+   * and would be its future) besides the caller's closure. Everything else is as
    * for [[sendArgs]]: the same queueing (the inbox, or the ready queue for a self-call), so calls
    * of one sender keep their order across both kinds;
    * a failure is counted by [[processFailed]]; the process can still ask for its `destiny`.
@@ -193,7 +193,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
   private[runtime] def tellArgs[T <: Active](target: T, label: String, args: Seq[Any], call: T => Proc[Any]): Unit = {
     if (target == null) throw new NullPointerException(s"one-way call ${Option(label).getOrElse("")} on null")
     val cog = target.cog
-    val p = new Process(cog, target, label, null, call.asInstanceOf[Active => Proc[Any]])
+    val p = new Process(cog, target, label, false, call.asInstanceOf[Active => Proc[Any]])
     val clk = clock$
     if (clk ne null) p.arrivedAt = clk.now
     val s = schedule$
@@ -470,14 +470,14 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
         if (h ne null) throw h.exception()
         if (active.get() == 0 && !f.isDone && halting == null) {
           // Quiescent and still pending: unless another outside thread resolves it, it never will.
-          val e = new DeadlockException(s"the main thread waits for ${f.describe}" :: deadlockReport(), unobservedFailures)
+          val e = new DeadlockException(s"the main thread waits for ${f.describeFuture}" :: deadlockReport(), unobservedFailures)
           if (Log.isLoggable(Level.DEBUG)) Log.log(Level.DEBUG, s"cogs: join found a deadlock: ${e.getMessage}")
           throw e
         }
         if (deadline == Long.MaxValue) LockSupport.park(this)
         else {
           val left = deadline - System.nanoTime()
-          if (left <= 0) throw new TimeoutException(s"${f.describe} did not resolve in time")
+          if (left <= 0) throw new TimeoutException(s"${f.describeFuture} did not resolve in time")
           LockSupport.parkNanos(this, left)
         }
       }

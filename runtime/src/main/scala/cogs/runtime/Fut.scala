@@ -15,21 +15,23 @@ import scala.util.{Failure, Success, Try}
  *
  * A `Fut` is also a [[Guard]] (`await f?`), and the same object is Java's `cogs.javadsl.Fut`.
  */
-final class Fut[A] private[runtime] (
-    private[runtime] val runtime: CogRuntime,
-    // Set before the future is published (the process is enqueued after), cleared on resolution.
-    // Read by other threads only for reports, where a stale value is harmless: not volatile,
-    // so a call costs no fence for it.
-    private[runtime] var producer: Process
-) extends FutCore with Guard with cogs.javadsl.Fut[A] {
+abstract class Fut[A] private[runtime] () extends FutCore with Guard with cogs.javadsl.Fut[A] {
+
+  // Two kinds (the constructor is the runtime's): a process, which is the future of its own call
+  // (one object per call: see Process and docs/runtime-design.md), and a PlainFut (a promise's, a
+  // timer's, a future resolved from the start).
+
+  /** The runtime whose quiescence and deadlock reports this future belongs to (null: none). */
+  private[runtime] def runtime: CogRuntime
+
+  /** The process that will resolve this future while it is pending, or null. Only for reports. */
+  private[runtime] def producer: Process
+
+  /** The promise that resolves this future when code outside every COG does (see Promise), or null. */
+  private[runtime] def promise: Promise[_] = null
 
   // The future's identity in traces, assigned on first mention when tracing is on.
   @volatile private[runtime] var traceRef: cogs.trace.FutRef = _
-
-  // The promise that resolves this future when code outside every COG does (see Promise), or
-  // null. Set once, before the future is handed out; only read for reports. Costs no space on a
-  // 64-bit JVM with compressed pointers (the object's padding had room for it).
-  private[runtime] var promise: Promise[_] = _
 
   /** True once resolved (with a value or a failure). */
   def isDone: Boolean = isResolved
@@ -84,18 +86,12 @@ final class Fut[A] private[runtime] (
   private[runtime] def resolve(value: A): Boolean = {
     // Most calls return Unit: they share one outcome instead of allocating one each.
     val v = value.asInstanceOf[AnyRef]
-    val ok = complete(if (v eq scala.runtime.BoxedUnit.UNIT) Fut.UnitValue else new Fut.Value(value))
-    if (ok) producer = null
-    ok
+    complete(if (v eq scala.runtime.BoxedUnit.UNIT) Fut.UnitValue else new Fut.Value(value))
   }
 
   private[runtime] def fail(e: Throwable, origin: String): Boolean = failWith(new Fut.Failed(e, origin))
 
-  private[runtime] def failWith(failed: Fut.Failed): Boolean = {
-    val ok = complete(failed)
-    if (ok) producer = null
-    ok
-  }
+  private[runtime] def failWith(failed: Fut.Failed): Boolean = complete(failed)
 
   // Guard: a future is the guard `f?`.
   private[runtime] def enabled: Boolean = isResolved
@@ -106,7 +102,7 @@ final class Fut[A] private[runtime] (
   private[runtime] def pendingFutures(acc: List[Fut[_]]): List[Fut[_]] = if (isResolved) acc else this :: acc
 
   /** Who will resolve this future, for reports. */
-  private[runtime] def describe: String = {
+  private[runtime] def describeFuture: String = {
     val p = producer
     if (isDone) "a resolved future"
     else if (p eq null) {
@@ -169,8 +165,20 @@ object Fut {
 
   /** A future already resolved with `value` (not tied to any runtime). */
   def successful[A](value: A): Fut[A] = {
-    val f = new Fut[A](null, null)
+    val f = new PlainFut[A](null)
     f.resolve(value)
     f
   }
+}
+
+/**
+ * A future that is not the future of a call: a promise's, a timer's of the simulated clock, one
+ * resolved from the start. Nothing produces it inside the runtime, so it has no producer.
+ */
+private[runtime] final class PlainFut[A](private[runtime] val runtime: CogRuntime) extends Fut[A] {
+  private[runtime] def producer: Process = null
+  // Set once, before the future is handed out; only read for reports.
+  private[this] var promise$ : Promise[_] = _
+  override private[runtime] def promise: Promise[_] = promise$
+  private[runtime] def promise_=(p: Promise[_]): Unit = promise$ = p
 }

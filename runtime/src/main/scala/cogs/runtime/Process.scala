@@ -5,27 +5,37 @@ package cogs.runtime
  * as data: the next [[Proc]] node to interpret and a stack of continuation frames (the
  * synchronous call stack). A suspended process holds no thread.
  *
- * A process is its own node in its COG's inbox, and its own waiter on a future.
- *
- * `fut` is the future the process resolves, or null for a one-way call (`tell`): nobody holds
- * its future, so none is allocated unless the process asks for its [[destiny]].
+ * A process is its own node in its COG's inbox, its own waiter on a future, and the future of its
+ * call: `send` hands the process itself to the caller, typed as a `Fut` (one object per call;
+ * docs/runtime-design.md, section 2). A one-way call (`tell`) hands it to nobody, and then its
+ * future word is never touched: ending it costs no CAS unless it asked for its [[destiny]].
  */
 private[runtime] final class Process(
     val cog: Cog,
-    val target: Active,
+    target$ : Active,
     val label: String,
-    private[this] var fut$ : Fut[Any],
+    withFuture: Boolean,
     entry: Active => Proc[Any]
 ) extends ProcessCore(ProcessCore.QUEUED) with FutCore.Waiter with Scheduled {
 
   /** [[Scheduled.method]]: the call's label. */
   def method: String = label
 
+  // The callee, until the process ended successfully: a resolved future that a caller keeps (a
+  // list of futures in a main block) must not keep the object alive. A failed process keeps it,
+  // for the reports that name it.
+  private[this] var callee: Active = target$
+  def target: Active = callee
+
+  // Whether anybody may hold this process as a future: a call with a future, or a process that
+  // asked for its destiny. Written before the call is queued or by the running process itself.
+  private[this] var handedOut: Boolean = withFuture
+
   // What few calls need (a recording, a deadline, a simulated clock, a re-raised failure), off the
   // common path: allocated on first write, null until then. A process is allocated per call and a
-  // suspended one stays alive: 80 bytes with this, 96 with the four fields in it. Written before
-  // the call is queued (the inbox's exchange publishes it with the process, as it did the fields)
-  // or by the COG's main task; read by the COG's main task only.
+  // suspended one stays alive. Written before the call is queued (the inbox's exchange publishes
+  // it with the process, as it did the fields) or by the COG's main task; read by the COG's main
+  // task only.
   private[this] var extra: Process.Extra = null
   private def extraForWrite: Process.Extra = {
     var x = extra
@@ -46,20 +56,22 @@ private[runtime] final class Process(
   private[runtime] def arrivedAt_=(t: SimTime): Unit = extraForWrite.arrivedAt = t
   override def arrival: SimTime = { val t = arrivedAt; if (t eq null) SimTime.Zero else t }
 
-  /** The future this process resolves; null for a one-way call that never asked for its destiny. */
-  def fut: Fut[Any] = fut$
+  // Fut: the runtime is the COG's; the producer is the process itself until it has ended.
+  private[runtime] def runtime: CogRuntime = cog.runtime
+  private[runtime] def producer: Process = if (isResolved) null else this
+
+  /** The future this process resolves (itself); null for a one-way call that never asked for its destiny. */
+  def fut: Fut[Any] = if (handedOut) asFut else null
+  private def asFut: Fut[Any] = this.asInstanceOf[Fut[Any]]
 
   /**
-   * ABS `destiny`. A one-way call gets its future here, on first use: the process may hand it on
-   * (`o ! m(destiny)`) and others may await it, exactly as with a call whose caller dropped the
-   * future. Only the running process calls this, on its COG's thread, and only that thread
-   * resolves it (at the end of the process), so a plain field is enough.
+   * ABS `destiny`: the process itself, as a future. A one-way call makes it its future here, on
+   * first use: the process may hand it on (`o ! m(destiny)`) and others may await it, exactly as
+   * with a call whose caller dropped the future. Only the running process calls this, on its COG's
+   * thread, and only that thread resolves it (at the end of the process), so a plain field is
+   * enough for the flag.
    */
-  def destiny: Fut[Any] = {
-    var f = fut$
-    if (f eq null) { f = new Fut[Any](cog.runtime, this); fut$ = f }
-    f
-  }
+  def destiny: Fut[Any] = { handedOut = true; asFut }
 
   /**
    * Before the process starts: the call to make on `target` (a function). Afterwards: the next
@@ -189,7 +201,7 @@ private[runtime] final class Process(
    * out again). A late wake-up that had already moved it to QUEUED is dropped when the COG takes
    * it from the inbox or, for a wake-up on the COG's own thread, from the ready queue.
    */
-  def isDone: Boolean = state() == ProcessCore.DONE
+  def hasEnded: Boolean = state() == ProcessCore.DONE
   def finish(): Unit = setStateRelaxed(ProcessCore.DONE)
 
   /** Wake from a future: only if parked, and then exactly once (see ProcessCore). */
@@ -207,17 +219,22 @@ private[runtime] final class Process(
       if (c.inSliceHere) c.wakeLocal(this) else c.enqueueAndSchedule(this)
     }
 
+  /** The call ended with a value: what it computed is garbage now (see `callee`). */
+  private[runtime] def ended(): Unit = {
+    setStateRelaxed(ProcessCore.DONE)
+    callee = null
+  }
+
   def describe: String = {
     val m = if (label eq null) "(asynchronous call)" else label
-    target match {
+    callee match {
+      case null => s"(an ended call).$m"
       case o: ActiveObject =>
         val site = o.creationSite
         if (site eq null) s"$o.$m" else s"${o.traceName}.$m (object created at $site)"
-      case _ => s"$target.$m"
+      case t => s"$t.$m"
     }
   }
-
-  override def toString: String = s"Process($describe)"
 }
 
 private[runtime] object Process {

@@ -18,8 +18,7 @@ package cogs.runtime
 final class Promise[A] private (runtime: CogRuntime, val description: String) {
 
   /** The future this promise resolves. */
-  val future: Fut[A] = new Fut[A](runtime, null)
-  future.promise = this
+  val future: Fut[A] = { val f = new PlainFut[A](runtime); f.promise = this; f }
 
   /** Resolve with `value`; false if the promise was already completed. */
   def success(value: A): Boolean = {

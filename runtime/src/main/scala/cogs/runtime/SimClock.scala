@@ -69,7 +69,7 @@ private[runtime] final class SimClock(rt: CogRuntime) {
    * `now + max` (ABS `duration(min, max)`). Already resolved if `min` is not positive.
    */
   def waitFor(min: SimTime, max: SimTime): Fut[Unit] = {
-    val f = new Fut[Unit](rt, null)
+    val f = new PlainFut[Unit](rt)
     if (min.signum <= 0) { f.resolve(()); return f }
     lock.lock()
     try {
@@ -86,7 +86,7 @@ private[runtime] final class SimClock(rt: CogRuntime) {
     lock.lock()
     try {
       var u = nextUnit
-      if (u eq null) { u = new Fut[Unit](rt, null); nextUnit = u }
+      if (u eq null) { u = new PlainFut[Unit](rt); nextUnit = u }
       u
     } finally lock.unlock()
   }

@@ -1,6 +1,7 @@
 package cogs.runtime;
 
 import cogs.runtime.JcstressSupport.CountingCog;
+import cogs.runtime.JcstressSupport.RecordingWaiter;
 import cogs.runtime.JcstressSupport.TFut;
 import cogs.runtime.JcstressSupport.TProc;
 import cogs.runtime.JcstressSupport.Value;
@@ -16,6 +17,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 import org.openjdk.jcstress.infra.results.III_Result;
 
 import static cogs.runtime.JcstressSupport.bit;
+import static cogs.runtime.ProcessCore.DONE;
 import static cogs.runtime.ProcessCore.PARKED;
 import static cogs.runtime.ProcessCore.QUEUED;
 import static cogs.runtime.ProcessCore.RUNNING;
@@ -148,6 +150,47 @@ public class JcstressProcessCore {
             r.r5 = cog.submits.get();
             r.r6 = cog.drainCount();
             r.r7 = p.enqueued.get();
+        }
+    }
+
+    @JCStressTest
+    @Description("A process is the future of its call: a caller registers on the process's future word while "
+            + "the process's COG ends it (resolves that word, then sets DONE on the run-state word); the caller's "
+            + "thread then fires a stale wake-up of the process. "
+            + "r1 = times the caller learnt of the outcome (woken as a waiter, or saw it resolved and went on), "
+            + "r2 = times the process was queued again, r3 = final run state (3 DONE).")
+    @Outcome(id = "1, 0, 3", expect = ACCEPTABLE, desc = "The caller learnt of the outcome once; the ended process stayed DONE.")
+    @Outcome(id = "0, .*", expect = FORBIDDEN, desc = "LOST WAKE-UP: the caller registered and was never woken.")
+    @Outcome(id = "2, .*", expect = FORBIDDEN, desc = "The caller was woken twice.")
+    @Outcome(id = "1, 1, .*", expect = FORBIDDEN, desc = "An ended process was queued again.")
+    @Outcome(expect = FORBIDDEN, desc = "Inconsistent state.")
+    @State
+    public static class FutureOfEndingProcess {
+        final CountingCog cog = CountingCog.scheduled();
+        final WakeableProc p = new WakeableProc(cog); // RUNNING: its COG runs it
+        final RecordingWaiter caller = new RecordingWaiter(1, new StringBuffer());
+        volatile int proceeded;
+
+        @Actor
+        public void callerAwaits() {
+            if (!p.register(caller)) proceeded = 1; // already resolved: the caller reads it at once
+            // Then, on the same thread (two actors fit 2 CPUs), a stale wake-up of the process
+            // (it once awaited some other future): Process.wake acts only on PARKED.
+            p.onResolved(null);
+        }
+
+        @Actor
+        public void cogEndsProcess() {
+            // Cog.runSlice then Process.ended: the future word first, then DONE (no fence needed for DONE).
+            p.complete(new Value(7));
+            p.setStateRelaxed(DONE);
+        }
+
+        @Arbiter
+        public void arbiter(III_Result r) {
+            r.r1 = caller.calls.get() + proceeded;
+            r.r2 = p.enqueued.get();
+            r.r3 = p.state();
         }
     }
 }

@@ -94,9 +94,11 @@ final class JcstressSupport {
         }
     }
 
-    /** A bare process state word. */
+    /** A bare process state word (and, as every process is, the future of its call). */
     static final class TProc extends ProcessCore {
         TProc(int initial) { super(initial); }
+        @Override public CogRuntime runtime() { return null; }
+        @Override public Process producer() { return null; }
     }
 
     /**
@@ -108,6 +110,9 @@ final class JcstressSupport {
         final AtomicInteger enqueued = new AtomicInteger();
 
         WakeableProc(CogCore cog) { super(RUNNING); this.cog = cog; }
+
+        @Override public CogRuntime runtime() { return null; }
+        @Override public Process producer() { return null; }
 
         @Override public void onResolved(FutCore f) {
             if (casState(PARKED, QUEUED)) {

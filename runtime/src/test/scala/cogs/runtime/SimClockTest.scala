@@ -95,7 +95,7 @@ class SimClockTest {
   @Test def aProcessWaitingForTimeIsNotDeadlockedButFuturesAloneAre(): Unit = {
     val log = new ConcurrentLinkedQueue[String]
     val a = rt.spawn(new TimerImpl(log))
-    val never = new Fut[Int](rt, null)
+    val never: Fut[Int] = new PlainFut[Int](rt)
     trait Stuck extends Active { def waitFor(f: Fut[Int]): Proc[Int] }
     final class StuckImpl extends ActiveObject with Stuck { def waitFor(f: Fut[Int]) = Proc.await(f) }
     val s = rt.spawn(new StuckImpl)
