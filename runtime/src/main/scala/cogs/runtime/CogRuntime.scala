@@ -25,6 +25,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
       val t = new Worker(p, this)
       t.setName(s"${settings.threadNamePrefix}-${counter.incrementAndGet()}")
       t.setDaemon(true)
+      watchdog.workerCreated(t)
       t
     }
     // Async (FIFO) mode: COGs are event-style tasks that are never joined.
@@ -32,6 +33,10 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
   }
 
   private[runtime] val throughput: Int = settings.throughput
+
+  // Made before the pool, whose thread factory tells it about each worker.
+  private[runtime] lazy val watchdog: Watchdog =
+    new Watchdog(this, settings.stuckAfter.toNanos, s"${settings.threadNamePrefix}-watchdog")
 
   // Identities of traced objects and futures (only used when tracing is on).
   private[this] val traceIds = new AtomicLong
@@ -215,6 +220,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
    */
   def run[A](main: => Proc[A]): A = {
     val block = spawn(new MainBlock)
+    block.cog.onSuspend = mainBlockSuspends
     val fut = send[MainBlock, A](block, "main", _ => main)
     awaitQuiescence()
     // A halt (fatal error) made awaitQuiescence throw; a main block that failed fatally itself
@@ -225,6 +231,13 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
       case None => throw new DeadlockException(deadlockReport())
     }
   }
+
+  /**
+   * Run, on the main block's thread, each time the main block of [[run]] reaches a scheduling
+   * point that suspends it (await, get, suspend), or null. absc's program runner flushes the
+   * program's output there. Set before `run`.
+   */
+  @volatile private[cogs] var mainBlockSuspends: Runnable = _
 
   /**
    * Emit `TraceEvent.User(name, payload)` from code outside every process (a `main` thread),
@@ -534,6 +547,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
   private def startHalt(e: Throwable): Unit = {
     val first = synchronized { if (halting eq null) { halting = e; true } else false }
     if (!first) return
+    watchdog.stop()
     val t = new Thread(() => {
       pool.shutdownNow()
       val stopped = pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS)
@@ -560,12 +574,32 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
   /** Stop the executor. Suspended processes are abandoned. */
   def close(): Unit = if (!closed && (halting eq null)) {
     closed = true
+    watchdog.stop()
     pool.shutdown()
-    if (!pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS))
-      Log.log(Level.WARNING, s"cogs: close: workers still running after cogs.shutdown-timeout (${settings.shutdownTimeout})")
+    if (!pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS)) {
+      val left = watchdog.runningNow()
+      Log.log(Level.WARNING, s"cogs: close: workers still running after cogs.shutdown-timeout (${settings.shutdownTimeout})" +
+        (if (left.isEmpty) "" else left.mkString(", running ", ", ", "")))
+    }
     if (tracing ne null) tracing.close()
     // Nothing is logged on a normal close: the logger is made on first use (see Log), and making it
     // starts java.util.logging, tens of milliseconds on the cold path of every ABS model run.
+  }
+
+  private[runtime] def isClosedOrHalting: Boolean = closed || (halting ne null)
+
+  // ------------------------------------------------------------------ the watchdog
+
+  /**
+   * Who hears of a process that ran `cogs.watchdog.stuck-after` without reaching a scheduling point
+   * (see [[Watchdog]]); null: the runtime's log, at WARNING, with the stack. Called on the
+   * watchdog's thread. absc's program runner sets it to report in ABS terms.
+   */
+  @volatile private[cogs] var stuckReporter: StuckProcess => Unit = _
+
+  private[runtime] def reportStuck(s: StuckProcess): Unit = {
+    val r = stuckReporter
+    if (r ne null) r(s) else Log.log(Level.WARNING, s.message)
   }
 
   /** Same as `close`. */
@@ -582,12 +616,14 @@ object CogRuntime {
       throughput: Int,
       threadNamePrefix: String,
       shutdownTimeout: java.time.Duration,
-      onFatalError: String = Settings.Shutdown
+      onFatalError: String = Settings.Shutdown,
+      stuckAfter: java.time.Duration = Settings.DefaultStuckAfter
   )
 
   object Settings {
     final val Shutdown = "shutdown"
     final val Continue = "continue"
+    private[runtime] val DefaultStuckAfter = java.time.Duration.ofSeconds(5)
 
     /**
      * What reference.conf says, without reading it (`CogRuntime()` when [[ConfigProbe]] finds
@@ -598,7 +634,8 @@ object CogRuntime {
       throughput = 32,
       threadNamePrefix = "cogs-worker",
       shutdownTimeout = java.time.Duration.ofSeconds(10),
-      onFatalError = Shutdown
+      onFatalError = Shutdown,
+      stuckAfter = DefaultStuckAfter
     )
 
     def apply(config: Config): Settings = {
@@ -610,10 +647,12 @@ object CogRuntime {
         throughput = c.getInt("throughput"),
         threadNamePrefix = c.getString("executor.thread-name-prefix"),
         shutdownTimeout = c.getDuration("shutdown-timeout"),
-        onFatalError = c.getString("on-fatal-error")
+        onFatalError = c.getString("on-fatal-error"),
+        stuckAfter = c.getDuration("watchdog.stuck-after")
       )
       require(settings.onFatalError == Shutdown || settings.onFatalError == Continue,
         s"cogs.on-fatal-error must be '$Shutdown' or '$Continue', got '${settings.onFatalError}'")
+      require(!settings.stuckAfter.isNegative, s"cogs.watchdog.stuck-after must not be negative, got ${settings.stuckAfter}")
       require(settings.throughput >= 1, s"cogs.throughput must be at least 1, got ${settings.throughput}")
       require(settings.parallelism <= 32767, s"cogs.executor.parallelism is too large: ${settings.parallelism}")
       settings
@@ -672,6 +711,11 @@ object CogRuntime {
     var inBatch = false
     /** COGs that went idle during this worker's current `runOn`, not yet taken off `active` (cogIdleOn). */
     var idled = 0
+
+    override protected def onTermination(exception: Throwable): Unit = {
+      runtime.watchdog.workerEnded(this)
+      super.onTermination(exception)
+    }
   }
 
   /** The object that runs a program's main block. */

@@ -24,7 +24,7 @@ import java.nio.charset.StandardCharsets
 object ConfigProbe {
 
   /** The runtime's own keys (see reference.conf); their defaults are in `Settings.defaults`. */
-  private val RuntimeKeys = List("cogs.executor", "cogs.throughput", "cogs.on-fatal-error", "cogs.shutdown-timeout")
+  private val RuntimeKeys = List("cogs.executor", "cogs.throughput", "cogs.on-fatal-error", "cogs.shutdown-timeout", "cogs.watchdog")
 
   private[runtime] def mayOverride(loader: ClassLoader): Boolean = maySet(loader, RuntimeKeys, List(classOf[CogRuntime]))
 

@@ -215,6 +215,9 @@ object ProgramRunner {
 
   private def executeOn[A](rt: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean,
       modelApi: Option[CogRuntime => ModelApiServer]): Outcome = {
+    rt.stuckReporter = stuckReporter(err, verbose, main.getClass.getClassLoader)
+    // What the main block printed reaches a pipe before it waits (Out's comment).
+    rt.mainBlockSuspends = () => Out.flush()
     val schedule =
       try {
         val m = ScheduleFile.fromSystemProperties()
@@ -302,6 +305,30 @@ object ProgramRunner {
         // Not from the program's processes: creating the runtime, a bug in the runtime or here.
         fail(s"the program could not be run: ${describe(e)}", e)
     }
+  }
+
+  /**
+   * The watchdog's report (`cogs.watchdog.stuck-after`) in ABS terms: a warning on standard error
+   * naming the method and the ABS lines the stack shows (innermost first); the JVM stack with -v.
+   * Captures the session's stream and flags: it is called on the watchdog's thread.
+   */
+  private def stuckReporter(out: PrintStream, verbose: Boolean, loader: ClassLoader): cogs.runtime.StuckProcess => Unit = s => {
+    val lines =
+      try AbsLines.ofStack(s.stack, loader)
+      catch { case _: Exception => Nil } // only the location is lost
+    val at = lines match {
+      case Nil => ""
+      case here :: Nil => s" at $here"
+      case here :: callers => s" at $here (called from ${callers.mkString(", ")})"
+    }
+    val b = new StringBuilder(
+      s"absc: warning: ${describeOrigin(s.describe)} has run for ${s.ranForMillis / 1000.0} s without reaching a " +
+        s"scheduling point (await, get, suspend or the end of the method)$at; until it does, it holds one of the " +
+        "runtime's worker threads, and no other object can use that thread")
+    if (verbose) s.stack.foreach(f => b ++= "\n\tat " ++= f.toString)
+    Out.flush() // what the program printed so far comes before the warning
+    out.println(b.result())
+    out.flush()
   }
 
   /** `cogs.absc.clock-limit` (`absc run -l T`): a whole number or a fraction `n/d`. */
