@@ -524,8 +524,12 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
   /** The handler of this runtime's workers: a fatal error, from a process (fatalError) or from the executor itself. */
   private[this] lazy val uncaughtHandler: Thread.UncaughtExceptionHandler = (t: Thread, e: Throwable) => {
     if (Cog.exhausted(e)) Cog.releaseReserve()
-    logQuietly(s"cogs: fatal error on ${t.getName} (cogs.on-fatal-error = ${settings.onFatalError})", e)
-    applyFatalPolicy(e)
+    // Out of memory again in here (building the log's closure, the halt's thread): the JVM would
+    // print that the handler itself threw. The halt, once started, does not need this thread.
+    try logQuietly(s"cogs: fatal error on ${t.getName} (cogs.on-fatal-error = ${settings.onFatalError})", e)
+    catch { case _: VirtualMachineError => }
+    try applyFatalPolicy(e)
+    catch { case _: VirtualMachineError => }
   }
 
   // Logging a fatal error must not keep the policy from being applied: out of memory, building the
@@ -535,8 +539,19 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
     catch { case _: VirtualMachineError | _: RuntimeException => }
 
   private def applyFatalPolicy(e: Throwable): Unit =
-    if (settings.onFatalError == Settings.Shutdown) startHalt(e)
-    else Log.log(Level.WARNING, s"cogs: the runtime goes on after a fatal error ($e): cogs.on-fatal-error = continue")
+    if (settings.onFatalError == Settings.Shutdown) {
+      val hook = fatalErrorHook
+      if (hook ne null) try hook.run() catch { case _: VirtualMachineError | _: RuntimeException => }
+      startHalt(e)
+    } else Log.log(Level.WARNING, s"cogs: the runtime goes on after a fatal error ($e): cogs.on-fatal-error = continue")
+
+  /**
+   * Run (on the thread that met it) when a fatal error makes the runtime halt
+   * (`cogs.on-fatal-error = shutdown`), before the halt starts, or null. It must not allocate: the
+   * heap may be full. absc's program runner wakes its last-resort thread with it (`LastResort`),
+   * which ends the JVM if the run cannot.
+   */
+  @volatile private[cogs] var fatalErrorHook: Runnable = _
 
   /**
    * Stop the executor after a fatal error: interrupt the workers, drop the COGs that wait in its
@@ -548,22 +563,55 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
     val first = synchronized { if (halting eq null) { halting = e; true } else false }
     if (!first) return
     watchdog.stop()
-    val t = new Thread(() => {
+    // Out of memory, each step may fail again; the waiters are woken whatever happens (a halt that
+    // died here left `run` waiting for ever). The report lists at most HaltReportLines processes: a
+    // program that ran out of memory may leave millions waiting, and listing them all needs memory.
+    try {
+      val t = new Thread(() => haltNow(e), s"${settings.threadNamePrefix}-halt")
+      t.setDaemon(true)
+      t.start()
+    } catch {
+      // No thread to be had: stop the pool without waiting for it (a worker cannot wait for its
+      // own pool) and wake the waiters from here.
+      case _: VirtualMachineError => pool.shutdownNow(); halt = new Halted(e, null, stopped = false); quiescent()
+    }
+  }
+
+  private def haltNow(e: Throwable): Unit = {
+    var h: Halted = null
+    try {
       pool.shutdownNow()
       val stopped = pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS)
-      val left = deadlockReport()
-      val h = new Halted(e, left, stopped)
-      Log.log(Level.ERROR, h.message)
-      closed = true
-      if (tracing ne null) tracing.close()
-      halt = h
-      waitersLock.lock()
-      try waitersChanged.signalAll()
-      finally waitersLock.unlock()
-      joiners.forEach(j => LockSupport.unpark(j))
-    }, s"${settings.threadNamePrefix}-halt")
-    t.setDaemon(true)
-    t.start()
+      h = new Halted(e, leftWaiting(HaltReportLines), stopped)
+      logQuietly(h.message, null)
+    } catch { case _: VirtualMachineError | _: RuntimeException | _: InterruptedException => }
+    if (h eq null) h = new Halted(e, null, stopped = false)
+    closed = true
+    try { if (tracing ne null) tracing.close() }
+    catch { case _: VirtualMachineError | _: RuntimeException => }
+    halt = h
+    waitersLock.lock()
+    try waitersChanged.signalAll()
+    finally waitersLock.unlock()
+    joiners.forEach(j => LockSupport.unpark(j))
+  }
+
+  /** The processes left waiting, at most `limit` of them, and a line that counts the others. */
+  private def leftWaiting(limit: Int): List[String] = {
+    val b = List.newBuilder[String]
+    var n = 0
+    var more = 0
+    val it = suspendedCogs.snapshot().iterator()
+    while (it.hasNext) {
+      val c = it.next().asInstanceOf[Cog]
+      if (n >= limit) more += 1
+      else {
+        val lines = try c.waitingReport() catch { case e: RuntimeException => List(s"(busy, cannot be inspected: $e)") }
+        lines.foreach { l => if (n < limit) b += s"$c: $l" else more += 1; n += 1 }
+      }
+    }
+    if (more > 0) b += s"... and processes of $more more COG(s)"
+    b.result()
   }
 
   /** The runtime halted after a fatal error (cogs.on-fatal-error = shutdown), with its report. */
@@ -696,6 +744,9 @@ object CogRuntime {
     def settings(config: Config): Settings = Settings(config.withFallback(ConfigFactory.defaultReference()))
   }
 
+  /** Processes a halt's report lists at most (see startHalt). */
+  private final val HaltReportLines = 20
+
   /** Hand-offs a worker runs in a row before it goes back to the pool's queues. */
   private final val MaxHandOffs = 64
 
@@ -764,11 +815,11 @@ object CogRuntime {
 
   /** What a halt left behind: the fatal error, the processes that were left waiting, and whether the executor stopped in time. */
   private[runtime] final class Halted(val error: Throwable, left: List[String], stopped: Boolean) {
-    val message: String = {
+    val message: String = if (left eq null) "cogs: the runtime halted after a fatal error" else {
       val b = new StringBuilder(s"cogs: the runtime halted after a fatal error ($error)")
       if (!stopped) b ++= "; some workers did not stop within cogs.shutdown-timeout"
       if (left.isEmpty) b ++= "; no process was left waiting"
-      else b ++= s"; ${left.size} process(es) were left:\n" ++= left.map("  " + _).mkString("\n")
+      else b ++= s"; ${left.count(!_.startsWith("... and "))} process(es) were left:\n" ++= left.map("  " + _).mkString("\n")
       b.result()
     }
     def exception(): IllegalStateException = new IllegalStateException(message, error)

@@ -256,6 +256,8 @@ object ProgramRunner {
           if (verbose) e.printStackTrace(err)
           return Outcome(ExitFailure, None, Some("deployment components cannot be placed on cluster nodes"))
       }
+    val lastResort = new LastResort(() => fatal(rt, ""), standalone = session.get() eq null)
+    rt.fatalErrorHook = lastResort.wake
     try {
       val outcome = runMainBlock(rt, main, isTest)
       // The model keeps running and serving its objects after the main block, until killed or /quit.
@@ -271,6 +273,7 @@ object ProgramRunner {
       rt.close()
       try ScheduleFile.finish(schedule)
       catch { case e: java.io.IOException => err.println(s"absc: the schedule could not be written: $e") }
+      lastResort.done()
     }
   }
 
@@ -300,7 +303,8 @@ object ProgramRunner {
         fail("interrupted", e)
       case e: Throwable if rt.haltReport.isDefined =>
         // The runtime halted after a fatal error of the JVM in a process (cogs.on-fatal-error).
-        fail(fatal(rt, jvmErrorAt(if (e.getCause ne null) e.getCause else e, main)), e)
+        val cause = if (e.getCause ne null) e.getCause else e
+        fail(fatal(rt, creating(cause) + jvmErrorAt(cause, main)), e)
       case e: Throwable =>
         // Not from the program's processes: creating the runtime, a bug in the runtime or here.
         fail(s"the program could not be run: ${describe(e)}", e)
@@ -346,7 +350,7 @@ object ProgramRunner {
     val (where, error) = rt.firstFailure.map { f =>
       val i = f.indexOf(" failed: ")
       if (i < 0) ("the program", f) else (describeOrigin(f.substring(0, i)), f.substring(i + " failed: ".length))
-    }.getOrElse(("the program", rt.haltReport.get))
+    }.getOrElse(("the program", rt.haltReport.getOrElse("java.lang.OutOfMemoryError")))
     if (error.contains("OutOfMemoryError"))
       s"$where ran out of memory$at ($error); give the JVM more heap, e.g. JAVA_OPTS=-Xmx4g"
     else s"$where failed with a fatal error of the JVM$at ($error); the run was stopped"
@@ -363,6 +367,28 @@ object ProgramRunner {
       try AbsLines.of(t, main.getClass.getClassLoader).fold("")(" at " + _)
       catch { case _: Exception | _: VirtualMachineError => "" } // only the location is lost
     case _ => ""
+  }
+
+  /**
+   * ` while creating a COG` (an object, a process, a future, a list) for running out of memory,
+   * from the innermost constructor on the error's stack; empty when the JVM gave the error no stack
+   * (it preallocates a few with one) or no constructor is on it.
+   */
+  private def creating(t: Throwable): String = t match {
+    case _: OutOfMemoryError =>
+      try t.getStackTrace.iterator.filter(_.getMethodName == "<init>").map(f => created(f.getClassName))
+        .collectFirst { case Some(what) => s" while creating $what" }.getOrElse("")
+      catch { case _: Exception | _: VirtualMachineError => "" }
+    case _ => ""
+  }
+
+  private def created(cls: String): Option[String] = cls match {
+    case "cogs.runtime.Cog" | "cogs.runtime.CogCore" => Some("a COG")
+    case "cogs.runtime.Process" | "cogs.runtime.ProcessCore" => Some("a process (an asynchronous call)")
+    case "cogs.runtime.Fut" | "cogs.runtime.FutCore" => Some("a future")
+    case "scala.collection.immutable.$colon$colon" => Some("a list")
+    case c if c.startsWith("java.") || c.startsWith("jdk.") || c.startsWith("scala.") || c.startsWith("cogs.") => None
+    case c => Some(s"an object of class ${c.substring(c.lastIndexOf('.') + 1)}")
   }
 
   /** What a modeller can do about a failure, if there is something: the JVM settings that limit it. */
