@@ -30,7 +30,7 @@ final class ForkedModels(dir: Path) {
   private def command(classes: Path, jvmOptions: Seq[String]): List[String] = {
     val java = Paths.get(System.getProperty("java.home"), "bin", "java").toString
     List(java) ++ jvmOptions ++
-      List("-cp", classes.toString + java.io.File.pathSeparator + System.getProperty("java.class.path"), "absmodel_main.Main")
+      List("-cp", classes.toString + _root_.java.io.File.pathSeparator + System.getProperty("java.class.path"), "absmodel_main.Main")
   }
 
   /** Started, its stdout and stderr going to `name.out` and `name.err`. */
