@@ -85,7 +85,7 @@ class OutOfMemoryShapesTest {
       |  Echo e = new EchoImpl();
       |  List<Fut<Int>> fs = Nil;
       |  Int i = 0;
-      |  while (True) { fs = Cons(e!echo(i), fs); i = i + 1; }
+      |  while (True) { Fut<Int> f = e!echo(i); fs = Cons(f, fs); i = i + 1; }
       |}
       |""".stripMargin)
 
