@@ -136,14 +136,17 @@ object ProgramRunner {
   private def modelView(rt: CogRuntime): ModelView = ModelView.of(rt)
 
   /** Runs `body`, which runs the program, under the Model API if the options ask for it. */
-  private def withModelApi(args: Array[String])(body: Option[CogRuntime => ModelApiServer] => Outcome): Outcome =
+  private def withModelApi(args: Array[String])(body: Option[CogRuntime => ModelApiServer] => Outcome): Outcome = {
+    // The table of [HTTPName] objects is per JVM: a run inside a JVM that ran another model before
+    // (absc's own, a test's) must not find the earlier run's objects under its names, where a
+    // second registration is an error of the model. Cleared for every run, with or without a server.
+    HttpObjects.clear()
     modelApiOptions(args) match {
       case Left(problem) =>
         err.println(s"absc: $problem")
         Outcome(ExitUsage, None, Some(problem))
       case Right(None) => body(None)
       case Right(Some(o)) =>
-        HttpObjects.clear()
         @volatile var server: ModelApiServer = null
         // Started with the runtime, before the main block, so that its objects can be queried while it runs.
         val started = (rt: CogRuntime) => {
@@ -155,6 +158,7 @@ object ProgramRunner {
         try body(Some(started))
         finally if (server ne null) server.stop()
     }
+  }
 
   // ------------------------------------------------------------------ in-process runs (absc run/test)
 
