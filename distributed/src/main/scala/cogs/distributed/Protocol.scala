@@ -48,7 +48,8 @@ private[distributed] object Protocol {
         Payload(s.identifier, Serializers.manifestFor(s, o), s.toBinary(o))
       } catch {
         case e: Exception =>
-          val cls = o.getClass.getName
+          // A call's process is its own future: name it as the API type the user holds.
+          val cls = o match { case _: cogs.runtime.Fut[_] => "cogs.runtime.Fut"; case _ => o.getClass.getName }
           throw new NotSerializableValueException(cls,
             s"cannot serialise $what: a value of class $cls has no serializer (mark the class cogs.distributed.Wire " +
               s"for Jackson CBOR, or bind it in pekko.actor.serialization-bindings); ${e.getClass.getSimpleName}: ${e.getMessage}", e)

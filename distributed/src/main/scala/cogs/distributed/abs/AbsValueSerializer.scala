@@ -32,7 +32,9 @@ private[distributed] final class AbsValueSerializer(system: ExtendedActorSystem)
       enableReplaceObject(true)
       override def replaceObject(x: AnyRef): AnyRef = x match {
         case a: Active => placement.tokenFor(a)
-        case f: Fut[_] => throw new NotSerializableException(s"${f.getClass.getName} (a future cannot travel to another node)")
+        // Named by the API type, not the class: since a call's process is its own future, the
+        // runtime class would say Process, which a user never wrote.
+        case _: Fut[_] => throw new NotSerializableException("cogs.runtime.Fut (a future cannot travel to another node)")
         case _         => x
       }
     }
