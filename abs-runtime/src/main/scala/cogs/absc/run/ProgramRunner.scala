@@ -83,11 +83,11 @@ object ProgramRunner {
    * `monitor`: the HOCON text of a monitor pipeline (programs compiled with `--monitor`), or null.
    */
   def runMain(args: Array[String], main: CogRuntime => Proc[Unit], monitor: String = null): Unit =
-    finish(withModelApi(args)(execute(main, isTest = false, monitor, _)))
+    if (!captured(main)) finish(withModelApi(args)(execute(main, isTest = false, monitor, _)))
 
   /** The main block of a program that declares `Bool testresult`; the Proc yields its final value. */
   def runTest(args: Array[String], main: CogRuntime => Proc[Boolean], monitor: String = null): Unit =
-    finish(withModelApi(args)(execute(main, isTest = true, monitor, _)))
+    if (!captured(main)) finish(withModelApi(args)(execute(main, isTest = true, monitor, _)))
 
   // ------------------------------------------------------------------ the Model API
 
@@ -155,6 +155,18 @@ object ProgramRunner {
    */
   private[absc] final class Session(val verbose: Boolean, val err: PrintStream) {
     @volatile var outcome: Outcome = _
+    /**
+     * Set by `absc explore` before it calls the generated `main`: the runner then only hands over
+     * the main block (into [[mainBlock]]) and runs nothing; the explorer runs it once per schedule.
+     */
+    @volatile var captureMain: Boolean = false
+    @volatile var mainBlock: CogRuntime => Proc[Any] = _
+  }
+
+  /** The session asks for the main block only (`absc explore`): keep it, true. */
+  private def captured(main: CogRuntime => Proc[Any]): Boolean = {
+    val s = session.get()
+    if ((s ne null) && s.captureMain) { s.mainBlock = main; true } else false
   }
 
   private[this] val session = new ThreadLocal[Session]
@@ -374,7 +386,7 @@ object ProgramRunner {
   }
 
   /** `main.main` is how the runtime names the main block's process. */
-  private def describeOrigin(origin: String): String =
+  private[absc] def describeOrigin(origin: String): String =
     if (origin == "main.main" || origin == null) "the main block"
     else origin.replace("(via main.main)", "(via the main block)")
 

@@ -20,7 +20,7 @@ import cogs.runtime.{CogRuntime, ScheduleTrace}
  * A recording seeds `random` (with `cogs.absc.seed` if given), so that each COG draws its own
  * stream of numbers, the same in the replay.
  */
-private[run] object ScheduleFile {
+private[absc] object ScheduleFile {
   final val Format = "cogs-schedule-1"
 
   /** What the run does with its schedule: nothing, record into a file, or replay one. */
@@ -58,14 +58,19 @@ private[run] object ScheduleFile {
   def finish(mode: Mode): Unit = mode match {
     case Record(file, trace, seed) =>
       AbsRandom.unseed()
-      val cogs = trace.decisions.map { case (k, v) => k -> v.asJava }.asJava
-      val root = ConfigValueFactory.fromMap(Map[String, AnyRef](
-        "format" -> Format, "seed" -> java.lang.Long.valueOf(seed), "cogs" -> cogs).asJava)
-      val text = root.render(ConfigRenderOptions.concise().setJson(true).setFormatted(true))
-      Option(file.toAbsolutePath.getParent).foreach(Files.createDirectories(_))
-      Files.write(file, (text + "\n").getBytes(UTF_8))
+      write(file, trace.decisions, seed)
     case Replay(_) => AbsRandom.unseed()
     case Off => ()
+  }
+
+  /** A schedule file: `decisions` as `ScheduleTrace.decisions` gives them, and the seed of `random`. */
+  def write(file: Path, decisions: Map[String, List[String]], seed: Long): Unit = {
+    val cogs = decisions.map { case (k, v) => k -> v.asJava }.asJava
+    val root = ConfigValueFactory.fromMap(Map[String, AnyRef](
+      "format" -> Format, "seed" -> java.lang.Long.valueOf(seed), "cogs" -> cogs).asJava)
+    val text = root.render(ConfigRenderOptions.concise().setJson(true).setFormatted(true))
+    Option(file.toAbsolutePath.getParent).foreach(Files.createDirectories(_))
+    Files.write(file, (text + "\n").getBytes(UTF_8))
   }
 
   private def read(file: Path): (ScheduleTrace, Long) = {
