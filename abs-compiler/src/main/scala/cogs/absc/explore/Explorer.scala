@@ -100,7 +100,14 @@ final class Explorer(main: CogRuntime => Proc[Any], options: Explorer.Options, e
       }
     val decisions = run.decisions
     run.close()
-    RunResult(outcome, steps.toList, decisions)
+    // Objects are named by identity hash codes, which differ from run to run: renamed in order of appearance.
+    val names = new StableNames
+    val stableSteps = steps.toList.map(s => s.copy(describe = names(s.describe), waitedFor = if (s.waitedFor eq null) null else names(s.waitedFor)))
+    val stableOutcome = outcome match {
+      case Deadlock(waiting, out) => Deadlock(waiting.map(names(_)).sorted, out)
+      case other => other
+    }
+    RunResult(stableOutcome, stableSteps, decisions)
   }
 }
 
@@ -182,8 +189,31 @@ object Explorer {
     b.result()
   }
 
-  /** Write the witness of `c` as a schedule file that `absc run --replay FILE` replays. */
-  def writeWitness(c: OutcomeClass, file: Path, seed: Long): Unit = ScheduleFile.write(file, c.decisions, seed)
+  /**
+   * Write the witness of `c` as a schedule file that `absc run --replay FILE` replays: each COG's
+   * order, and the global order of the steps, which the replay follows exactly on one thread.
+   */
+  def writeWitness(c: OutcomeClass, file: Path, seed: Long): Unit =
+    ScheduleFile.write(file, c.decisions, seed, Some(c.steps.map(_.key)))
+
+  /**
+   * The runtime names objects `Class#<identity hash code>`: within one run's report each such
+   * name becomes `Class#n`, numbered in order of first appearance, so that equal outcomes of
+   * different runs read the same.
+   */
+  private final class StableNames {
+    private val seen = mutable.HashMap.empty[String, String]
+    private val counts = mutable.HashMap.empty[String, Int]
+    private val Name = "\\b([A-Za-z_][A-Za-z0-9_]*)#(-?[0-9]+)".r
+    def apply(text: String): String = Name.replaceAllIn(text, m => {
+      val stable = seen.getOrElseUpdate(m.matched, {
+        val n = counts.getOrElse(m.group(1), 0) + 1
+        counts(m.group(1)) = n
+        s"${m.group(1)}#$n"
+      })
+      scala.util.matching.Regex.quoteReplacement(stable)
+    })
+  }
 
   /** The report on standard error (or wherever `err` is); the witnesses are written to `witnessDir`. */
   def report(r: Result, options: Options, witnessDir: Path, model: String, err: PrintStream): Unit = {

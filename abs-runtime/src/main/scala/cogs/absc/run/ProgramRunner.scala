@@ -4,7 +4,7 @@ import java.io.PrintStream
 
 import cogs.absc.lib.{AbsException, CreationFailed, HeapOverflowException, Out, StackOverflowException}
 import cogs.absc.modelapi.{HttpObjects, ModelApiServer, ModelView}
-import cogs.runtime.{CallFailedException, CogRuntime, DeadlockException, Proc}
+import cogs.runtime.{CallFailedException, CogRuntime, ControlledRun, DeadlockException, Proc}
 
 /**
  * The entry point of every compiled ABS program: the generated main object hands its main block
@@ -217,7 +217,7 @@ object ProgramRunner {
           if (verbose) e.printStackTrace(err)
           Outcome(ExitUsage, None, Some("the monitor pipeline could not be started"))
         case Right(m) =>
-          val outcome = executeOn(m.runtime, main, isTest, modelApi)
+          val outcome = executeOn(m.runtime, main, isTest, modelApi, monitored = true)
           // The program's runtime is closed: every event has been emitted. Now the verdicts.
           val verdict = m.finish(err)
           if (verdict.violated) outcome.copy(status = ExitMonitor, failure = outcome.failure.orElse(Some(verdict.headline)))
@@ -225,12 +225,23 @@ object ProgramRunner {
       }
     }
 
-  private def executeOn[A](rt: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean,
-      modelApi: Option[CogRuntime => ModelApiServer]): Outcome = {
+  private def executeOn[A](given: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean,
+      modelApi: Option[CogRuntime => ModelApiServer], monitored: Boolean = false): Outcome = {
+    var rt = given
+    var controlled: Option[(ControlledRun, Vector[String])] = None
     val schedule =
       try {
         val m = ScheduleFile.fromSystemProperties()
-        ScheduleFile.install(m, rt)
+        m match {
+          // A witness of absc explore, replayed step by step on one thread (not under a monitor or the Model API).
+          case ScheduleFile.StepReplay(_, steps, _, _) if !monitored && modelApi.isEmpty =>
+            given.close()
+            val c = new ControlledRun
+            rt = c.runtime
+            controlled = Some((c, steps))
+          case _ =>
+        }
+        ScheduleFile.install(m, rt, controlled.isDefined)
         m
       } catch {
         case e: ScheduleFile.BadSchedule =>
@@ -266,7 +277,7 @@ object ProgramRunner {
           return Outcome(ExitFailure, None, Some("deployment components cannot be placed on cluster nodes"))
       }
     try {
-      val outcome = runMainBlock(rt, main, isTest)
+      val outcome = runMainBlock(rt, main, isTest, controlled)
       // The model keeps running and serving its objects after the main block, until killed or /quit.
       api.foreach { server =>
         flushOutput()
@@ -283,11 +294,15 @@ object ProgramRunner {
     }
   }
 
-  private def runMainBlock[A](rt: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean): Outcome = {
+  private def runMainBlock[A](rt: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean,
+      controlled: Option[(ControlledRun, Vector[String])]): Outcome = {
     val limit = clockLimit()
     try {
       limit.foreach(rt.limitClock)
-      val result = rt.run { AbsSessions.mainBlockStarted(); main(rt) }
+      val result = controlled match {
+        case None => rt.run { AbsSessions.mainBlockStarted(); main(rt) }
+        case Some((c, steps)) => runSteps(c, steps) { AbsSessions.mainBlockStarted(); main(rt) }
+      }
       flushOutput()
       if (rt.clockLimitReached) err.println(s"absc: the simulation stopped at the clock limit ${limit.get} (time ${rt.now})")
       val test = if (isTest) Some(result == true) else None
@@ -304,6 +319,9 @@ object ProgramRunner {
       case e: CallFailedException =>
         val cause = if (e.getCause ne null) e.getCause else e
         fail(s"${describeOrigin(e.origin)} failed${jvmErrorAt(cause, main)}: ${describe(cause)}", cause)
+      case e: ScheduleFile.BadSchedule =>
+        err.println(s"absc: ${e.getMessage}")
+        Outcome(ExitUsage, None, Some(e.getMessage))
       case e: InterruptedException =>
         Thread.currentThread().interrupt()
         fail("interrupted", e)
@@ -313,6 +331,34 @@ object ProgramRunner {
       case e: Throwable =>
         // Not from the program's processes: creating the runtime, a bug in the runtime or here.
         fail(s"the program could not be run: ${describe(e)}", e)
+    }
+  }
+
+  /**
+   * `rt.run(main)` on a controlled run that takes the recorded `steps` (`COG/call` each), then
+   * the first enabled step at each point until quiescence. Throws as `CogRuntime.run` does; a
+   * step that is not enabled when its turn comes is a schedule of another program.
+   */
+  private def runSteps[A](c: ControlledRun, steps: Vector[String])(main: => Proc[A]): A = {
+    val fut = c.start(main)
+    var i = 0
+    var enabled = c.enabled()
+    while (!enabled.isEmpty) {
+      var pick = 0
+      if (i < steps.length) {
+        while (pick < enabled.size && enabled.get(pick).key != steps(i)) pick += 1
+        if (pick == enabled.size)
+          throw new ScheduleFile.BadSchedule(s"the replayed schedule runs ${steps(i)} at step ${i + 1}, which is not enabled there " +
+            s"(enabled: ${(0 until enabled.size).map(enabled.get(_).key).mkString(", ")}): the program is not the one explored")
+        i += 1
+      }
+      c.step(enabled.get(pick))
+      enabled = c.enabled()
+    }
+    fut.poll match {
+      case Some(scala.util.Failure(e)) => throw e
+      case Some(scala.util.Success(v)) => v
+      case None => throw new DeadlockException(c.waiting)
     }
   }
 
