@@ -114,7 +114,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
 
   private def hasLocalWork: Boolean =
     if (blocker ne null) blockerReady
-    else (ready != null && !ready.isEmpty && !replayWaits) || (stateDirty && condCount > 0) || (forced ne null)
+    else (ready != null && !ready.isEmpty && !replayWaits) || (stateDirty && condCount > 0)
 
   // A replay whose next process has not arrived: the COG idles until one arrives (accept).
   private def replayWaits: Boolean = { val s = schedule; (s ne null) && s.waiting }
@@ -246,6 +246,8 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
    * A controlled run: a process that must run next, whatever the controller would like: one whose
    * guard raised when [[offer]] checked it (it only raises), or the pick of the COG's scheduling
    * policy (ABS `[Scheduler: ..]`, which the exploration respects). Taken out of the ready queue.
+   * Offered alone from then on, so the next step of this COG runs it: it is never left set when
+   * a batch ends, and `hasLocalWork` need not look at it.
    */
   private[this] var forced: Process = _
 

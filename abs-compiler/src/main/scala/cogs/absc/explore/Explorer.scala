@@ -36,7 +36,7 @@ final class Explorer(main: CogRuntime => Proc[Any], options: Explorer.Options, e
     CogRuntime.logSilenced = true
     while (more) {
       if (schedules >= options.maxSchedules) { more = false; stoppedBy = Some(s"the bound on schedules (--max-schedules ${options.maxSchedules})") }
-      else if (stopRequested) { more = false; stoppedBy = Some("an interrupt (Ctrl-C)") }
+      else if (stopRequested) { more = false; stoppedBy = Some("an interrupt (Ctrl-C or a termination signal)") }
       else {
         val r = runOnce(strategy)
         schedules += 1
