@@ -213,6 +213,8 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
    */
   private def pickRecorded(r: ArrayDeque[Process]): Process = {
     val s = schedule
+    val c = chosen
+    if (c ne null) return takeChosen(r, c, s)
     if (s.replay eq null) {
       val p = pickReady(r)
       if (p ne null) s.recorded.add(p.scheduleName)
@@ -238,6 +240,82 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     s.next += 1
     p.resumed()
     p
+  }
+
+  // ---------------------------------------------------------------- controlled runs
+
+  /**
+   * A controlled run ([[ControlledRun]]): the process its controller chose for this COG's next
+   * slice, set only around [[runChosen]]. Null otherwise (always, outside controlled runs).
+   */
+  private[this] var chosen: Process = _
+  /**
+   * A controlled run: a process that must run next, whatever the controller would like: one whose
+   * guard raised when [[offer]] checked it (it only raises), or the pick of the COG's scheduling
+   * policy (ABS `[Scheduler: ..]`, which the exploration respects). Taken out of the ready queue.
+   * Offered alone from then on, so the next step of this COG runs it: it is never left set when
+   * a batch ends, and `hasLocalWork` need not look at it.
+   */
+  private[this] var forced: Process = _
+
+  /**
+   * A controlled run, on the controller's thread while this COG is SCHEDULED and between batches:
+   * appends to `out` the processes this COG could run next (what `pickNext` would choose among).
+   * It does what the start of `pickNext` does (take the inbox, re-check conditions, park the
+   * processes whose guards no longer hold), so it changes nothing the COG's next batch would not.
+   */
+  private[runtime] def offer(out: java.util.List[Process]): Unit = {
+    val tl = currentCog
+    val prev = tl.get()
+    tl.set(this)
+    try {
+      acceptInbox(Int.MaxValue)
+      if (blocker ne null) { if (blockerReady) out.add(blocker); return }
+      if (forced ne null) { out.add(forced); return }
+      if (stateDirty) {
+        stateDirty = false
+        if (condCount > 0) scanConditions()
+      }
+      val r = ready
+      if ((r eq null) || r.isEmpty) return
+      if (policyOf ne null) {
+        val p = pickByPolicy(r)
+        if (p ne null) { forced = p; out.add(p) }
+        return
+      }
+      val candidates = new java.util.ArrayList[Scheduled](r.size)
+      val raising = collectCandidates(r, candidates)
+      if (raising ne null) { forced = raising; out.add(raising); return }
+      putBack(r, candidates)
+      var i = 0
+      while (i < candidates.size) { out.add(candidates.get(i).asInstanceOf[Process]); i += 1 }
+    } finally tl.set(prev)
+  }
+
+  /**
+   * A controlled run: one batch of one slice (the runtime's throughput is 1) running `p`, one of
+   * the processes [[offer]] gave since; null runs no process and lets the COG go idle (when
+   * `offer` gave none).
+   */
+  private[runtime] def runChosen(p: Process): Unit = {
+    chosen = p
+    try runBatch(null)
+    finally chosen = null
+  }
+
+  /** The process blocking this COG in `get`, or null (for a controlled run's reports). */
+  private[runtime] def blockerOrNull: Process = blocker
+
+  /** The pick of a controlled run: `c`, noted in the recording (a blocker never gets here: pickNext takes it). */
+  private def takeChosen(r: ArrayDeque[Process], c: Process, s: CogSchedule): Process = {
+    chosen = null
+    if (c eq forced) forced = null
+    else {
+      if (!r.remove(c)) throw new IllegalStateException(s"controlled run: $c is not ready on $this")
+      c.resumed()
+    }
+    if (s.recorded ne null) s.recorded.add(c.scheduleName)
+    c
   }
 
   /**

@@ -254,8 +254,20 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
     case w: Worker if w.runtime eq this =>
       if (w.inBatch && (w.slot eq null)) { w.slot = cog; w.slotSends = 0 }
       else cog.fork() // this worker's own queue: no contention on the shared submission queue
-    case _ => pool.execute(cog: Runnable)
+    case _ => submitOutside(cog)
   }
+
+  /**
+   * A COG scheduled from a thread that is not one of this runtime's workers: the pool's shared
+   * queue, or, in a controlled run, the controller's list of COGs with work (never a worker there).
+   */
+  private def submitOutside(cog: Cog): Unit = {
+    val c = control
+    if (c ne null) c.scheduled(cog) else pool.execute(cog: Runnable)
+  }
+
+  /** The controller of a controlled run (see [[ControlledRun]]), or null: set at creation, never changed. */
+  private[runtime] var control: ControlledRun = _
 
   /**
    * A call to a COG from inside one of that COG's own slices (a self-call, `this ! m()`) goes
@@ -283,7 +295,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
   /** Schedule a COG that ran and has more to do: behind the others, never in the slot. */
   private[runtime] def executeFair(cog: Cog): Unit = Thread.currentThread() match {
     case w: Worker if w.runtime eq this => cog.fork()
-    case _                              => pool.execute(cog: Runnable)
+    case _                              => submitOutside(cog)
   }
 
   /** Run `first`'s batch on worker `w`, then the COGs handed to `w`'s slot, a bounded number of them. */
@@ -783,6 +795,9 @@ object CogRuntime {
   }
 
   def apply(config: Config): CogRuntime = new CogRuntime(ConfigLoading.settings(config), null)
+
+  /** The runtime of a [[ControlledRun]]: one slice per batch; its pool never gets a task. */
+  private[runtime] def controlled(): CogRuntime = new CogRuntime(Settings.defaults.copy(parallelism = 1, throughput = 1), null)
 
   /**
    * A runtime that emits trace events (see [[cogs.trace.Tracing]]): objects of the classes

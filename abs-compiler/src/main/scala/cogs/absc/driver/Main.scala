@@ -78,6 +78,7 @@ object Main {
     cl.addSubcommand("test", new TestCommand(ctx))
     cl.addSubcommand("package", new PackageCommand(ctx))
     cl.addSubcommand("products", new ProductsCommand(ctx))
+    cl.addSubcommand("explore", new ExploreCommand(ctx))
     cl.addSubcommand("help", new CommandLine.HelpCommand)
     cl.addSubcommand("build-into", new BuildIntoCommand(ctx))
     cl.setOut(new PrintWriter(ctx.out, true))
@@ -97,7 +98,7 @@ object Main {
   }
 
   /** Commands a user can give (build-into is absc's own). */
-  private[driver] val commandNames = List("check", "dump", "compile", "run", "test", "package", "products")
+  private[driver] val commandNames = List("check", "dump", "compile", "run", "test", "package", "products", "explore")
 
   /**
    * A bad command line: picocli's message, a suggestion if it has one, and where the usage is;
@@ -459,6 +460,69 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
       schedule.record == null && schedule.replay == null && products.product == null &&
       !endReport.strict && !endReport.noEndReport &&
       files.asScala.forall(f => f.endsWith(".abs") && java.nio.file.Files.isRegularFile(java.nio.file.Paths.get(f)))
+}
+
+@Command(name = "explore", mixinStandardHelpOptions = true, versionProvider = classOf[VersionProvider],
+  description = Array("Run the ABS FILEs' main block under every schedule (or many sampled ones): every choice of which process a COG runs next and which COG acts next is the explorer's. Reports each distinct outcome (normal end with its output, deadlock, failure, clock limit) with a count, and for each failure a witness schedule that 'absc run --replay' reproduces. See docs/explore.md."),
+  footer = Array("", "Exit status: 0 if no schedule deadlocked or failed; 1 if one did; 2 if the program does not compile or on a bad command line."))
+private[driver] final class ExploreCommand(ctx: Main.Context) extends AbscCommand(ctx) {
+  @Opt(names = Array("--strategy"), paramLabel = "S", defaultValue = "exhaustive",
+    description = Array("exhaustive (every schedule, depth first; the default), random (uniformly random choices) or pct (probabilistic concurrency testing)."))
+  var strategy: String = _
+  @Opt(names = Array("--max-schedules"), paramLabel = "N", defaultValue = "100000", description = Array("Stop after N schedules (default 100000)."))
+  var maxSchedules: Long = _
+  @Opt(names = Array("--max-depth"), paramLabel = "D", description = Array("exhaustive: branch only at the first D choice points of a schedule (the later ones take their first step)."))
+  var maxDepth: Integer = _
+  @Opt(names = Array("--max-steps"), paramLabel = "N", defaultValue = "100000", description = Array("A schedule still running after N steps is stopped and counted apart (default 100000)."))
+  var maxSteps: Int = _
+  @Opt(names = Array("--seed"), paramLabel = "S", defaultValue = "0", description = Array("Seed of random and pct, and of the model's 'random' (default 0)."))
+  var seed: Long = _
+  @Opt(names = Array("--pct-depth"), paramLabel = "D", defaultValue = "3", description = Array("pct: the depth of the bugs it aims at (D - 1 priority changes per schedule; default 3)."))
+  var pctDepth: Int = _
+  @Opt(names = Array("--witness-dir"), paramLabel = "DIR", defaultValue = "explore-witnesses",
+    description = Array("Where the witness schedules of failures are written (default: explore-witnesses)."))
+  var witnessDir: Path = _
+  @Mixin var build: BuildOptions = _
+  @Mixin var main: MainModuleOptions = _
+  @Mixin var clock: ClockOptions = _
+  override protected def programOptions: ProgramOptions = ProgramOptions(Option(main.mainModule), None, mainModuleOption = true)
+
+  def call(): Integer = {
+    noProgramArgs()
+    def bad(message: String) = throw new CommandLine.ParameterException(spec.commandLine, message)
+    if (!cogs.absc.explore.Explorer.Strategies.contains(strategy))
+      bad(if (strategy == "dpor") "--strategy dpor is not implemented yet (see docs/explore.md); use exhaustive, random or pct"
+          else s"--strategy must be one of ${cogs.absc.explore.Explorer.Strategies.mkString(", ")}, not '$strategy'")
+    if (maxSchedules < 1) bad(s"--max-schedules must be at least 1, not $maxSchedules")
+    if (maxSteps < 1) bad(s"--max-steps must be at least 1, not $maxSteps")
+    if (pctDepth < 1) bad(s"--pct-depth must be at least 1, not $pctDepth")
+    Option(maxDepth).foreach(d => if (d < 0) bad(s"--max-depth must be at least 0, not $d"))
+    val limit = Option(clock.limit).map(_.trim).map { l =>
+      l.split('/') match {
+        case Array(n) if n.matches("[0-9]+") => cogs.runtime.SimTime.of(new java.math.BigInteger(n), java.math.BigInteger.ONE)
+        case Array(n, d) if n.matches("[0-9]+") && d.matches("[0-9]*[1-9][0-9]*") =>
+          cogs.runtime.SimTime.of(new java.math.BigInteger(n), new java.math.BigInteger(d))
+        case _ => bad(s"--clock-limit: '$l' is not a time (a whole number or a fraction such as 5/2)")
+      }
+    }
+    val options = cogs.absc.explore.Explorer.Options(strategy, maxSchedules, Option(maxDepth).map(_.intValue).getOrElse(Int.MaxValue),
+      maxSteps, seed, pctDepth, limit)
+    withSources { sources =>
+      val d = driver
+      d.build(sources, build.policy(ctx.env), None) match {
+        case Left(f) => f.status
+        case Right(built) =>
+          try built.program.mainObject match {
+            case None =>
+              ctx.err.println("absc: nothing to explore: the program has no main block")
+              Exit.Compile
+            case Some(mainObject) =>
+              cogs.absc.explore.Explore.run(built.program.classes, mainObject, options, witnessDir, fileNames.mkString(" "),
+                ctx.err, common.verbose)
+          } finally built.close()
+      }
+    }
+  }
 }
 
 @Command(name = "package", mixinStandardHelpOptions = true, versionProvider = classOf[VersionProvider],

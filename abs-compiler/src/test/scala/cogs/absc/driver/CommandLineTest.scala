@@ -46,7 +46,7 @@ class CommandLineTest {
   @Test def noCommandIsAShortUsageError(): Unit = {
     val r = absc(backend)
     assertEquals(2, r.status)
-    assertEquals("absc: a command is required: check, dump, compile, run, test, package, products\nabsc: see 'absc --help' for the usage\n", r.err)
+    assertEquals("absc: a command is required: check, dump, compile, run, test, package, products, explore\nabsc: see 'absc --help' for the usage\n", r.err)
   }
 
   @Test def aBadOptionIsOneLineAndAHintNotTheWholeHelp(): Unit = {
@@ -60,7 +60,7 @@ class CommandLineTest {
     assertEquals("absc: Unknown option: '--no-cach'\nabsc: did you mean '--no-cache' or '--no-server' or '--no-end-report'?\nabsc: see 'absc run --help' for the usage\n", typo.err)
     val command = absc(backend, "jump", f)
     assertEquals(2, command.status)
-    assertEquals("absc: unknown command 'jump' (the commands: check, dump, compile, run, test, package, products)\nabsc: see 'absc --help' for the usage\n", command.err)
+    assertEquals("absc: unknown command 'jump' (the commands: check, dump, compile, run, test, package, products, explore)\nabsc: see 'absc --help' for the usage\n", command.err)
     val value = absc(backend, "test", "--timeout", "soon", f)
     assertEquals(2, value.status)
     assertTrue(value.err.startsWith("absc: Invalid value for option '--timeout'"), value.err)

@@ -135,6 +135,9 @@ object Identity {
   private val ids = new java.util.WeakHashMap[AnyRef, java.lang.Long]()
   private var next = 0L
 
+  /** Forget every identity: `absc explore` numbers each schedule's objects from 1, as a fresh JVM does. */
+  private[absc] def reset(): Unit = ids.synchronized { ids.clear(); next = 0L }
+
   def id(o: AnyRef): Long = ids.synchronized {
     val known = ids.get(o)
     if (known != null) known.longValue

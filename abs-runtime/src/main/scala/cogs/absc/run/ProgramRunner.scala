@@ -4,7 +4,7 @@ import java.io.PrintStream
 
 import cogs.absc.lib.{AbsException, CreationFailed, HeapOverflowException, Out, StackOverflowException}
 import cogs.absc.modelapi.{HttpObjects, ModelApiServer, ModelView}
-import cogs.runtime.{CallFailedException, CogRuntime, DeadlockException, Proc}
+import cogs.runtime.{CallFailedException, CogRuntime, ControlledRun, DeadlockException, Proc}
 
 /**
  * The entry point of every compiled ABS program: the generated main object hands its main block
@@ -90,11 +90,11 @@ object ProgramRunner {
    * `monitor`: the HOCON text of a monitor pipeline (programs compiled with `--monitor`), or null.
    */
   def runMain(args: Array[String], main: CogRuntime => Proc[Unit], monitor: String = null): Unit =
-    finish(withModelApi(args)(execute(main, isTest = false, monitor, _)))
+    if (!captured(main)) finish(withModelApi(args)(execute(main, isTest = false, monitor, _)))
 
   /** The main block of a program that declares `Bool testresult`; the Proc yields its final value. */
   def runTest(args: Array[String], main: CogRuntime => Proc[Boolean], monitor: String = null): Unit =
-    finish(withModelApi(args)(execute(main, isTest = true, monitor, _)))
+    if (!captured(main)) finish(withModelApi(args)(execute(main, isTest = true, monitor, _)))
 
   // ------------------------------------------------------------------ the Model API
 
@@ -168,6 +168,18 @@ object ProgramRunner {
    */
   private[absc] final class Session(val verbose: Boolean, val err: PrintStream) {
     @volatile var outcome: Outcome = _
+    /**
+     * Set by `absc explore` before it calls the generated `main`: the runner then only hands over
+     * the main block (into [[mainBlock]]) and runs nothing; the explorer runs it once per schedule.
+     */
+    @volatile var captureMain: Boolean = false
+    @volatile var mainBlock: CogRuntime => Proc[Any] = _
+  }
+
+  /** The session asks for the main block only (`absc explore`): keep it, true. */
+  private def captured(main: CogRuntime => Proc[Any]): Boolean = {
+    val s = session.get()
+    if ((s ne null) && s.captureMain) { s.mainBlock = main; true } else false
   }
 
   private[this] val session = new ThreadLocal[Session]
@@ -218,7 +230,7 @@ object ProgramRunner {
           if (verbose) e.printStackTrace(err)
           Outcome(ExitUsage, None, Some("the monitor pipeline could not be started"))
         case Right(m) =>
-          val outcome = executeOn(m.runtime, main, isTest, modelApi)
+          val outcome = executeOn(m.runtime, main, isTest, modelApi, monitored = true)
           // The program's runtime is closed: every event has been emitted. Now the verdicts.
           val verdict = m.finish(err)
           if (verdict.violated) outcome.copy(status = ExitMonitor, failure = outcome.failure.orElse(Some(verdict.headline)))
@@ -226,11 +238,23 @@ object ProgramRunner {
       }
     }
 
-  private def executeOn[A](rt: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean,
-      modelApi: Option[CogRuntime => ModelApiServer]): Outcome = {
+  private def executeOn[A](given: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean,
+      modelApi: Option[CogRuntime => ModelApiServer], monitored: Boolean = false): Outcome = {
+    var rt = given
+    var controlled: Option[(ControlledRun, Vector[String])] = None
     val schedule =
       try {
-        ScheduleFile.install(ScheduleFile.fromSystemProperties(), rt, main.getClass)
+        val m = ScheduleFile.fromSystemProperties()
+        m match {
+          // A witness of absc explore, replayed step by step on one thread (not under a monitor or the Model API).
+          case ScheduleFile.StepReplay(_, steps, _, _, _) if !monitored && modelApi.isEmpty =>
+            given.close()
+            val c = new ControlledRun
+            rt = c.runtime
+            controlled = Some((c, steps))
+          case _ =>
+        }
+        ScheduleFile.install(m, rt, main.getClass, controlled.isDefined)
       } catch {
         case e: ScheduleFile.BadSchedule =>
           rt.close()
@@ -267,7 +291,7 @@ object ProgramRunner {
     var stillRunning = false
     try {
       val outcome = api match {
-        case None => runMainBlock(rt, main, isTest)
+        case None => runMainBlock(rt, main, isTest, controlled)
         case Some(server) =>
           val (o, running) = serveUntilQuit(server, rt, main, isTest)
           stillRunning = running
@@ -300,7 +324,7 @@ object ProgramRunner {
     val ended = new java.util.concurrent.CountDownLatch(1)
     val s = session.get()
     val runner = new Thread(() => {
-      try outcome = withSession(s)(runMainBlock(rt, main, isTest, server))
+      try outcome = withSession(s)(runMainBlock(rt, main, isTest, None, server))
       finally {
         // The main block's output is out before the model goes on serving.
         flushOutput()
@@ -329,13 +353,16 @@ object ProgramRunner {
   private val QuitGrace = java.time.Duration.ofSeconds(2)
 
   private def runMainBlock[A](rt: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean,
-      server: ModelApiServer = null): Outcome = {
+      controlled: Option[(ControlledRun, Vector[String])], server: ModelApiServer = null): Outcome = {
     val limit = clockLimit()
     // Stopped by /quit (which stops the clock): no clock limit to speak of.
     def quitting = (server ne null) && server.quitRequested
     try {
       limit.foreach(rt.limitClock)
-      val result = rt.run { AbsSessions.mainBlockStarted(); main(rt) }
+      val result = controlled match {
+        case None => rt.run { AbsSessions.mainBlockStarted(); main(rt) }
+        case Some((c, steps)) => runSteps(c, steps) { AbsSessions.mainBlockStarted(); main(rt) }
+      }
       flushOutput()
       if (rt.clockLimitReached && !quitting) err.println(s"absc: the simulation stopped at the clock limit ${rt.clockLimit.getOrElse(limit.get)} (time ${rt.now})")
       val test = if (isTest) Some(result == true) else None
@@ -358,6 +385,9 @@ object ProgramRunner {
       case e: CallFailedException =>
         val cause = if (e.getCause ne null) e.getCause else e
         fail(s"${describeOrigin(e.origin)} failed${jvmErrorAt(cause, main)}: ${describe(cause)}", cause)
+      case e: ScheduleFile.BadSchedule =>
+        err.println(s"absc: ${e.getMessage}")
+        Outcome(ExitUsage, None, Some(e.getMessage))
       case e: InterruptedException =>
         Thread.currentThread().interrupt()
         fail("interrupted", e)
@@ -424,6 +454,34 @@ object ProgramRunner {
     val cause = error match { case c: CallFailedException if c.getCause ne null => c.getCause; case e => e }
     s"${describeOrigin(origin)} failed${jvmErrorAt(cause, main)}: ${describe(cause)}" +
       (if (oneWay) " (its future was not kept)" else "")
+  }
+
+  /**
+   * `rt.run(main)` on a controlled run that takes the recorded `steps` (`COG/call` each), then
+   * the first enabled step at each point until quiescence. Throws as `CogRuntime.run` does; a
+   * step that is not enabled when its turn comes is a schedule of another program.
+   */
+  private def runSteps[A](c: ControlledRun, steps: Vector[String])(main: => Proc[A]): A = {
+    val fut = c.start(main)
+    var i = 0
+    var enabled = c.enabled()
+    while (!enabled.isEmpty) {
+      var pick = 0
+      if (i < steps.length) {
+        while (pick < enabled.size && enabled.get(pick).key != steps(i)) pick += 1
+        if (pick == enabled.size)
+          throw new ScheduleFile.BadSchedule(s"the replayed schedule runs ${steps(i)} at step ${i + 1}, which is not enabled there " +
+            s"(enabled: ${(0 until enabled.size).map(enabled.get(_).key).mkString(", ")}): the program is not the one explored")
+        i += 1
+      }
+      c.step(enabled.get(pick))
+      enabled = c.enabled()
+    }
+    fut.poll match {
+      case Some(scala.util.Failure(e)) => throw e
+      case Some(scala.util.Success(v)) => v
+      case None => throw new DeadlockException(c.waiting)
+    }
   }
 
   /** `cogs.absc.clock-limit` (`absc run -l T`): a whole number or a fraction `n/d`. */
@@ -496,7 +554,7 @@ object ProgramRunner {
   }
 
   /** `main.main` is how the runtime names the main block's process. */
-  private def describeOrigin(origin: String): String =
+  private[absc] def describeOrigin(origin: String): String =
     if (origin == "main.main" || origin == null) "the main block"
     else origin.replace("(via main.main)", "(via the main block)")
 

@@ -26,7 +26,7 @@ import cogs.runtime.{CogRuntime, ScheduleTrace}
  * A recording seeds `random` (with `cogs.absc.seed` if given), so that each COG draws its own
  * stream of numbers, the same in the replay.
  */
-private[run] object ScheduleFile {
+private[absc] object ScheduleFile {
   final val Format = "cogs-schedule-1"
 
   /** What the run does with its schedule: nothing, record into a file, or replay one. */
@@ -34,6 +34,14 @@ private[run] object ScheduleFile {
   case object Off extends Mode
   final case class Record(file: Path, trace: ScheduleTrace, seed: Long, model: Option[String] = None) extends Mode
   final case class Replay(file: Path) extends Mode
+  /**
+   * A schedule written by `absc explore`: besides each COG's order it has `steps`, the global
+   * order of the run's slices (`COG/call` each), which a replay follows exactly on a
+   * [[cogs.runtime.ControlledRun]] (on one thread). A per-COG replay cannot always: whether a
+   * process's `await` finds its future already resolved, and so whether its slice ends there,
+   * depends on how the COGs' threads interleave.
+   */
+  final case class StepReplay(file: Path, steps: Vector[String], seed: Long, cogs: Map[String, Seq[String]], model: Option[String] = None) extends Mode
 
   /** A schedule file that cannot be used: the user's input, reported as such. */
   final class BadSchedule(message: String) extends Exception(message)
@@ -44,39 +52,52 @@ private[run] object ScheduleFile {
       case (Some(r), None) =>
         val seed = Option(System.getProperty("cogs.absc.seed")).map(_.trim.toLong).getOrElse(new java.util.SplittableRandom().nextLong())
         Record(Paths.get(r), ScheduleTrace.record(), seed)
-      case (None, Some(p)) => Replay(Paths.get(p))
+      case (None, Some(p)) =>
+        val file = Paths.get(p)
+        val (trace, seed, model, steps) = read(file)
+        if (steps.isEmpty) Replay(file) else StepReplay(file, steps.get, seed, trace, model)
       case (None, None) => Off
     }
 
   /**
    * Before the run: the runtime records or replays, `random` is seeded per COG. `anchor`: a class
-   * of the compiled model, whose class files make its fingerprint. The mode to finish with.
+   * of the compiled model, whose class files make its fingerprint. `controlled`: the run is a
+   * [[cogs.runtime.ControlledRun]] that follows a StepReplay's steps itself. The mode to finish with.
    */
-  def install(mode: Mode, rt: CogRuntime, anchor: Class[_]): Mode = mode match {
+  def install(mode: Mode, rt: CogRuntime, anchor: Class[_], controlled: Boolean = false): Mode = mode match {
     case Off => Off
     case r @ Record(_, trace, seed, _) =>
       rt.useSchedule(trace)
       AbsRandom.setSeedPerCog(seed)
       r.copy(model = fingerprint(anchor))
     case Replay(file) =>
-      val (trace, seed, model) = read(file)
-      (model, fingerprint(anchor)) match {
-        case (Some(recorded), Some(here)) if recorded != here =>
-          throw new BadSchedule(s"cannot replay $file: it was recorded from another model (fingerprint ${recorded.take(12)} " +
-            s"there, ${here.take(12)} here); a replay follows the decisions of the program that made them, so record this one again")
-        case _ => ()
-      }
-      rt.useSchedule(trace)
+      val (trace, seed, model, _) = read(file)
+      checkModel(file, model, anchor)
+      rt.useSchedule(ScheduleTrace.replay(trace))
+      AbsRandom.setSeedPerCog(seed)
+      mode
+    case StepReplay(file, _, seed, trace, model) =>
+      checkModel(file, model, anchor)
+      // On a runtime that is not controlled (a monitored run): each COG's order, as in a Replay.
+      if (!controlled) rt.useSchedule(ScheduleTrace.replay(trace))
       AbsRandom.setSeedPerCog(seed)
       mode
   }
+
+  private def checkModel(file: Path, recorded: Option[String], anchor: Class[_]): Unit =
+    (recorded, fingerprint(anchor)) match {
+      case (Some(r), Some(here)) if r != here =>
+        throw new BadSchedule(s"cannot replay $file: it was recorded from another model (fingerprint ${r.take(12)} " +
+          s"there, ${here.take(12)} here); a replay follows the decisions of the program that made them, so record this one again")
+      case _ => ()
+    }
 
   /**
    * The SHA-256 of the compiled model: of every file below the directory that holds `anchor`'s
    * class (with its relative path; absc run compiles a model into a directory of its own), or of
    * the jar it is in. None if the classes are not in a file this can read.
    */
-  private[run] def fingerprint(anchor: Class[_]): Option[String] =
+  private[absc] def fingerprint(anchor: Class[_]): Option[String] =
     try {
       val src = Option(anchor.getProtectionDomain).flatMap(d => Option(d.getCodeSource)).flatMap(c => Option(c.getLocation))
       src.map(u => Paths.get(u.toURI)).filter(Files.exists(_)).map { root =>
@@ -95,21 +116,32 @@ private[run] object ScheduleFile {
   def finish(mode: Mode): Unit = mode match {
     case Record(file, trace, seed, model) =>
       AbsRandom.unseed()
-      val cogs = trace.decisions.map { case (k, v) => k -> v.asJava }.asJava
-      val root = ConfigValueFactory.fromMap((Map[String, AnyRef](
-        "format" -> Format, "seed" -> java.lang.Long.valueOf(seed), "cogs" -> cogs) ++ model.map("model" -> _)).asJava)
-      val text = root.render(ConfigRenderOptions.concise().setJson(true).setFormatted(true))
-      Option(file.toAbsolutePath.getParent).foreach(Files.createDirectories(_))
-      Files.write(file, (text + "\n").getBytes(UTF_8))
-    case Replay(_) => AbsRandom.unseed()
+      write(file, trace.decisions, seed, model = model)
+    case Replay(_) | StepReplay(_, _, _, _, _) => AbsRandom.unseed()
     case Off => ()
   }
 
   /**
-   * The recording in `file`, read with Jackson (not the configuration parser that writes it: its
-   * errors speak of configuration lists and keys, not of the trace a user handed in).
+   * A schedule file: `decisions` as `ScheduleTrace.decisions` gives them, the seed of `random`,
+   * the global order of steps of an explorer's witness, and the model's fingerprint.
    */
-  private def read(file: Path): (ScheduleTrace, Long, Option[String]) = {
+  def write(file: Path, decisions: Map[String, List[String]], seed: Long, steps: Option[Seq[String]] = None,
+            model: Option[String] = None): Unit = {
+    val cogs = decisions.map { case (k, v) => k -> v.asJava }.asJava
+    val root = ConfigValueFactory.fromMap((Map[String, AnyRef](
+      "format" -> Format, "seed" -> java.lang.Long.valueOf(seed), "cogs" -> cogs) ++ model.map("model" -> _)
+      ++ steps.map(s => "steps" -> s.asJava)).asJava)
+    val text = root.render(ConfigRenderOptions.concise().setJson(true).setFormatted(true))
+    Option(file.toAbsolutePath.getParent).foreach(Files.createDirectories(_))
+    Files.write(file, (text + "\n").getBytes(UTF_8))
+  }
+
+  /**
+   * The recording in `file`, read with Jackson (not the configuration parser that writes it: its
+   * errors speak of configuration lists and keys, not of the trace a user handed in): each COG's
+   * decisions, the seed, the model's fingerprint and an explorer witness's steps.
+   */
+  private def read(file: Path): (Map[String, Seq[String]], Long, Option[String], Option[Vector[String]]) = {
     if (!Files.isRegularFile(file)) throw new BadSchedule(s"cannot replay $file: no such file")
     def damaged(what: String) = new BadSchedule(s"cannot replay $file: the trace is damaged: $what")
     val root =
@@ -125,13 +157,16 @@ private[run] object ScheduleFile {
     val seed = Option(root.get("seed")).filter(_.canConvertToLong).map(_.longValue)
       .getOrElse(throw damaged("'seed' is missing or not a whole number"))
     val cogsNode = Option(root.get("cogs")).filter(_.isObject).getOrElse(throw damaged("'cogs' is missing or not an object"))
+    def strings(v: com.fasterxml.jackson.databind.JsonNode) = v.isArray && v.elements().asScala.forall(_.isTextual)
     val cogs = cogsNode.fields().asScala.map { e =>
-      val v = e.getValue
-      if (!v.isArray || !v.elements().asScala.forall(_.isTextual))
-        throw damaged(s"the decisions of COG '${e.getKey}' are not a list of call names")
-      e.getKey -> v.elements().asScala.map(_.textValue).toSeq
+      if (!strings(e.getValue)) throw damaged(s"the decisions of COG '${e.getKey}' are not a list of call names")
+      e.getKey -> e.getValue.elements().asScala.map(_.textValue).toSeq
     }.toMap
     val model = Option(root.get("model")).filter(_.isTextual).map(_.textValue)
-    (ScheduleTrace.replay(cogs), seed, model)
+    val steps = Option(root.get("steps")).map { v =>
+      if (!strings(v)) throw damaged("'steps' is not a list of steps")
+      v.elements().asScala.map(_.textValue).toVector
+    }
+    (cogs, seed, model, steps)
   }
 }
