@@ -46,10 +46,10 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
           catch { case e: RuntimeException => p.failure(e) }
         case _ =>
       }
-    case Failed(id, cls, msg) =>
+    case Failed(id, cls, msg, error) =>
       val a = from
       val p = node.answered(a, id)
-      if (p ne null) p.promise.failure(new RemoteCallException(a.toString, p.what, cls, msg))
+      if (p ne null) p.promise.failure(remoteFailure(node, a.toString, p.what, cls, msg, error))
 
     case UnreachableMember(m) =>
       unreachable += m.address
@@ -78,21 +78,21 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
       node.objects.put(id, obj)
       replyTo.tell(Created(c.id, id, obj.getClass.getSimpleName), me)
     } catch {
-      case e: Exception => replyTo.tell(failed(c.id, e), me)
+      case e: Exception => replyTo.tell(failed(node, c.id, e), me)
     }
   }
 
   private def serve(c: Call, replyTo: ActorRef): Unit = {
     val target = node.objects.get(c.obj)
     if (target eq null) {
-      replyTo.tell(Failed(c.id, classOf[NoSuchElementException].getName, s"no object ${c.obj} on node ${node.address}"), me)
+      replyTo.tell(Failed(c.id, classOf[NoSuchElementException].getName, s"no object ${c.obj} on node ${node.address}", None), me)
       return
     }
     val what = s"${target.getClass.getSimpleName}.${c.method}"
     val args = try c.args.zipWithIndex.map { case (p, i) => decode(node, p, s"argument ${i + 1} of $what") }
     catch {
       case e: RuntimeException =>
-        replyTo.tell(failed(c.id, e), me)
+        replyTo.tell(failed(node, c.id, e), me)
         return
     }
     // Queued into the object's COG from this actor's thread, in the order the calls arrived
@@ -113,13 +113,13 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
             // wait until this node is lost: fail the call instead.
             if (size(Vector(p)) > node.maxPayload)
               Failed(c.id, classOf[IllegalStateException].getName,
-                s"the result of $what is ${p.bytes.length} bytes serialised, more than a frame holds (pekko.remote.artery.advanced.maximum-frame-size)")
+                s"the result of $what is ${p.bytes.length} bytes serialised, more than a frame holds (pekko.remote.artery.advanced.maximum-frame-size)", None)
             else Reply(c.id, p)
-          } catch { case e: RuntimeException => failed(c.id, e) }
+          } catch { case e: RuntimeException => failed(node, c.id, e) }
         replyTo.tell(msg, me)
       case Failure(e) =>
         val cause = e match { case x: CallFailedException if x.getCause ne null => x.getCause; case x => x }
-        replyTo.tell(failed(c.id, cause), me)
+        replyTo.tell(failed(node, c.id, cause), me)
     }
   }
 }
@@ -127,10 +127,37 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
 private[distributed] object Endpoint {
   final case class LostCheck(node: Address)
 
-  /** A failure as text, short enough for any frame (a message longer than a frame would be dropped). */
-  private def failed(id: Long, e: Throwable): Protocol.Failed = {
+  /**
+   * A failure as text, short enough for any frame (a message longer than a frame would be
+   * dropped), and the exception itself if a serializer of its own takes it (an ABS exception is
+   * data and has one) and it fits a frame. Pekko's Java serializer is never used for it (disabled,
+   * and unsafe to enable), so most JVM exceptions travel as text only.
+   */
+  private def failed(node: Node, id: Long, e: Throwable): Protocol.Failed = {
     val m = String.valueOf(e.getMessage)
-    Protocol.Failed(id, e.getClass.getName, if (m.length <= 8000) m else m.take(8000) + "... (truncated)")
+    val error =
+      try {
+        val s = node.serialization.findSerializerFor(e)
+        if (s.isInstanceOf[org.apache.pekko.serialization.DisabledJavaSerializer] || s.isInstanceOf[org.apache.pekko.serialization.JavaSerializer]) None
+        else Some(Protocol.encode(node.serialization, e, "the exception")).filter(p => Protocol.size(Vector(p)) <= node.maxPayload / 2)
+      } catch { case _: Exception => None } // not serialisable after all: it travels as text
+    Protocol.Failed(id, e.getClass.getName, if (m.length <= 8000) m else m.take(8000) + "... (truncated)", error)
+  }
+
+  /**
+   * What a caller's future fails with: the remote exception itself where it travelled (so that a
+   * catch by its type works as for a local call; the node and the call are added to it as a
+   * suppressed [[RemoteCallException]] where the exception allows that), else a
+   * [[RemoteCallException]] with its class and message as text.
+   */
+  private def remoteFailure(node: Node, from: String, call: String, cls: String, msg: String, error: Option[Protocol.Payload]): Throwable = {
+    val text = new RemoteCallException(from, call, cls, msg)
+    error.flatMap { p =>
+      try Some(Protocol.decode(node, p, s"the exception of $call")) catch { case _: RuntimeException => None }
+    } match {
+      case Some(t: Throwable) => t.addSuppressed(text); t
+      case _ => text
+    }
   }
 
   private[this] val methods = new ConcurrentHashMap[(Class[_], String, Int), Array[Method]]

@@ -23,7 +23,12 @@ private[distributed] object Protocol {
   final case class Call(id: Long, obj: Long, method: String, args: Vector[Payload]) extends Msg
   final case class Created(id: Long, obj: Long, className: String) extends Msg
   final case class Reply(id: Long, value: Payload) extends Msg
-  final case class Failed(id: Long, errorClass: String, message: String) extends Msg
+  /**
+   * The call or creation failed: the exception's class and message as text, and the exception
+   * itself where it has a serializer of its own (ABS exceptions, which are data; `Wire` classes),
+   * so that the caller can catch it by its type.
+   */
+  final case class Failed(id: Long, errorClass: String, message: String, error: Option[Payload] = None) extends Msg
 
   /** One serialised value: Pekko's serializer id and manifest, or one of the tags below (id 0). */
   final case class Payload(serializer: Int, manifest: String, bytes: Array[Byte])

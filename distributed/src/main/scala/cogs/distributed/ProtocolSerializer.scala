@@ -34,7 +34,9 @@ private[distributed] final class ProtocolSerializer extends SerializerWithString
       case Reply(id, value)            => out.writeLong(id); payload(out, value)
       case Create(id, factory, args)   => out.writeLong(id); str(out, factory); payloads(out, args)
       case Created(id, obj, cls)       => out.writeLong(id); out.writeLong(obj); str(out, cls)
-      case Failed(id, cls, msg)        => out.writeLong(id); str(out, cls); str(out, msg)
+      case Failed(id, cls, msg, error) =>
+        out.writeLong(id); str(out, cls); str(out, msg)
+        out.writeBoolean(error.isDefined); error.foreach(payload(out, _))
       case other                       => throw new IllegalArgumentException(s"not a Cogs protocol message: ${other.getClass.getName}")
     }
     out.flush()
@@ -48,7 +50,7 @@ private[distributed] final class ProtocolSerializer extends SerializerWithString
       case "R" => Reply(in.readLong(), payload(in))
       case "C" => Create(in.readLong(), str(in), payloads(in))
       case "D" => Created(in.readLong(), in.readLong(), str(in))
-      case "F" => Failed(in.readLong(), str(in), str(in))
+      case "F" => Failed(in.readLong(), str(in), str(in), if (in.readBoolean()) Some(payload(in)) else None)
       case m   => throw new IllegalArgumentException(s"unknown Cogs protocol manifest '$m'")
     }
   }

@@ -14,6 +14,8 @@ trait Echo extends Active {
   def next(i: AbsInt): Proc[Unit]
   def hang(): Proc[Unit]
   def outOfOrder(): Proc[AbsInt]
+  def refuse(reason: String): Proc[AbsInt]
+  def refuseJvm(): Proc[AbsInt]
 }
 
 /** A stand-in for an absc-generated class: an ABS interface (a trait extending Active) and a class. */
@@ -28,6 +30,8 @@ final class EchoImpl(val where: String, val factor: AbsInt) extends ActiveObject
   }
   def outOfOrder(): Proc[AbsInt] = Proc.delay(disordered)
   def hang(): Proc[Unit] = Proc.awaitUntil(false)
+  def refuse(reason: String): Proc[AbsInt] = Proc.delay(throw absmodel.Refused(s"$reason on $where"))
+  def refuseJvm(): Proc[AbsInt] = Proc.delay(throw new IllegalStateException(s"not on $where"))
   def callBack(other: Echo, x: AbsInt): Proc[AbsInt] =
     Proc.await(Cogs.send(other, "echo", (e: Echo) => e.echo(x * factor))).map(_.asInstanceOf[AbsInt])
 }
@@ -127,5 +131,29 @@ class AbsPlacementTest {
     val e = assertThrows(classOf[IllegalArgumentException], () => a.create("R", classOf[EchoImpl], Seq(fut, AbsInt(1)), "t.abs:3:7"))
     assertTrue(e.getMessage.contains("cannot create an object of class EchoImpl on node 'b' (deployment component 'R', new at t.abs:3:7)"), e.getMessage)
     assertTrue(e.getMessage.contains("cogs.runtime.Fut"), e.getMessage)
+  }
+
+  @Test def anAbsExceptionThrownOnAnotherNodeArrivesAsItselfAndIsCaughtByItsType(): Unit = {
+    val remote = a.create("R", classOf[EchoImpl], Seq("b", AbsInt(1)), "t.abs:9:1").asInstanceOf[Echo]
+    val e = assertThrows(classOf[Throwable], () => Cogs.send(remote, "refuse", (x: Echo) => x.refuse("no")).join(60, TimeUnit.SECONDS))
+    val chain = Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ ne null).toList
+    // The value made on b, equal as ABS data: what an ABS catch Refused(r) => .. matches.
+    assertEquals(Some(absmodel.Refused("no on b")), chain.collectFirst { case r: absmodel.Refused => r }, chain.mkString(" / "))
+    assertEquals(absmodel.Refused("no on b"), cogs.absc.lib.AbsException.liftAbs(chain.find(_.isInstanceOf[absmodel.Refused]).get))
+    // From a process on a, as generated code sees it: the await of the remote call raises it.
+    val caught = Cogs.send(rtA.spawn(new EchoImpl("a", AbsInt(1))), "echo", (_: Echo) =>
+      Proc.await(Cogs.send(remote, "refuse", (x: Echo) => x.refuse("twice"))).map(_ => "no exception": Any)
+        .recover { case absmodel.Refused(r) => s"caught Refused($r)" }).join(60, TimeUnit.SECONDS)
+    assertEquals("caught Refused(twice on b)", caught)
+  }
+
+  @Test def aJvmExceptionWithoutASerializerArrivesAsText(): Unit = {
+    val remote = a.create("R", classOf[EchoImpl], Seq("b", AbsInt(1)), "t.abs:10:1").asInstanceOf[Echo]
+    val e = assertThrows(classOf[Throwable], () => Cogs.send(remote, "refuseJvm", (x: Echo) => x.refuseJvm()).join(60, TimeUnit.SECONDS))
+    val chain = Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ ne null).toList
+    val text = chain.collectFirst { case r: cogs.distributed.RemoteCallException => r }
+    assertTrue(text.isDefined, chain.mkString(" / "))
+    assertEquals("java.lang.IllegalStateException", text.get.remoteClass)
+    assertEquals("not on b", text.get.remoteMessage)
   }
 }
