@@ -66,6 +66,8 @@ class AbsDeploymentTest {
       assertEquals(0, status, both)
       assertEquals(0, served, both)
       assertTrue(mainOut.contains("sum 385, counted 385 in 10 calls, by worker W"), both)
+      // A synchronous call on the remote worker, and its ABS exception caught by type here.
+      assertTrue(mainOut.contains("synchronously: worker W, refused 1000 by type"), both)
       // Each object printed from where it runs: the worker on n1, the counter on the main node.
       for (i <- 1 to 10) {
         assertTrue(n1Out.contains(s"worker W squares $i\n"), both)

@@ -156,4 +156,19 @@ class AbsPlacementTest {
     assertEquals("java.lang.IllegalStateException", text.get.remoteClass)
     assertEquals("not on b", text.get.remoteMessage)
   }
+
+  @Test def aSynchronousCallOnARemoteObjectIsASendAndAGetOfTheCallersCog(): Unit = {
+    val remote = a.create("R", classOf[EchoImpl], Seq("b", AbsInt(3)), "t.abs:11:1").asInstanceOf[Echo]
+    val local = rtA.spawn(new EchoImpl("a", AbsInt(1)))
+    // x = remote.callBack(local, 7) inside a process on a: b calls back into a (another COG of a,
+    // so the blocked caller's COG is not in the way) and the value comes back.
+    val r = Cogs.send(rtA.spawn(new EchoImpl("a2", AbsInt(1))), "echo", (_: Echo) =>
+      Proc.sync(remote, "callBack")((e: Echo) => e.callBack(local, AbsInt(7))).map(x => x: Any)).join(60, TimeUnit.SECONDS)
+    assertEquals(AbsInt(21), r)
+    // An ABS exception of a synchronous remote call is raised in the caller, caught by its type.
+    val caught = Cogs.send(local, "echo", (_: Echo) =>
+      Proc.sync(remote, "refuse")((e: Echo) => e.refuse("sync")).map(_ => "no exception": Any)
+        .recover { case absmodel.Refused(m) => s"caught Refused($m)" }).join(60, TimeUnit.SECONDS)
+    assertEquals("caught Refused(sync on b)", caught)
+  }
 }
