@@ -260,6 +260,7 @@ private[typecheck] trait CheckerBase {
       case Some(n) if Annotations.Timed(n) && a.tag.nonEmpty => // TimedAnnotations
       case Some(Annotations.Scheduler) if a.tag.nonEmpty => // SchedulerAnnotations
       case Some(Annotations.HttpName) if a.tag.nonEmpty => // HttpAnnotations
+      case Some(Annotations.Foreign) if a.tag.isEmpty => // on a class: SignaturePhase
       case Some(Annotations.HttpCallable) if a.tag.isEmpty =>
         if (site != "method") warning(a.pos, s"'[${Annotations.HttpCallable}]' applies to method declarations of interfaces; it is ignored here")
       case Some(n) if Annotations.Unsupported.contains(n) =>

@@ -9,8 +9,8 @@ import cogs.absc.parse.Parser
  * them, as if the user had given them, so that a program pays for them only when it uses them.
  * Their `builtin` functions are implemented by `cogs.absc.lib` (see `LowerExp.libraryBuiltin`).
  *
- * Today that is `ABS.DC` (deployment components and cloud providers), in
- * `src/main/resources/cogs/absc/library/ABS.DC.abs`.
+ * Today that is `ABS.DC` (deployment components and cloud providers) and `ABS.FLI` (the
+ * foreign language interface's annotation), in `src/main/resources/cogs/absc/library/`.
  */
 object Library {
 
@@ -19,7 +19,10 @@ object Library {
   /** Where a library module's source lives, as the file name in its positions. */
   def fileOf(module: String): String = s"<$module>"
 
-  private val Modules = List(DeploymentModule)
+  /** The foreign language interface: the `Foreign` annotation's name (no builtins). */
+  val ForeignModule = "ABS.FLI"
+
+  private val Modules = List(DeploymentModule, ForeignModule)
 
   private lazy val parsed: Map[String, CompilationUnit] = Modules.map { m =>
     val resource = s"/cogs/absc/library/$m.abs"

@@ -15,7 +15,10 @@ private[typecheck] trait SignaturePhase { self: Checker =>
 
   def checkSignatures(): Unit = {
     val all = mods.modules.flatMap(_.decls)
-    for (m <- mods.modules; d <- m.decl.decls) checkAnnotations(d.annotations, "declaration")
+    for (m <- mods.modules; d <- m.decl.decls) {
+      checkAnnotations(d.annotations, "declaration")
+      checkForeign(d)
+    }
     // type parameters first: synonyms and constructor arguments refer to data types
     all.foreach {
       case d: DataTypeSym => d.tparams = typeParams(d.decl.typeParams, d.module)
@@ -362,4 +365,20 @@ private[typecheck] trait SignaturePhase { self: Checker =>
       }
     }
   }
+
+  /**
+   * `[Foreign]`: on a class without class parameters, as the reference's foreign language
+   * interface requires (a foreign implementation is created without arguments). Its ABS methods
+   * are the implementation Cogs runs.
+   */
+  private def checkForeign(d: Decl): Unit =
+    d.annotations.find(a => a.tag.isEmpty && Annotations.nameOf(a).contains(Annotations.Foreign)).foreach { a =>
+      d match {
+        case c: ClassDecl if c.params.nonEmpty =>
+          error(c.params.head.pos, s"the foreign class '${c.name}' has class parameters; a [Foreign] class has none " +
+            "(a foreign implementation is created without arguments): make them fields set by methods")
+        case _: ClassDecl =>
+        case _ => warning(a.pos, "'[Foreign]' applies to classes; it is ignored here")
+      }
+    }
 }

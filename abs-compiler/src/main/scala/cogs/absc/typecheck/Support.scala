@@ -21,6 +21,8 @@ private[typecheck] object Annotations {
 
   /** The tag of a user-defined scheduler, `[Scheduler: f(queue, ..)]`: see SchedulerAnnotations. */
   val Scheduler = "Scheduler"
+  /** `[Foreign]` on a class (ABS.FLI): accepted, its ABS methods run (no foreign binding yet). */
+  val Foreign = "Foreign"
 
   /** The Model API's annotations: see HttpAnnotations. */
   val HttpName = "HTTPName"
@@ -44,7 +46,6 @@ private[typecheck] object Annotations {
   /** Known to the reference toolchain, not (yet) to Cogs: a warning, then ignored. */
   val Unsupported: Map[String, String] = Map(
     "Critical" -> "deadlines of Timed ABS",
-    "Foreign" -> "the foreign language interface",
     "Expansion" -> "internal use of the reference toolchain",
     "ExpansionCall" -> "internal use of the reference toolchain")
 }
@@ -63,7 +64,6 @@ private[typecheck] object Unsupported {
   /** Modules of the reference toolchain's library that Cogs does not provide. */
   val Modules: Map[String, String] = Map(
     "ABS.Meta" -> "the module ABS.Meta (meta-programming)",
-    "ABS.FLI" -> "the module ABS.FLI (foreign language interface)",
     "ABS.SmartDeploy" -> "the module ABS.SmartDeploy (smart deployment)",
     "ABS.StdLib.Exceptions" -> "the module ABS.StdLib.Exceptions (the predefined exceptions are in ABS.StdLib)")
 

@@ -136,7 +136,9 @@ class MutationFuzzTest {
       val file = dir.resolve(s"scalac$i-$name")
       val program = for {
         unit <- Parser.parse(file.toString, text).toOption
-        typed <- TypeChecker.check(List(unit)).toOption
+        // The core, as absc compile without -p builds it: a product line's declarations go.
+        core <- cogs.absc.spl.Flatten.flatten(List(unit), None).toOption
+        typed <- TypeChecker.check(core).toOption
       } yield ScalaEmitter.emit(typed, s"fuzz.m$i").files.map(g => EmittedFile(s"m$i/${g.relativePath}", g.text))
       // absc compile accepted it just before; the same phases must accept it again.
       assertTrue(program.isDefined, s"$name ($mutation): accepted by absc compile, rejected when emitted again")

@@ -399,4 +399,21 @@ class TypeCheckerTest {
 
   @Test def locationTypesAndNullabilityAreAcceptedSilently(): Unit =
     assertEquals(Nil, warnings(m("interface I {}\n{ [Far] I i = null; [Nullable] I j = i; Fut<[Near] I> f; }")))
+
+  // ---------------------------------------------------------------------------------
+  // The foreign language interface (ABS.FLI)
+
+  private val foreign = "import * from ABS.FLI;\ninterface I { Int f(); }\n"
+
+  @Test def aForeignClassIsAcceptedSilentlyWithTheFliImport(): Unit =
+    assertEquals(Nil, warnings(m(foreign + "[Foreign] class C implements I { Int f() { return 1; } }\n{ I i = new C(); }")))
+
+  @Test def aForeignClassWithClassParametersIsAnErrorAtTheParameter(): Unit =
+    assertEquals("4:23: error: the foreign class 'C' has class parameters; a [Foreign] class has none " +
+      "(a foreign implementation is created without arguments): make them fields set by methods",
+      error(m(foreign + "[Foreign] class C(Int x) implements I { Int f() { return x; } }\n{ I i = new C(1); }")))
+
+  @Test def foreignOnAnythingButAClassIsAWarning(): Unit =
+    assertEquals(List("4:2: warning: '[Foreign]' applies to classes; it is ignored here"),
+      warnings(m(foreign + "[Foreign] def Int g() = 1;\n{ Int x = g(); }")))
 }
