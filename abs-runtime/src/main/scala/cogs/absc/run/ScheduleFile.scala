@@ -138,8 +138,8 @@ private[absc] object ScheduleFile {
    * instead of the run's result.
    */
   def divergence(mode: Mode): Option[String] = mode match {
-    case Replay(file, Some(trace)) => trace.divergence.map(d => s"the replay of $file diverged from the recording: $d; " +
-      "the run stopped there (what it printed so far is not the recorded run's output)")
+    case Replay(file, Some(trace)) => trace.divergence.map(d => s"the replay of $file diverged from the recording: $d " +
+      "(the replay stopped there: what the model printed before is not the recorded run's output)")
     case _ => None
   }
 
