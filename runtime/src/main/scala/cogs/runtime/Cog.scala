@@ -217,15 +217,32 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     if (c ne null) return takeChosen(r, c, s)
     if (s.replay eq null) {
       val p = pickReady(r)
-      if (p ne null) s.recorded.add(p.scheduleName)
+      if (p ne null) s.record(p, runtime.now)
       return p
     }
+    if (s.diverged) { s.waiting = true; return null }
     val expected = s.expected
-    if (expected eq null) return pickReady(r)
+    if (expected eq null) {
+      if (!s.checked) return pickReady(r)
+      // A checked replay past the end of this COG's recording: any slice now is one the recorded run did not run.
+      val candidates = new java.util.ArrayList[Scheduled](r.size)
+      // (collectCandidates put the others back already when one raises.)
+      val raising = collectCandidates(r, candidates)
+      if (raising ne null) r.addFirst(raising) else putBack(r, candidates)
+      val next = if (raising ne null) raising else if (candidates.isEmpty) null else candidates.get(0).asInstanceOf[Process]
+      if (next ne null) {
+        diverge(s, s"COG ${s.id} ran the ${s.replay.length} slices its recording names, but the run goes on with call " +
+          s"${next.scheduleName} (${ScheduleTrace.methodOf(next)}): the recorded run ended there")
+      }
+      return null
+    }
     val candidates = new java.util.ArrayList[Scheduled](r.size)
     val raising = collectCandidates(r, candidates)
     if (raising ne null) {
-      if (expected == raising.scheduleName) s.next += 1
+      if (expected == raising.scheduleName) {
+        if (s.checked && !sameMethod(s, raising)) { r.addFirst(raising); return null }
+        s.next += 1
+      }
       return raising
     }
     var i = 0
@@ -235,11 +252,37 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
       s.waiting = true
       return null
     }
-    val p = candidates.remove(i).asInstanceOf[Process]
+    val p = candidates.get(i).asInstanceOf[Process]
+    if (s.checked && !sameMethod(s, p)) { putBack(r, candidates); return null }
+    candidates.remove(i)
     putBack(r, candidates)
     s.next += 1
     p.resumed()
     p
+  }
+
+  /**
+   * A checked replay: whether `p`, the call the recording names next, runs what it ran when
+   * recorded; if not, the COG has diverged (and stops).
+   */
+  private def sameMethod(s: CogSchedule, p: Process): Boolean = {
+    val recorded = if (s.next < s.replayMethods.length) s.replayMethods(s.next) else null
+    val here = ScheduleTrace.methodOf(p)
+    // A recording whose list of methods is shorter than its decisions (edited by hand) is checked as far as it goes.
+    if ((recorded eq null) || recorded == here) true
+    else {
+      diverge(s, s"COG ${s.id}, slice ${s.next + 1} of its recording: the recording runs call ${p.scheduleName} as " +
+        s"$recorded, but here that call is $here")
+      false
+    }
+  }
+
+  /** This COG diverged from a checked replay: it runs nothing more, and the clock stops where it is. */
+  private def diverge(s: CogSchedule, what: String): Unit = {
+    s.diverged = true
+    s.waiting = true
+    s.trace.divergedAt(what)
+    runtime.replayDiverged()
   }
 
   // ---------------------------------------------------------------- controlled runs
@@ -314,7 +357,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
       if (!r.remove(c)) throw new IllegalStateException(s"controlled run: $c is not ready on $this")
       c.resumed()
     }
-    if (s.recorded ne null) s.recorded.add(c.scheduleName)
+    if (s.recorded ne null) s.record(c, runtime.now)
     c
   }
 
@@ -825,7 +868,9 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
       i += 1
     }
     val s = schedule
-    if ((s ne null) && s.waiting) {
+    if ((s ne null) && s.diverged) {
+      b += s"the replay diverged here from its recording: ${s.trace.divergence.getOrElse("")}"
+    } else if ((s ne null) && s.waiting) {
       b += s"the replayed schedule runs call ${s.expected} here next, but it never arrived (the run diverged from the recording)"
       if (ready ne null) ready.forEach(p => b += s"${p.describe} (call ${p.scheduleName}) is ready, waiting for its turn in the replay")
     } else if (ready ne null) ready.forEach { p =>

@@ -398,6 +398,12 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
    */
   def limitClock(limit: SimTime): Unit = clock.limit = limit
 
+  /**
+   * A checked replay diverged (see [[ScheduleTrace]]): the clock stops where it is, so that a
+   * simulation comes to rest instead of running on without the diverged COG. No clock: nothing.
+   */
+  private[runtime] def replayDiverged(): Unit = { val c = clock$; if (c ne null) c.limit = c.now }
+
   /** The clock's limit ([[limitClock]], [[extendClockLimit]]), if there is one. */
   def clockLimit: Option[SimTime] = { val c = clock$; if (c eq null) None else Option(c.limit) }
 

@@ -19,14 +19,23 @@ import scala.jdk.CollectionConverters._
  * schedule, and with it every value computed from messages and their order, however the threads
  * interleave. It does not order output that COGs print at the same time on different threads.
  *
- * A replay that diverges (the model changed, or it reads the clock or a source of randomness that
- * was not recorded) leaves a COG waiting for a call that never comes: the deadlock report says
- * which. When a COG has run everything its recording names, it goes on in the default order.
+ * A recording also notes what each decision ran ([[steps]]): the call's target class and method
+ * (`Account.deposit`) and the simulated time of the slice. A replay given those methods
+ * (`replay(decisions, methods)`) is checked: a COG whose next recorded call turns out to run
+ * another method or target, or that would run a slice after the last one its recording names,
+ * has diverged from the recording. It then runs nothing more, the clock stops where it is (so the
+ * rest of the run comes to rest), and [[divergence]] says where; the caller reports it instead of
+ * the run's result. A replay without methods (a recording of an older version) is not checked
+ * that way, and a COG that has run everything its recording names goes on in the default order.
+ * In both, a replay that diverges otherwise (the model changed, or it reads the clock or a source
+ * of randomness that was not recorded) leaves a COG waiting for a call that never comes: the
+ * deadlock report says which.
  *
  * Use: `rt.useSchedule(ScheduleTrace.record())` before the first object is created, run,
- * then read [[decisions]]; `rt.useSchedule(ScheduleTrace.replay(decisions))` for the replay.
+ * then read [[decisions]] and [[steps]]; `rt.useSchedule(ScheduleTrace.replay(decisions, methods))`
+ * for the replay.
  */
-final class ScheduleTrace private (replayed: Map[String, Array[String]]) {
+final class ScheduleTrace private (replayed: Map[String, Array[String]], methods: Map[String, Array[String]]) {
   // Every COG of the run (for `decisions`), and the counter naming what comes from outside.
   private[this] val cogs = new ConcurrentLinkedQueue[Cog]
   private[this] val external = new AtomicLong
@@ -40,15 +49,34 @@ final class ScheduleTrace private (replayed: Map[String, Array[String]]) {
    */
   def decisions: Map[String, List[String]] = {
     if (replayed ne null) return replayed.map { case (k, v) => k -> v.toList }
-    cogs.asScala.map(c => c.schedule.id -> c.schedule.recorded.asScala.toList).toMap
+    cogs.asScala.map(c => c.schedule.id -> c.schedule.stepsSoFar.map(_.call)).toMap
   }
+
+  /**
+   * Recording: what each of [[decisions]] ran, in the same order (the call's target and method,
+   * the simulated time of the slice). Read it once the run is over. A replay: empty.
+   */
+  def steps: Map[String, List[ScheduleTrace.Step]] =
+    if (replayed ne null) Map.empty
+    else cogs.asScala.map(c => c.schedule.id -> c.schedule.stepsSoFar).toMap
+
+  // The first divergence of a checked replay (see the class comment), or null.
+  private[this] val diverged = new java.util.concurrent.atomic.AtomicReference[String]
+
+  /** A checked replay that diverged from its recording: where, and how (the first COG that did). */
+  def divergence: Option[String] = Option(diverged.get)
+
+  private[runtime] def divergedAt(what: String): Unit = diverged.compareAndSet(null, what)
 
   /** A new COG made by `creator` (null: from outside the runtime's processes). */
   private[runtime] def cogCreated(cog: Cog, creator: Cog): Unit = {
     val id =
       if (creator ne null) { val s = creator.schedule; s.children += 1; s.id + "." + s.children }
       else "x" + external.incrementAndGet()
-    cog.schedule = new CogSchedule(id, if (replayed eq null) null else replayed.getOrElse(id, CogSchedule.Nothing))
+    cog.schedule =
+      if (replayed eq null) new CogSchedule(id, null, null, this)
+      else new CogSchedule(id, replayed.getOrElse(id, CogSchedule.Nothing),
+        if (methods eq null) null else methods.getOrElse(id, CogSchedule.Nothing), this)
     cogs.add(cog)
   }
 
@@ -60,11 +88,32 @@ final class ScheduleTrace private (replayed: Map[String, Array[String]]) {
 
 object ScheduleTrace {
   /** Record the decisions of a run. */
-  def record(): ScheduleTrace = new ScheduleTrace(null)
+  def record(): ScheduleTrace = new ScheduleTrace(null, null)
 
-  /** Replay recorded decisions (`decisions` of a recording: COG name to call names). */
+  /** Replay recorded decisions (`decisions` of a recording: COG name to call names), unchecked. */
   def replay(decisions: Map[String, Seq[String]]): ScheduleTrace =
-    new ScheduleTrace(decisions.map { case (k, v) => k -> v.toArray })
+    new ScheduleTrace(decisions.map { case (k, v) => k -> v.toArray }, null)
+
+  /**
+   * Replay recorded decisions and check each against what it ran when recorded: `methods` gives,
+   * for each COG, the `method` of its [[Step]]s, in the order of its decisions.
+   */
+  def replay(decisions: Map[String, Seq[String]], methods: Map[String, Seq[String]]): ScheduleTrace =
+    new ScheduleTrace(decisions.map { case (k, v) => k -> v.toArray }, methods.map { case (k, v) => k -> v.toArray })
+
+  /**
+   * One decision of a recording: a COG ran a slice of call `call` (`x1.2#7`), whose target and
+   * method were `method` (the target's class and the method: `Account.deposit`), at simulated
+   * time `time` (zero in an untimed run).
+   */
+  final case class Step(call: String, method: String, time: SimTime)
+
+  /** What a decision ran, as [[Step.method]] names it. */
+  private[runtime] def methodOf(p: Process): String = {
+    val t = p.target
+    val m = if (p.label eq null) "(asynchronous call)" else p.label
+    if (t eq null) m else t.getClass.getSimpleName + "." + m
+  }
 
   /** Java: `replay`. */
   def replay(decisions: java.util.Map[String, java.util.List[String]]): ScheduleTrace =
@@ -84,16 +133,43 @@ object ScheduleTrace {
  * A COG's part of a [[ScheduleTrace]]; touched only by the COG's own main task (its counters also
  * by the code that creates objects and sends calls from its processes, which runs in that task).
  */
-private[runtime] final class CogSchedule(val id: String, val replay: Array[String]) {
+private[runtime] final class CogSchedule(val id: String, val replay: Array[String], val replayMethods: Array[String],
+    val trace: ScheduleTrace) {
   var children = 0
   var sends = 0L
-  /** Recording: the calls this COG ran a slice of, in order. */
+  /** Recording: the calls this COG ran a slice of, in order, with what they ran and when. */
   val recorded: java.util.ArrayList[String] = if (replay eq null) new java.util.ArrayList[String] else null
+  val recordedMethods: java.util.ArrayList[String] = if (replay eq null) new java.util.ArrayList[String] else null
+  val recordedTimes: java.util.ArrayList[SimTime] = if (replay eq null) new java.util.ArrayList[SimTime] else null
   /** Replay: the next entry of `replay`, and whether the COG waits for it to arrive. */
   var next = 0
   var waiting = false
+  /** A checked replay: this COG diverged from its recording and runs nothing more. */
+  var diverged = false
 
   def expected: String = if ((replay ne null) && next < replay.length) replay(next) else null
+
+  /** A replay that checks each decision's method (see ScheduleTrace). */
+  def checked: Boolean = replayMethods ne null
+
+  // Recording: the COG's main task appends, and `stepsSoFar` may read from another thread while the
+  // run goes on (the Model API's /trace): both under this object's monitor, which no other code
+  // takes, so it is uncontended but for such a read. Only recorded runs pay for it.
+
+  /** Recording: `p` runs a slice at `now`. */
+  def record(p: Process, now: SimTime): Unit = synchronized {
+    recorded.add(p.scheduleName)
+    recordedMethods.add(ScheduleTrace.methodOf(p))
+    recordedTimes.add(now)
+  }
+
+  /** Recording: a copy of this COG's steps so far, from any thread. */
+  def stepsSoFar: List[ScheduleTrace.Step] = synchronized {
+    val b = List.newBuilder[ScheduleTrace.Step]
+    var i = 0
+    while (i < recorded.size) { b += ScheduleTrace.Step(recorded.get(i), recordedMethods.get(i), recordedTimes.get(i)); i += 1 }
+    b.result()
+  }
 }
 
 private[runtime] object CogSchedule {

@@ -20,7 +20,7 @@ class ScheduleTraceTest {
   final class SenderImpl extends ActiveObject with Sender {
     // Suspends between sends, so that the senders' calls interleave at the logger.
     def go(base: Int, n: Int, to: Logger): Proc[Unit] =
-      Proc.repeat(n)(i => { to ! (_.add(base + i)); Proc.suspend })
+      Proc.repeat(n)(i => { to.send("add")(_.add(base + i)); Proc.suspend })
   }
 
   /** Four COGs send to one logger at once: the logger's order depends on the threads' timing. */
@@ -58,6 +58,38 @@ class ScheduleTraceTest {
     val tampered = d.updated("x1.1", "x1.9#1" :: d("x1.1")) // a call that no run makes
     val e = assertThrows(classOf[DeadlockException], () => { runWith(ScheduleTrace.replay(tampered)); () })
     assertTrue(e.getMessage.contains("runs call x1.9#1 here next, but it never arrived"), e.getMessage)
+  }
+
+  @Test def aCheckedReplayFollowsTheRecordingAndStopsWhereItDiverges(): Unit = {
+    val recording = ScheduleTrace.record()
+    val recorded = runWith(recording)
+    val steps = recording.steps
+    assertEquals(recording.decisions, steps.map { case (k, v) => k -> v.map(_.call) })
+    val methods = steps.map { case (k, v) => k -> v.map(_.method) }
+    assertEquals(1200, methods("x1.1").count(_ == "LoggerImpl.add"), methods("x1.1").distinct.toString)
+    // Checked, on two workers: the same result each time, and no divergence.
+    for (_ <- 1 to 3) {
+      val replay = ScheduleTrace.replay(recording.decisions, methods)
+      assertEquals(recorded, runWith(replay))
+      assertEquals(None, replay.divergence)
+    }
+    // The logger's fifth step recorded as another method: the replay stops there and says so. The
+    // run then cannot finish (the main block waits for the logger): the deadlock names the divergence.
+    val renamed = methods.updated("x1.1", methods("x1.1").updated(4, "LoggerImpl.remove"))
+    val other = ScheduleTrace.replay(recording.decisions, renamed)
+    val e = assertThrows(classOf[DeadlockException], () => { runWith(other); () })
+    val call = recording.decisions("x1.1")(4)
+    assertEquals(Some(s"COG x1.1, slice 5 of its recording: the recording runs call $call as LoggerImpl.remove, but here that call is LoggerImpl.add"),
+      other.divergence)
+    assertTrue(e.getMessage.contains("the replay diverged here from its recording"), e.getMessage)
+    // The logger's recording without its last step (the main block's `all`): the run goes past its end.
+    val cut = recording.decisions.updated("x1.1", recording.decisions("x1.1").init)
+    val short = ScheduleTrace.replay(cut, methods.updated("x1.1", methods("x1.1").init))
+    assertThrows(classOf[DeadlockException], () => { runWith(short); () })
+    assertEquals(Some(s"COG x1.1 ran the 1200 slices its recording names, but the run goes on with call " +
+      s"${recording.decisions("x1.1").last} (LoggerImpl.all): the recorded run ended there"), short.divergence)
+    // Unchecked (no methods), the same cut recording goes on in the default order after its end.
+    assertEquals(recorded, runWith(ScheduleTrace.replay(cut)))
   }
 
   @Test def theScheduleIsChosenBeforeTheFirstObject(): Unit = {

@@ -52,7 +52,7 @@ final case class ProgramOptions(mainModule: Option[String] = None, workers: Opti
     mainModuleOption: Boolean = false, record: Option[String] = None, replay: Option[String] = None,
     clockLimit: Option[String] = None, port: Option[Int] = None, modelApiIndexFile: Option[String] = None,
     product: Option[String] = None, strict: Boolean = false, endReport: Boolean = true,
-    urlPrefix: Option[String] = None)
+    urlPrefix: Option[String] = None, modelApiStaticDir: Option[String] = None, recordFormat: Option[String] = None)
 
 /**
  * The phases of absc, shared by the commands: reading sources, parsing, checking, emission,
@@ -614,13 +614,15 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
   private def withWorkers[A](body: => A): A = {
     val props = program.workers.map(n => "cogs.executor.parallelism" -> n.toString).toList ++
       program.record.map(f => "cogs.absc.record" -> Paths.get(f).toAbsolutePath.toString) ++
+      program.recordFormat.map(f => "cogs.absc.record-format" -> f) ++
       program.replay.map(f => "cogs.absc.replay" -> Paths.get(f).toAbsolutePath.toString) ++
       program.clockLimit.map(l => "cogs.absc.clock-limit" -> l) ++
       program.port.map(p => "cogs.absc.modelapi.port" -> p.toString) ++
       program.modelApiIndexFile.map(f => "cogs.absc.modelapi.index-file" -> Paths.get(f).toAbsolutePath.toString) ++
       (if (program.strict) List("cogs.absc.strict" -> "true") else Nil) ++
       (if (program.endReport) Nil else List("cogs.absc.end-report" -> "false")) ++
-      program.urlPrefix.map(p => "cogs.absc.modelapi.url-prefix" -> p)
+      program.urlPrefix.map(p => "cogs.absc.modelapi.url-prefix" -> p) ++
+      program.modelApiStaticDir.map(d => "cogs.absc.modelapi.static-dir" -> Paths.get(d).toAbsolutePath.toString)
     if (props.isEmpty) body
     else {
       val before = props.map { case (k, _) => k -> Option(System.getProperty(k)) }

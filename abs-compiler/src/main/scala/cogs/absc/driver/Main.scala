@@ -191,6 +191,9 @@ private[driver] final class ScheduleOptions {
   @Opt(names = Array("--record"), paramLabel = "FILE",
     description = Array("Record the run's scheduling decisions (and the seed of 'random') into FILE (JSON), to reproduce the run with --replay."))
   var record: String = _
+  @Opt(names = Array("--record-format"), paramLabel = "FORMAT",
+    description = Array("The format of --record's FILE: 'cogs' (the default; --replay takes it) or 'erlang' (the Erlang backend's trace format, as its /trace gives it, for the tools written for that backend)."))
+  var recordFormat: String = _
   @Opt(names = Array("--replay"), paramLabel = "FILE",
     description = Array("Replay the scheduling decisions recorded in FILE: every COG runs its processes in the recorded order."))
   var replay: String = _
@@ -230,6 +233,9 @@ private[driver] final class ModelApiOptions {
   @Opt(names = Array("--modelapi-index-file"), paramLabel = "FILE",
     description = Array("The Model API's index page (instead of the default chart); files next to it are served below static/."))
   var indexFile: String = _
+  @Opt(names = Array("--modelapi-static-dir"), paramLabel = "DIR",
+    description = Array("Serve the files of DIR below static/ (e.g. DIR/js/d3.js at static/js/d3.js), as the reference backends' --modelapi-static-dir (here at run time)."))
+  var staticDir: String = _
   @Opt(names = Array("--url-prefix"), paramLabel = "PREFIX",
     description = Array("Serve the Model API below PREFIX (e.g. /abcd/5080: the index page at /abcd/5080/, objects at /abcd/5080/o), as the Erlang backend's --url-prefix."))
   var urlPrefix: String = _
@@ -421,6 +427,10 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
   override protected def programOptions: ProgramOptions = {
     if ((schedule.record ne null) && (schedule.replay ne null))
       throw new CommandLine.ParameterException(spec.commandLine, "--record and --replay exclude each other")
+    if ((schedule.recordFormat ne null) && (schedule.record eq null))
+      throw new CommandLine.ParameterException(spec.commandLine, "--record-format needs --record FILE")
+    if ((schedule.recordFormat ne null) && schedule.recordFormat != "cogs" && schedule.recordFormat != "erlang")
+      throw new CommandLine.ParameterException(spec.commandLine, s"--record-format must be 'cogs' or 'erlang', not '${schedule.recordFormat}'")
     val limit = Option(clock.limit).map(_.trim)
     limit.foreach { l =>
       if (!l.matches("[0-9]+(/[0-9]*[1-9][0-9]*)?"))
@@ -433,13 +443,18 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
       throw new CommandLine.ParameterException(spec.commandLine, "--modelapi-index-file needs --port")
     if ((modelApi.indexFile ne null) && !java.nio.file.Files.isRegularFile(java.nio.file.Paths.get(modelApi.indexFile)))
       throw new CommandLine.ParameterException(spec.commandLine, s"--modelapi-index-file: no such file: ${modelApi.indexFile}")
+    if ((modelApi.staticDir ne null) && port.isEmpty)
+      throw new CommandLine.ParameterException(spec.commandLine, "--modelapi-static-dir needs --port")
+    if ((modelApi.staticDir ne null) && !java.nio.file.Files.isDirectory(java.nio.file.Paths.get(modelApi.staticDir)))
+      throw new CommandLine.ParameterException(spec.commandLine, s"--modelapi-static-dir: no such directory: ${modelApi.staticDir}")
     if ((modelApi.urlPrefix ne null) && port.isEmpty)
       throw new CommandLine.ParameterException(spec.commandLine, "--url-prefix needs --port")
     ProgramOptions(Option(main.mainModule), workersOption(workers), mainModuleOption = true,
       record = Option(schedule.record), replay = Option(schedule.replay), clockLimit = limit, port = port,
       modelApiIndexFile = Option(modelApi.indexFile), product = products.selected,
       strict = endReport.strict, endReport = !endReport.noEndReport,
-      urlPrefix = Option(modelApi.urlPrefix))
+      urlPrefix = Option(modelApi.urlPrefix), modelApiStaticDir = Option(modelApi.staticDir),
+      recordFormat = Option(schedule.recordFormat))
   }
 
   def call(): Integer =

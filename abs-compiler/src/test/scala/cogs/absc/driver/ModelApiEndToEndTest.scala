@@ -9,6 +9,8 @@ import java.util.concurrent.TimeUnit
 import org.junit.jupiter.api.Assertions._
 import org.junit.jupiter.api.{AfterAll, BeforeAll, Test, TestInstance}
 
+import scala.jdk.CollectionConverters._
+
 import DriverTestSupport._
 
 /**
@@ -209,6 +211,72 @@ class ModelApiEndToEndTest {
       assertEquals(200, get(m, "quit").statusCode)
       assertTrue(m.process.waitFor(60, TimeUnit.SECONDS), "absc did not stop after /quit")
       assertEquals(0, m.process.exitValue, Files.readString(m.err))
+    } finally m.process.destroyForcibly()
+  }
+
+  /** A timed model with a deployment component, for /static_dcs and /trace. */
+  private val deployed =
+    """module Deployed;
+      |import * from ABS.DC;
+      |interface Worker { [HTTPCallable] Int work(Int n); }
+      |class WorkerImpl implements Worker {
+      |  Int done = 0;
+      |  Int work(Int n) { [Cost: n] skip; done = done + n; return done; }
+      |}
+      |{
+      |  DeploymentComponent dc = new DeploymentComponent("server1", map[Pair(Speed, 10)]);
+      |  [HTTPName: "worker"] [DC: dc] Worker w = new WorkerImpl();
+      |  await w!work(15);
+      |  println("main block done");
+      |}
+      |""".stripMargin
+
+  @Test def staticDirStaticDcsAndTraceAsTheErlangBackend(): Unit = {
+    val support = Files.createDirectories(dir.resolve("support/js"))
+    Files.writeString(support.resolve("d3.js"), "the d3 file")
+    val trace = dir.resolve("deployed-trace.json")
+    val m = start("deployed", deployed, List("--modelapi-static-dir", dir.resolve("support").toString,
+      "--record", trace.toString, "--record-format", "erlang"))
+    try {
+      assertEquals("main block done\n", waitForOutput(m))
+      val file = get(m, "static/js/d3.js")
+      assertEquals(200, file.statusCode)
+      assertEquals("the d3 file", file.body)
+      assertEquals(404, get(m, "static/js/none.js").statusCode)
+      // 15 units of work at speed 10: 10 in the first time unit, then 5 (most recent first; the second
+      // unit is listed once it is closed).
+      val dcs = get(m, "static_dcs")
+      assertEquals(200, dcs.statusCode)
+      assertTrue(dcs.headers.firstValue("Content-Type").get.startsWith("text/plain"))
+      assertTrue(dcs.body.startsWith("Deployment components:\n"), dcs.body)
+      assertTrue(dcs.body.matches("(?s).*Name: server1\nCreation time: Time\\(0\\)\nCPU history \\(reversed\\): list\\[(5, )?10\\]\n.*"), dcs.body)
+      // The trace so far, in the Erlang backend's shape: the main block's COG [0] started from outside.
+      val live = new com.fasterxml.jackson.databind.ObjectMapper().readTree(get(m, "trace").body)
+      assertTrue(live.isArray && live.size >= 2, live.toString)
+      assertEquals("[0]", live.get(0).get("node").toString)
+      val first = live.get(0).get("local_trace").get(0)
+      assertEquals("schedule", first.get("type").textValue)
+      assertEquals("[]", first.get("caller_id").toString)
+      val names = (0 until live.size).flatMap(i => live.get(i).get("local_trace").elements().asScala.map(_.get("name").textValue))
+      assertTrue(names.contains("m_work"), names.toString)
+      assertEquals(200, get(m, "quit").statusCode)
+      assertTrue(m.process.waitFor(60, TimeUnit.SECONDS), "absc did not stop after /quit")
+      assertEquals(0, m.process.exitValue, Files.readString(m.err))
+      // The recording, written at the end in the same format.
+      val written = new com.fasterxml.jackson.databind.ObjectMapper().readTree(trace.toFile)
+      assertEquals(live.get(0).get("node"), written.get(0).get("node"))
+      assertTrue(written.toString.contains("\"name\":\"m_work\""), written.toString.take(400))
+    } finally m.process.destroyForcibly()
+  }
+
+  @Test def traceWithoutARecordingSaysHowToGetOne(): Unit = {
+    val m = start("unrecorded")
+    try {
+      val r = get(m, "trace")
+      assertEquals(404, r.statusCode)
+      assertTrue(r.body.contains("start the model with --record FILE"), r.body)
+      assertEquals(200, get(m, "quit").statusCode)
+      assertTrue(m.process.waitFor(60, TimeUnit.SECONDS), "absc did not stop after /quit")
     } finally m.process.destroyForcibly()
   }
 

@@ -6,6 +6,8 @@ import java.nio.file.{Files, Path}
 import org.junit.jupiter.api.Assertions._
 import org.junit.jupiter.api.{BeforeAll, Test, TestInstance}
 
+import scala.jdk.CollectionConverters._
+
 import DriverTestSupport._
 
 /** `absc run --record FILE` and `--replay FILE`: a racy model's run made reproducible. */
@@ -114,6 +116,108 @@ class RecordReplayTest {
       "cannot replay $file: the trace is damaged: line 2, column")
     refused("shape.json", """{ "format": "cogs-schedule-1", "seed": 1, "cogs": { "x1": [1, 2] } }""",
       "the decisions of COG 'x1' are not a list of call names")
+  }
+
+  private val mapper = new com.fasterxml.jackson.databind.ObjectMapper()
+
+  /** `json` with `edit` applied to its root object, into a new file. */
+  private def edited(from: Path, name: String)(edit: com.fasterxml.jackson.databind.node.ObjectNode => Unit): Path = {
+    val root = mapper.readTree(from.toFile).asInstanceOf[com.fasterxml.jackson.databind.node.ObjectNode]
+    edit(root)
+    val to = dir.resolve(name)
+    mapper.writeValue(to.toFile, root)
+    to
+  }
+
+  /** A recording of the racy model, made once for the tests that edit it. */
+  private lazy val recording: (Path, AbscResult) = {
+    val trace = dir.resolve("recording.json")
+    val r = run("--record", trace.toString)
+    assertEquals(0, r.status, r.err)
+    (trace, r)
+  }
+
+  /** The name of the main block's call of all() in the recording (`x1#N`). */
+  private def allCall: String = {
+    val root = mapper.readTree(recording._1.toFile)
+    val i = root.get("methods").get("x1.1").elements().asScala.indexWhere(_.textValue == "LogImpl.all")
+    root.get("cogs").get("x1.1").get(i).textValue
+  }
+
+  @Test def eachRecordedStepNamesWhatItRan(): Unit = {
+    val root = mapper.readTree(recording._1.toFile)
+    val methods = root.get("methods")
+    assertNotNull(methods, root.toString.take(300))
+    // The log's COG (x1.1) ran 600 adds and one all, each named by its target's class and method.
+    val log = methods.get("x1.1")
+    assertEquals(root.get("cogs").get("x1.1").size, log.size)
+    val names = (0 until log.size).map(i => log.get(i).textValue)
+    assertEquals(600, names.count(_ == "LogImpl.add"), names.distinct.toString)
+    assertEquals(1, names.count(_ == "LogImpl.all"))
+    assertEquals("MainBlock.main", methods.get("x1").get(0).textValue)
+  }
+
+  @Test def aReplayThatGoesOnPastTheEndOfItsRecordingStops(): Unit = {
+    // The log's recording without its last step (the main block's call of all()): the replay reaches a step it does not have.
+    val cut = edited(recording._1, "cut.json") { root =>
+      List("cogs", "methods").foreach { k =>
+        val xs = root.get(k).get("x1.1").asInstanceOf[com.fasterxml.jackson.databind.node.ArrayNode]
+        xs.remove(xs.size - 1)
+      }
+    }
+    val r = run("--replay", cut.toString)
+    assertEquals(2, r.status, r.err)
+    val slices = mapper.readTree(cut.toFile).get("cogs").get("x1.1").size
+    assertTrue(r.err.contains(s"absc: the replay of $cut diverged from the recording: COG x1.1 ran the $slices slices its recording names, " +
+      s"but the run goes on with call $allCall (LogImpl.all): the recorded run ended there"), r.err)
+    assertFalse(r.programOut.contains(recording._2.programOut.linesIterator.next()), "the recorded result is not printed")
+  }
+
+  @Test def aReplayWhoseStepRunsAnotherMethodStops(): Unit = {
+    // The racy model with add() renamed: the same calls, but the log's steps run another method. Without the
+    // fingerprint (an older recording has none, and a jar-less class path gives none), only the steps can tell.
+    val noModel = edited(recording._1, "no-model.json")(_.remove("model"))
+    val renamed = absFile(dir, "racy-renamed", racy.replace("add(", "push("))
+    val r = absc(AbsBackend, "run", "--workers", "2", "--cache-dir", cache.toString, "--replay", noModel.toString, renamed)
+    assertEquals(2, r.status, r.err)
+    assertTrue(r.err.contains(s"absc: the replay of $noModel diverged from the recording: COG x1.1, slice 1 of its recording: " +
+      "the recording runs call x1.2#1 as LogImpl.add, but here that call is LogImpl.push") ||
+      r.err.contains("as LogImpl.add, but here that call is LogImpl.push"), r.err)
+    assertEquals("", r.programOut, "the main block's result is never printed")
+  }
+
+  @Test def anOldRecordingWithoutMethodsStillReplays(): Unit = {
+    val old = edited(recording._1, "old.json")(_.remove("methods"))
+    val r = run("--replay", old.toString)
+    assertEquals(0, r.status, r.err)
+    assertEquals(recording._2.programOut, r.programOut)
+  }
+
+  @Test def aRecordingCanBeWrittenInTheErlangBackendsTraceFormat(): Unit = {
+    val trace = dir.resolve("erlang.json")
+    val r = run("--record", trace.toString, "--record-format", "erlang")
+    assertEquals(0, r.status, r.err)
+    val root = mapper.readTree(trace.toFile)
+    assertTrue(root.isArray, root.toString.take(200))
+    // One entry per COG, named by creation indexes from 0: the main block's [0], the log [0,0], the senders [0,1], [0,2].
+    val nodes = (0 until root.size).map(i => root.get(i).get("node").toString)
+    assertEquals(List("[0]", "[0,0]", "[0,1]", "[0,2]"), nodes.toList)
+    val fields = List("type", "caller_id", "local_id", "name", "reads", "writes", "time")
+    for (i <- 0 until root.size; e <- root.get(i).get("local_trace").elements().asScala) {
+      assertEquals(fields.sorted, e.fieldNames().asScala.toList.sorted, e.toString)
+      assertEquals("schedule", e.get("type").textValue)
+      assertTrue(e.get("caller_id").isArray && e.get("local_id").isIntegralNumber && e.get("time").isNumber, e.toString)
+    }
+    val log = root.get(1).get("local_trace").elements().asScala.toList
+    assertEquals(600, log.count(_.get("name").textValue == "m_add"))
+    // all() is the main block's (COG [0]) N-th call (x1#N), local_id N - 1 as the Erlang backend counts from 0.
+    val all = log.find(_.get("name").textValue == "m_all").get
+    assertEquals("[0]", all.get("caller_id").toString)
+    assertEquals(allCall.stripPrefix("x1#").toInt - 1, all.get("local_id").intValue)
+    assertEquals("[]", root.get(0).get("local_trace").get(0).get("caller_id").toString, "the main block is started from outside")
+    val bad = run("--record", trace.toString, "--record-format", "xml")
+    assertEquals(2, bad.status)
+    assertTrue(bad.err.contains("--record-format must be 'cogs' or 'erlang', not 'xml'"), bad.err)
   }
 
   @Test def recordAndReplayExcludeEachOther(): Unit = {

@@ -12,7 +12,7 @@ import scala.util.{Failure, Success}
 import com.fasterxml.jackson.databind.JsonNode
 import com.sun.net.httpserver.{HttpExchange, HttpServer}
 
-import cogs.absc.lib.{AbsException, AbsInt, AbsRat}
+import cogs.absc.lib.{AbsException, AbsInt, AbsRat, Show}
 
 /**
  * The Model API of a running model: an HTTP server on the loopback interface only (other
@@ -28,19 +28,30 @@ import cogs.absc.lib.{AbsException, AbsInt, AbsRat}
  *  - `GET /dcs`: the deployment components, `[{"name", "creationTime", "values": [[t, used, total], ..],
  *    "resources": {"Speed": [[t, used, total], ..], ..}}]` (`values`: the Speed history, the shape the
  *    reference backends give; `total` null: unlimited);
+ *  - `GET /static_dcs`: the components as text, in the Erlang backend's layout;
+ *  - `GET /trace`: a recorded run's decisions so far, in the Erlang backend's trace format;
  *  - `GET /`: the index page: the user's file, or the default chart of the components' load;
- *    `GET /static/PATH`: files next to the user's index file; `GET /webjars/uplot/PATH`: the chart library;
+ *    `GET /static/PATH`: the files of the static directory, else those next to the user's index
+ *    file; `GET /webjars/uplot/PATH`: the chart library;
  *  - `GET /quit`: ends the serving (the program then exits).
  *
  * A request the API cannot answer gets a 4xx with `{"error": message}`: 404 for an unknown path,
- * object or method, 400 for wrong arguments, 405 for a method other than GET/POST. Nothing a
- * client sends reaches the model except a well-formed call.
+ * object or method, 400 for wrong arguments, 405 for a method other than GET/POST/HEAD, 413 for
+ * a body over 8 MiB, 414 for a path and query over 8000 characters. Nothing a client sends reaches
+ * the model except a well-formed call. Some requests never reach this class: the JDK's server
+ * answers a path it cannot map to a context (`//o`, which parses as an authority) with its own
+ * HTML 404, a request target that is no URI (`/%zz`) with an HTML 400, and drops the connection of
+ * a request whose line and headers pass `sun.net.httpserver.maxReqHeaderSize` (384 KiB by default).
  *
  * Requests are handled on a small pool of daemon threads: a call blocks its thread until the ABS
  * method returns (as in the reference backends: a client must not time out), the others go on.
  */
 final class ModelApiServer private (server: HttpServer, pool: ExecutorService, view: ModelView,
-    indexFile: Option[Path], urlPrefix: String) {
+    indexFile: Option[Path], urlPrefix: String, staticDir: Option[Path]) {
+
+  // `/static/...`: the directory of --modelapi-static-dir, else the index file's own directory.
+  private[this] val staticRoot: Option[Path] =
+    staticDir.orElse(indexFile.map(_.toAbsolutePath.getParent)).map(_.toAbsolutePath.normalize())
 
   private[this] val quit = new CountDownLatch(1)
 
@@ -48,6 +59,12 @@ final class ModelApiServer private (server: HttpServer, pool: ExecutorService, v
   def port: Int = server.getAddress.getPort
 
   def url: String = s"http://${server.getAddress.getAddress.getHostAddress}:$port$urlPrefix"
+
+  // `/trace`: the steps of the run's recording so far (a run with --record), else null.
+  @volatile private[this] var traceSteps: () => Map[String, List[cogs.runtime.ScheduleTrace.Step]] = _
+
+  /** Serve `/trace` from a recorded run's steps (read on each request, as the run goes on). */
+  private[absc] def serveTrace(steps: () => Map[String, List[cogs.runtime.ScheduleTrace.Step]]): Unit = traceSteps = steps
 
   /** True once a client asked for `/quit` (and got its answer). */
   def quitRequested: Boolean = quit.getCount == 0
@@ -65,9 +82,14 @@ final class ModelApiServer private (server: HttpServer, pool: ExecutorService, v
     try {
       val method = ex.getRequestMethod
       val raw = ex.getRequestURI.getRawPath
-      if (method != "GET" && method != "POST" && method != "HEAD")
+      val length = ex.getRequestURI.getRawPath.length + Option(ex.getRequestURI.getRawQuery).fold(0)(_.length + 1)
+      if (length > ModelApiServer.MaxTarget)
+        json(ex, 414, error(s"the request's path and query are $length characters long; the Model API takes at most " +
+          s"${ModelApiServer.MaxTarget} (arguments that long belong in a JSON body, with POST)"))
+      else if (method != "GET" && method != "POST" && method != "HEAD") {
+        ex.getResponseHeaders.set("Allow", "GET, POST, HEAD")
         json(ex, 405, error(s"method $method is not supported: use GET or POST"))
-      else if (!(raw + "/").startsWith(urlPrefix))
+      } else if (!(raw + "/").startsWith(urlPrefix))
         json(ex, 404, error(s"no such resource: $raw (the Model API is served below $urlPrefix)"))
       else {
         val path = raw.substring(math.min(raw.length, urlPrefix.length)).split("/").toList.filter(_.nonEmpty).map(decode)
@@ -79,6 +101,8 @@ final class ModelApiServer private (server: HttpServer, pool: ExecutorService, v
         } else route(ex, unversioned)
       }
     } catch {
+      case e: ModelApiServer.BodyTooLarge =>
+        try json(ex, 413, error(e.getMessage)) catch { case _: Exception => () }
       case e: IllegalArgumentException if e.getMessage != null && e.getMessage.startsWith("URLDecoder") =>
         try json(ex, 400, error(s"the path is not well URL-encoded: ${e.getMessage}")) catch { case _: Exception => () }
       case e: Exception =>
@@ -102,7 +126,12 @@ final class ModelApiServer private (server: HttpServer, pool: ExecutorService, v
     case List("clock", "now") => json(ex, 200, JsonCodec.obj("result" -> JsonCodec.toJson(view.now())))
     case List("clock", "advance") => advance(ex)
     case List("dcs") => json(ex, 200, dcs())
-    case "static" :: rest if indexFile.isDefined => staticFile(ex, rest)
+    case List("trace") => traceSteps match {
+      case null => json(ex, 404, error("/trace serves the run's recording: start the model with --record FILE"))
+      case steps => json(ex, 200, cogs.absc.run.ErlangTrace.json(steps()))
+    }
+    case List("static_dcs") => send(ex, 200, "text/plain; charset=utf-8", staticDcs().getBytes(UTF_8))
+    case "static" :: rest if staticRoot.isDefined => staticFile(ex, staticRoot.get, rest)
     case "webjars" :: "uplot" :: rest => webjar(ex, rest)
     case _ => json(ex, 404, error(s"no such resource: ${ex.getRequestURI.getRawPath}"))
   }
@@ -211,6 +240,8 @@ final class ModelApiServer private (server: HttpServer, pool: ExecutorService, v
   /** The arguments of a call, in parameter order: query string over JSON body; each exactly once. */
   private def arguments(ex: HttpExchange, m: HttpMethod): IndexedSeq[Any] = {
     val query = parseQuery(ex.getRequestURI.getRawQuery)
+    val declared = Option(ex.getRequestHeaders.getFirst("Content-Length")).flatMap(_.trim.toLongOption)
+    if (declared.exists(_ > ModelApiServer.MaxBody)) throw tooLarge
     val body = readBody(ex.getRequestBody)
     val fromBody: Map[String, JsonNode] =
       if (body.trim.isEmpty) Map.empty
@@ -284,6 +315,23 @@ final class ModelApiServer private (server: HttpServer, pool: ExecutorService, v
       "resources" -> JsonCodec.obj(dc.history.toList.sortBy(_._1).map { case (k, us) => k -> rows(us) }: _*))
   })
 
+  /**
+   * `/static_dcs`: the components as text, in the Erlang backend's layout (its `dc:get_description`):
+   * a heading, then per component its name, creation time (`Time(t)`, as ABS's `toString` shows a
+   * `Time`) and the Speed used per time unit, the most recent first (`list[..]`: the order of the
+   * standard library's `cpuhistory`, which the Erlang backend prints as it stands).
+   */
+  private def staticDcs(): String = {
+    val b = new StringBuilder("Deployment components:\n")
+    view.deploymentComponents().foreach { dc =>
+      val used = dc.history.getOrElse("Speed", IndexedSeq.empty).reverseIterator.map(u => Show.show(u.used))
+      b ++= s"Name: ${dc.name}\nCreation time: Time(${Show.show(dc.creationTime)})\n"
+      b ++= used.mkString("CPU history (reversed): list[", ", ", "]\n\n")
+    }
+    b ++= "\n"
+    b.result()
+  }
+
   // ------------------------------------------------------------------ pages and files
 
   private def index(ex: HttpExchange): Unit = indexFile match {
@@ -291,8 +339,7 @@ final class ModelApiServer private (server: HttpServer, pool: ExecutorService, v
     case None => resource(ex, "cogs/absc/modelapi/index.html")
   }
 
-  private def staticFile(ex: HttpExchange, rest: List[String]): Unit = {
-    val dir = indexFile.get.toAbsolutePath.getParent
+  private def staticFile(ex: HttpExchange, dir: Path, rest: List[String]): Unit = {
     val target = rest.foldLeft(dir)(_.resolve(_)).normalize()
     // Only files below the index file's directory: no "..", no absolute path in a segment.
     if (rest.exists(s => s == ".." || s.contains('\\') || s.contains('/')) || !target.startsWith(dir) || !Files.isRegularFile(target))
@@ -350,9 +397,18 @@ final class ModelApiServer private (server: HttpServer, pool: ExecutorService, v
       if (i < 0) (URLDecoder.decode(kv, UTF_8), "") else (URLDecoder.decode(kv.substring(0, i), UTF_8), URLDecoder.decode(kv.substring(i + 1), UTF_8))
     }.groupMap(_._1)(_._2)
 
+  private def tooLarge = new ModelApiServer.BodyTooLarge(s"the request's body is larger than the ${ModelApiServer.MaxBody} bytes the Model API takes")
+
+  /** The request's body, at most [[ModelApiServer.MaxBody]] bytes (more is a 413, not a model's memory). */
   private def readBody(in: InputStream): String = {
     val out = new ByteArrayOutputStream
-    in.transferTo(out)
+    val buf = new Array[Byte](8192)
+    var n = in.read(buf)
+    while (n >= 0) {
+      if (out.size + n > ModelApiServer.MaxBody) throw tooLarge
+      out.write(buf, 0, n)
+      n = in.read(buf)
+    }
     new String(out.toByteArray, UTF_8)
   }
 }
@@ -361,10 +417,12 @@ object ModelApiServer {
 
   /**
    * Starts a server on the loopback interface at `port` (0: any free port). `indexFile`: the
-   * user's index page (`--modelapi-index-file`), else the default one. Throws
-   * `java.net.BindException` if the port is taken.
+   * user's index page (`--modelapi-index-file`), else the default one. `staticDir`: the files
+   * served below `static/` (`--modelapi-static-dir`; without it, the index file's directory).
+   * Throws `java.net.BindException` if the port is taken.
    */
-  def start(port: Int, view: ModelView, indexFile: Option[Path], urlPrefix: String = "/"): ModelApiServer = {
+  def start(port: Int, view: ModelView, indexFile: Option[Path], urlPrefix: String = "/",
+            staticDir: Option[Path] = None): ModelApiServer = {
     val server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress, port), 0)
     val count = new AtomicInteger
     val pool = Executors.newCachedThreadPool(new ThreadFactory {
@@ -375,11 +433,22 @@ object ModelApiServer {
       }
     })
     server.setExecutor(pool)
-    val api = new ModelApiServer(server, pool, view, indexFile, normalizePrefix(urlPrefix))
+    val api = new ModelApiServer(server, pool, view, indexFile, normalizePrefix(urlPrefix), staticDir)
     server.createContext("/", ex => api.handle(ex))
     server.start()
     api
   }
+
+  /**
+   * The longest path and query a request may have (414 beyond): the Erlang backend's HTTP server
+   * (cowboy) takes a request line of at most 8000 characters by default.
+   */
+  private[modelapi] val MaxTarget = 8000
+
+  /** The largest request body (413 beyond): a call's arguments, not a file upload. */
+  private[modelapi] val MaxBody = 8 * 1024 * 1024
+
+  private[modelapi] final class BodyTooLarge(message: String) extends Exception(message)
 
   /** How long `/o/NAME` waits for the object's COG to read its fields before it answers without them. */
   private[modelapi] val StateWait: java.time.Duration = java.time.Duration.ofSeconds(1)

@@ -66,7 +66,8 @@ import cogs.runtime.{CallFailedException, CogRuntime, ControlledRun, DeadlockExc
  * `/quit`; then it exits as it would have. `/quit` also ends a model whose main block still runs
  * (exit status 0): it stops the clock where it is and says so in a last line on standard error.
  * `--url-prefix P` (property `cogs.absc.modelapi.url-prefix`) serves the API below P. `--modelapi-index-file FILE` (property
- * `cogs.absc.modelapi.index-file`) replaces the default index page. Port 0 picks a free port.
+ * `cogs.absc.modelapi.index-file`) replaces the default index page; `--modelapi-static-dir DIR` (property
+ * `cogs.absc.modelapi.static-dir`) serves DIR's files below `static/`. Port 0 picks a free port.
  */
 object ProgramRunner {
 
@@ -99,7 +100,8 @@ object ProgramRunner {
   // ------------------------------------------------------------------ the Model API
 
   /** `-p PORT` and `--modelapi-index-file FILE`, from the system properties and then the arguments. */
-  private[run] final case class ModelApiOptions(port: Int, indexFile: Option[java.nio.file.Path], urlPrefix: String = "/")
+  private[run] final case class ModelApiOptions(port: Int, indexFile: Option[java.nio.file.Path], urlPrefix: String = "/",
+      staticDir: Option[java.nio.file.Path] = None)
 
   private[run] def modelApiOptions(args: Array[String]): Either[String, Option[ModelApiOptions]] = {
     // System.getProperty, not sys.props, here and on the rest of a run's start: scala-library's
@@ -108,12 +110,14 @@ object ProgramRunner {
     var port = Option(System.getProperty("cogs.absc.modelapi.port"))
     var index = Option(System.getProperty("cogs.absc.modelapi.index-file"))
     var prefix = Option(System.getProperty("cogs.absc.modelapi.url-prefix"))
+    var static = Option(System.getProperty("cogs.absc.modelapi.static-dir"))
     val rest = Option(args).getOrElse(Array.empty[String]).toList
     def loop(as: List[String]): Option[String] = as match {
       case ("-p" | "--port") :: v :: more => port = Some(v); loop(more)
       case "--modelapi-index-file" :: v :: more => index = Some(v); loop(more)
       case "--url-prefix" :: v :: more => prefix = Some(v); loop(more)
-      case List("-p" | "--port" | "--modelapi-index-file" | "--url-prefix") => Some(s"option '${as.head}' needs a value")
+      case "--modelapi-static-dir" :: v :: more => static = Some(v); loop(more)
+      case List("-p" | "--port" | "--modelapi-index-file" | "--url-prefix" | "--modelapi-static-dir") => Some(s"option '${as.head}' needs a value")
       case _ :: more => loop(more) // the program's own arguments
       case Nil => None
     }
@@ -121,13 +125,17 @@ object ProgramRunner {
       case Some(problem) => Left(problem)
       case None => port match {
         case None =>
-          if (index.isDefined) Left("--modelapi-index-file needs a port for the Model API (-p PORT)") else Right(None)
+          if (index.isDefined) Left("--modelapi-index-file needs a port for the Model API (-p PORT)")
+          else if (static.isDefined) Left("--modelapi-static-dir needs a port for the Model API (-p PORT)")
+          else Right(None)
         case Some(p) =>
           val n = p.trim.toIntOption.filter(n => n >= 0 && n <= 65535)
           val file = index.map(f => java.nio.file.Paths.get(f).toAbsolutePath.normalize())
+          val dir = static.map(d => java.nio.file.Paths.get(d).toAbsolutePath.normalize())
           if (n.isEmpty) Left(s"the Model API's port must be a number from 0 to 65535, not '$p'")
           else if (file.exists(f => !java.nio.file.Files.isRegularFile(f))) Left(s"the Model API's index file ${file.get} is not there")
-          else Right(Some(ModelApiOptions(n.get, file, ModelApiServer.normalizePrefix(prefix.getOrElse("/")))))
+          else if (dir.exists(d => !java.nio.file.Files.isDirectory(d))) Left(s"the Model API's static directory ${dir.get} is not a directory")
+          else Right(Some(ModelApiOptions(n.get, file, ModelApiServer.normalizePrefix(prefix.getOrElse("/")), dir)))
       }
     }
   }
@@ -150,7 +158,7 @@ object ProgramRunner {
         @volatile var server: ModelApiServer = null
         // Started with the runtime, before the main block, so that its objects can be queried while it runs.
         val started = (rt: CogRuntime) => {
-          server = ModelApiServer.start(o.port, modelView(rt), o.indexFile, o.urlPrefix)
+          server = ModelApiServer.start(o.port, modelView(rt), o.indexFile, o.urlPrefix, o.staticDir)
           err.println(s"absc: the Model API listens at ${server.url} (stop the model with Ctrl-C or ${server.url}quit)")
           err.flush()
           server
@@ -288,12 +296,18 @@ object ProgramRunner {
           if (verbose) e.printStackTrace(err)
           return Outcome(ExitFailure, None, Some("deployment components cannot be placed on cluster nodes"))
       }
+    // A recorded run serves its recording so far as the Erlang backend's /trace.
+    schedule match {
+      case r: ScheduleFile.Record => api.foreach(_.serveTrace(() => r.trace.steps))
+      case _ =>
+    }
+    val diverged = () => ScheduleFile.divergence(schedule)
     var stillRunning = false
     try {
       val outcome = api match {
-        case None => runMainBlock(rt, main, isTest, controlled)
+        case None => runMainBlock(rt, main, isTest, controlled, diverged = diverged)
         case Some(server) =>
-          val (o, running) = serveUntilQuit(server, rt, main, isTest)
+          val (o, running) = serveUntilQuit(server, rt, main, isTest, diverged)
           stillRunning = running
           o
       }
@@ -319,12 +333,12 @@ object ProgramRunner {
    * outcome, and true if the model was still running when it was left.
    */
   private def serveUntilQuit[A](server: ModelApiServer, rt: CogRuntime, main: CogRuntime => Proc[A],
-      isTest: Boolean): (Outcome, Boolean) = {
+      isTest: Boolean, diverged: () => Option[String]): (Outcome, Boolean) = {
     @volatile var outcome: Outcome = null
     val ended = new java.util.concurrent.CountDownLatch(1)
     val s = session.get()
     val runner = new Thread(() => {
-      try outcome = withSession(s)(runMainBlock(rt, main, isTest, None, server))
+      try outcome = withSession(s)(runMainBlock(rt, main, isTest, None, server, diverged))
       finally {
         // The main block's output is out before the model goes on serving.
         flushOutput()
@@ -352,17 +366,34 @@ object ProgramRunner {
   /** How long `/quit` waits for a model whose clock it stopped to come to rest. */
   private val QuitGrace = java.time.Duration.ofSeconds(2)
 
+  /**
+   * The main block, and how it ended. `diverged`: a checked replay that diverged from its
+   * recording, which is then the outcome (exit status 2) whatever the run did after the divergence
+   * (a deadlock of the COGs waiting for the diverged one, a result the recorded run did not give).
+   */
   private def runMainBlock[A](rt: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean,
-      controlled: Option[(ControlledRun, Vector[String])], server: ModelApiServer = null): Outcome = {
+      controlled: Option[(ControlledRun, Vector[String])], server: ModelApiServer = null,
+      diverged: () => Option[String] = () => None): Outcome = {
     val limit = clockLimit()
     // Stopped by /quit (which stops the clock): no clock limit to speak of.
     def quitting = (server ne null) && server.quitRequested
+    val ran =
+      try {
+        limit.foreach(rt.limitClock)
+        Right(controlled match {
+          case None => rt.run { AbsSessions.mainBlockStarted(); main(rt) }
+          case Some((c, steps)) => runSteps(c, steps) { AbsSessions.mainBlockStarted(); main(rt) }
+        })
+      } catch { case e: Throwable => Left(e) }
+    diverged() match {
+      case Some(d) =>
+        flushOutput()
+        err.println(s"absc: $d")
+        return Outcome(ExitUsage, None, Some(d))
+      case None =>
+    }
     try {
-      limit.foreach(rt.limitClock)
-      val result = controlled match {
-        case None => rt.run { AbsSessions.mainBlockStarted(); main(rt) }
-        case Some((c, steps)) => runSteps(c, steps) { AbsSessions.mainBlockStarted(); main(rt) }
-      }
+      val result = ran.fold(e => throw e, identity)
       flushOutput()
       if (rt.clockLimitReached && !quitting) err.println(s"absc: the simulation stopped at the clock limit ${rt.clockLimit.getOrElse(limit.get)} (time ${rt.now})")
       val test = if (isTest) Some(result == true) else None

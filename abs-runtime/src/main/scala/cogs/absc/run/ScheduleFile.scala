@@ -13,8 +13,19 @@ import cogs.runtime.{CogRuntime, ScheduleTrace}
  * [[cogs.runtime.ScheduleTrace]]) and the seed of its random numbers, as JSON:
  *
  * {{{
- * { "format": "cogs-schedule-1", "model": "9f2c...", "seed": 42, "cogs": { "x1": ["x#2", ...], "x1.1": ["x1#1", ...] } }
+ * { "format": "cogs-schedule-1", "model": "9f2c...", "seed": 42, "cogs": { "x1": ["x#2", ...], "x1.1": ["x1#1", ...] },
+ *   "methods": { "x1": ["MainBlock.main", ...], "x1.1": ["Account.deposit", ...] } }
  * }}}
+ *
+ * `methods` names what each decision ran (the call's target class and method), so that a replay
+ * is checked step by step (see `ScheduleTrace`): a COG whose recorded call runs another method or
+ * target, or a run that goes on past the end of the recording, stops with an error that says
+ * where, and exit status 2, not with a result the recorded run did not give. A recording without
+ * `methods` (an older one) is replayed as before, unchecked.
+ *
+ * `--record-format erlang` (`cogs.absc.record-format`) writes the recording in the Erlang
+ * backend's trace format instead ([[ErlangTrace]]), for the tools written for that backend; absc
+ * replays only its own format.
  *
  * `model` is a fingerprint of the compiled model (SHA-256 of its class files, see
  * [[fingerprint]]): a replay of another model, even one with a single literal changed, would
@@ -32,8 +43,9 @@ private[absc] object ScheduleFile {
   /** What the run does with its schedule: nothing, record into a file, or replay one. */
   sealed trait Mode
   case object Off extends Mode
-  final case class Record(file: Path, trace: ScheduleTrace, seed: Long, model: Option[String] = None) extends Mode
-  final case class Replay(file: Path) extends Mode
+  final case class Record(file: Path, trace: ScheduleTrace, seed: Long, model: Option[String] = None, erlang: Boolean = false) extends Mode
+  /** `trace`: once installed, the replayed trace (it tells whether the run diverged). */
+  final case class Replay(file: Path, trace: Option[ScheduleTrace] = None) extends Mode
   /**
    * A schedule written by `absc explore`: besides each COG's order it has `steps`, the global
    * order of the run's slices (`COG/call` each), which a replay follows exactly on a
@@ -51,11 +63,16 @@ private[absc] object ScheduleFile {
       case (Some(_), Some(_)) => throw new BadSchedule("--record and --replay exclude each other")
       case (Some(r), None) =>
         val seed = Option(System.getProperty("cogs.absc.seed")).map(_.trim.toLong).getOrElse(new java.util.SplittableRandom().nextLong())
-        Record(Paths.get(r), ScheduleTrace.record(), seed)
+        val erlang = Option(System.getProperty("cogs.absc.record-format")).map(_.trim) match {
+          case None | Some("cogs") => false
+          case Some("erlang") => true
+          case Some(other) => throw new BadSchedule(s"--record-format must be 'cogs' or 'erlang', not '$other'")
+        }
+        Record(Paths.get(r), ScheduleTrace.record(), seed, erlang = erlang)
       case (None, Some(p)) =>
         val file = Paths.get(p)
-        val (trace, seed, model, steps) = read(file)
-        if (steps.isEmpty) Replay(file) else StepReplay(file, steps.get, seed, trace, model)
+        val recorded = read(file)
+        if (recorded.steps.isEmpty) Replay(file) else StepReplay(file, recorded.steps.get, recorded.seed, recorded.cogs, recorded.model)
       case (None, None) => Off
     }
 
@@ -66,16 +83,20 @@ private[absc] object ScheduleFile {
    */
   def install(mode: Mode, rt: CogRuntime, anchor: Class[_], controlled: Boolean = false): Mode = mode match {
     case Off => Off
-    case r @ Record(_, trace, seed, _) =>
+    case r @ Record(_, trace, seed, _, _) =>
       rt.useSchedule(trace)
       AbsRandom.setSeedPerCog(seed)
       r.copy(model = fingerprint(anchor))
-    case Replay(file) =>
-      val (trace, seed, model, _) = read(file)
-      checkModel(file, model, anchor)
-      rt.useSchedule(ScheduleTrace.replay(trace))
-      AbsRandom.setSeedPerCog(seed)
-      mode
+    case Replay(file, _) =>
+      val recorded = read(file)
+      checkModel(file, recorded.model, anchor)
+      val trace = recorded.methods match {
+        case Some(ms) => ScheduleTrace.replay(recorded.cogs, ms)
+        case None => ScheduleTrace.replay(recorded.cogs)
+      }
+      rt.useSchedule(trace)
+      AbsRandom.setSeedPerCog(recorded.seed)
+      Replay(file, Some(trace))
     case StepReplay(file, _, seed, trace, model) =>
       checkModel(file, model, anchor)
       // On a runtime that is not controlled (a monitored run): each COG's order, as in a Replay.
@@ -112,12 +133,27 @@ private[absc] object ScheduleFile {
       }
     } catch { case _: Exception => None } // no fingerprint: the replay is unchecked, as for an old recording
 
+  /**
+   * A checked replay that diverged from its recording (see `ScheduleTrace`): the error to report
+   * instead of the run's result.
+   */
+  def divergence(mode: Mode): Option[String] = mode match {
+    case Replay(file, Some(trace)) => trace.divergence.map(d => s"the replay of $file diverged from the recording: $d " +
+      "(the replay stopped there: what the model printed before is not the recorded run's output)")
+    case _ => None
+  }
+
   /** After the run (also one that failed: its schedule is the one worth replaying). */
   def finish(mode: Mode): Unit = mode match {
-    case Record(file, trace, seed, model) =>
+    case Record(file, trace, seed, model, erlang) =>
       AbsRandom.unseed()
-      write(file, trace.decisions, seed, model = model)
-    case Replay(_) | StepReplay(_, _, _, _, _) => AbsRandom.unseed()
+      if (erlang) ErlangTrace.write(file, trace.steps)
+      else {
+        val steps = trace.steps
+        write(file, steps.map { case (k, v) => k -> v.map(_.call) }, seed, model = model,
+          methods = Some(steps.map { case (k, v) => k -> v.map(_.method) }))
+      }
+    case Replay(_, _) | StepReplay(_, _, _, _, _) => AbsRandom.unseed()
     case Off => ()
   }
 
@@ -126,11 +162,12 @@ private[absc] object ScheduleFile {
    * the global order of steps of an explorer's witness, and the model's fingerprint.
    */
   def write(file: Path, decisions: Map[String, List[String]], seed: Long, steps: Option[Seq[String]] = None,
-            model: Option[String] = None): Unit = {
+            model: Option[String] = None, methods: Option[Map[String, List[String]]] = None): Unit = {
     val cogs = decisions.map { case (k, v) => k -> v.asJava }.asJava
     val root = ConfigValueFactory.fromMap((Map[String, AnyRef](
       "format" -> Format, "seed" -> java.lang.Long.valueOf(seed), "cogs" -> cogs) ++ model.map("model" -> _)
-      ++ steps.map(s => "steps" -> s.asJava)).asJava)
+      ++ steps.map(s => "steps" -> s.asJava)
+      ++ methods.map(ms => "methods" -> ms.map { case (k, v) => k -> v.asJava }.asJava)).asJava)
     val text = root.render(ConfigRenderOptions.concise().setJson(true).setFormatted(true))
     Option(file.toAbsolutePath.getParent).foreach(Files.createDirectories(_))
     Files.write(file, (text + "\n").getBytes(UTF_8))
@@ -139,9 +176,9 @@ private[absc] object ScheduleFile {
   /**
    * The recording in `file`, read with Jackson (not the configuration parser that writes it: its
    * errors speak of configuration lists and keys, not of the trace a user handed in): each COG's
-   * decisions, the seed, the model's fingerprint and an explorer witness's steps.
+   * decisions, the seed, the model's fingerprint, an explorer witness's steps, what each decision ran.
    */
-  private def read(file: Path): (Map[String, Seq[String]], Long, Option[String], Option[Vector[String]]) = {
+  private def read(file: Path): Recorded = {
     if (!Files.isRegularFile(file)) throw new BadSchedule(s"cannot replay $file: no such file")
     def damaged(what: String) = new BadSchedule(s"cannot replay $file: the trace is damaged: $what")
     val root =
@@ -167,6 +204,17 @@ private[absc] object ScheduleFile {
       if (!strings(v)) throw damaged("'steps' is not a list of steps")
       v.elements().asScala.map(_.textValue).toVector
     }
-    (cogs, seed, model, steps)
+    val methods = Option(root.get("methods")).map { v =>
+      if (!v.isObject) throw damaged("'methods' is not an object")
+      v.fields().asScala.map { e =>
+        if (!strings(e.getValue)) throw damaged(s"the methods of COG '${e.getKey}' are not a list of names")
+        if (!cogs.contains(e.getKey)) throw damaged(s"'methods' names COG '${e.getKey}', which 'cogs' does not")
+        e.getKey -> e.getValue.elements().asScala.map(_.textValue).toSeq
+      }.toMap
+    }
+    Recorded(cogs, seed, model, steps, methods)
   }
+
+  private final case class Recorded(cogs: Map[String, Seq[String]], seed: Long, model: Option[String],
+      steps: Option[Vector[String]], methods: Option[Map[String, Seq[String]]])
 }

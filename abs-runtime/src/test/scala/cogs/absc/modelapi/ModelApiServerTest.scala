@@ -180,6 +180,105 @@ class ModelApiServerTest {
     }
   }
 
+  @Test def servesTheStaticDirectoryBelowStatic(): Unit = {
+    val page = Files.createTempDirectory("modelapi-page")
+    val support = Files.createTempDirectory("modelapi-static")
+    try {
+      Files.writeString(page.resolve("page.html"), "<p>mine</p>")
+      Files.writeString(page.resolve("beside.js"), "beside")
+      Files.createDirectories(support.resolve("js"))
+      Files.writeString(support.resolve("js/d3.js"), "d3 here")
+      // The static directory replaces the index file's directory below static/, with or without an index file.
+      for (index <- List(Some(page.resolve("page.html")), None)) {
+        val own = ModelApiServer.start(0, FakeView, index, "/", Some(support))
+        try {
+          assertEquals("d3 here", at(own, "static/js/d3.js").body)
+          assertEquals("text/javascript; charset=utf-8", at(own, "static/js/d3.js").headers.firstValue("Content-Type").get)
+          assertTrue(error(404, at(own, "static/beside.js")).contains("no such file: static/beside.js"))
+          assertEquals(404, at(own, "static/%2E%2E/" + page.getFileName + "/page.html").statusCode)
+          assertEquals(404, at(own, "static/js").statusCode, "a directory is no file")
+        } finally own.stop()
+      }
+      val prefixed = ModelApiServer.start(0, FakeView, None, "/abcd/5080", Some(support))
+      try assertEquals("d3 here", at(prefixed, "static/js/d3.js").body)
+      finally prefixed.stop()
+    } finally List(page, support).foreach(d => Files.walk(d).sorted(java.util.Comparator.reverseOrder()).forEach(p => Files.delete(p)))
+  }
+
+  @Test def describesTheComponentsAsTextAsTheErlangBackend(): Unit = {
+    val r = get("static_dcs")
+    assertEquals(200, r.statusCode)
+    assertEquals("text/plain; charset=utf-8", r.headers.firstValue("Content-Type").get)
+    assertEquals(
+      "Deployment components:\n" +
+        "Name: server1\nCreation time: Time(0)\nCPU history (reversed): list[0, 10, 5]\n\n" +
+        "Name: server2\nCreation time: Time(1)\nCPU history (reversed): list[1]\n\n\n",
+      r.body)
+    assertEquals(r.body, get("v2/static_dcs").body)
+    val none = ModelApiServer.start(0, ModelView.Untimed, None)
+    try assertEquals("Deployment components:\n\n", at(none, "static_dcs").body)
+    finally none.stop()
+  }
+
+  /** A raw HTTP/1.1 exchange (the JDK's client refuses to send some of these): the status line and the rest. */
+  private def raw(s: ModelApiServer, requestLine: String, length: Long = 0): (String, String) = {
+    val socket = new java.net.Socket(java.net.InetAddress.getLoopbackAddress, s.port)
+    try {
+      socket.setSoTimeout(30000)
+      val out = socket.getOutputStream
+      out.write(s"$requestLine\r\nHost: localhost\r\nConnection: close\r\nContent-Length: $length\r\n\r\n".getBytes(UTF_8))
+      out.flush()
+      // No body follows (a declared one never comes): the server sees the end, answers and closes.
+      socket.shutdownOutput()
+      val text = new String(socket.getInputStream.readAllBytes(), UTF_8)
+      (text.linesIterator.next(), text)
+    } finally socket.close()
+  }
+
+  @Test def malformedRequestsGetJsonErrorsWithTheirStatus(): Unit = {
+    // A path and query over 8000 characters: 414 (as the Erlang backend's server answers), with JSON.
+    val long = get("o/" + "a" * 9000)
+    assertTrue(error(414, long).contains("at most 8000"), long.body)
+    assertEquals(404, get("o/" + "a" * 7000).statusCode, "just below the limit: an unknown object")
+    val longQuery = get("call/echo/twice?n=" + "1" * 9000)
+    assertEquals(414, longQuery.statusCode)
+    // A method other than GET, POST, HEAD: 405 with the methods that are.
+    val put = client.send(HttpRequest.newBuilder(URI.create(server.url + "o")).PUT(HttpRequest.BodyPublishers.ofString("x")).build(),
+      HttpResponse.BodyHandlers.ofString(UTF_8))
+    assertTrue(error(405, put).contains("method PUT is not supported"))
+    assertEquals("GET, POST, HEAD", put.headers.firstValue("Allow").get)
+    // A body over 8 MiB: 413 (at its declared length, before it is sent), and the call is not made.
+    val (tooLarge, answer) = raw(server, "POST /call/echo/twice HTTP/1.1", 9L * 1024 * 1024)
+    assertTrue(tooLarge.startsWith("HTTP/1.1 413 "), answer)
+    assertTrue(answer.contains("larger than the 8388608 bytes"), answer)
+    assertEquals("""{"count":0,"label":"echo"}""", ok(get("o/echo")).toString)
+    // Bodies that are not a JSON object of arguments, and arguments that are not the method's: 400.
+    assertTrue(error(400, post("call/echo/twice", "{\"n\": ")).contains("the body is not JSON"))
+    assertTrue(error(400, post("call/echo/twice", "[1]")).contains("must be a JSON object"))
+    assertTrue(error(400, get("call/echo/twice?n=1&n=2")).contains("more than once"))
+    assertTrue(error(400, get("call/echo/twice?m=1")).contains("unknown argument(s) 'm'"))
+    assertTrue(error(404, get("o/echo/count/more")).contains("no such resource"))
+    // A raw request with an empty segment is the path without it; HEAD answers without a body.
+    val (status, _) = raw(server, "GET /o//echo HTTP/1.1")
+    assertEquals("HTTP/1.1 200 OK", status)
+    val (head, whole) = raw(server, "HEAD /o/nobody HTTP/1.1")
+    assertEquals("HTTP/1.1 404 Not Found", head)
+    assertFalse(whole.contains("error"), whole)
+  }
+
+  /**
+   * What the JDK's server answers itself, before the Model API sees the request (so not as JSON):
+   * the status is still the right one. If a JDK hands these to the handler one day, this test fails
+   * and they get JSON like the others.
+   */
+  @Test def theJdkServerAnswersRequestsItCannotMapWithTheRightStatus(): Unit = {
+    val (slashes, body) = raw(server, "GET //o HTTP/1.1")
+    assertEquals("HTTP/1.1 404 Not Found", slashes)
+    assertTrue(body.contains("text/html"), body)
+    val (badUri, _) = raw(server, "GET /o/%zz HTTP/1.1")
+    assertEquals("HTTP/1.1 400 Bad Request", badUri)
+  }
+
   @Test def listensOnTheLoopbackInterfaceOnly(): Unit =
     assertTrue(java.net.InetAddress.getByName(URI.create(server.url).getHost).isLoopbackAddress)
 
