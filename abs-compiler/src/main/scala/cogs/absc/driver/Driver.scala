@@ -52,7 +52,8 @@ final case class ProgramOptions(mainModule: Option[String] = None, workers: Opti
     mainModuleOption: Boolean = false, record: Option[String] = None, replay: Option[String] = None,
     clockLimit: Option[String] = None, port: Option[Int] = None, modelApiIndexFile: Option[String] = None,
     product: Option[String] = None, strict: Boolean = false, endReport: Boolean = true,
-    urlPrefix: Option[String] = None, modelApiStaticDir: Option[String] = None, recordFormat: Option[String] = None)
+    urlPrefix: Option[String] = None, modelApiStaticDir: Option[String] = None, recordFormat: Option[String] = None,
+    foreign: Map[String, String] = Map.empty, classpath: List[String] = Nil)
 
 /**
  * The phases of absc, shared by the commands: reading sources, parsing, checking, emission,
@@ -575,7 +576,9 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     built.program.mainObject match {
       case None => ProgramRunner.Outcome(Exit.Compile, None, Some("the program has no main block"))
       case Some(mainObject) =>
-        val loader = new URLClassLoader("absc-program", Array(built.program.classes.toUri.toURL), getClass.getClassLoader)
+        // --classpath: the classes of --foreign implementations, found by the model's own loader.
+        val extra = program.classpath.map(p => at(Paths.get(p)).toAbsolutePath.toUri.toURL)
+        val loader = new URLClassLoader("absc-program", (built.program.classes.toUri.toURL :: extra).toArray, getClass.getClassLoader)
         val session = new ProgramRunner.Session(verbose, programErr)
         @volatile var result: ProgramRunner.Outcome = null
         val thread = new Thread(() => {
@@ -622,7 +625,8 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
       (if (program.strict) List("cogs.absc.strict" -> "true") else Nil) ++
       (if (program.endReport) Nil else List("cogs.absc.end-report" -> "false")) ++
       program.urlPrefix.map(p => "cogs.absc.modelapi.url-prefix" -> p) ++
-      program.modelApiStaticDir.map(d => "cogs.absc.modelapi.static-dir" -> Paths.get(d).toAbsolutePath.toString)
+      program.modelApiStaticDir.map(d => "cogs.absc.modelapi.static-dir" -> Paths.get(d).toAbsolutePath.toString) ++
+      program.foreign.map { case (abs, impl) => cogs.absc.lib.Foreign.property(abs) -> impl }
     if (props.isEmpty) body
     else {
       val before = props.map { case (k, _) => k -> Option(System.getProperty(k)) }

@@ -241,6 +241,16 @@ private[driver] final class ModelApiOptions {
   var urlPrefix: String = _
 }
 
+/** `--foreign`, `--classpath`: Java or Scala classes that implement `[Foreign]` ABS classes (ABS.FLI). */
+private[driver] final class ForeignOptions {
+  @Opt(names = Array("--foreign"), paramLabel = "CLASS=IMPL",
+    description = Array("Implement the [Foreign] ABS class CLASS (Module.Class) by the Java or Scala class IMPL: its public methods named as ABS methods replace them (see abs-compiler/README.md). Repeatable."))
+  var foreign: java.util.List[String] = _
+  @Opt(names = Array("--classpath"), paramLabel = "PATH",
+    description = Array("Directories and jars, separated by ':', added to the program's class path (for --foreign classes)."))
+  var classpath: String = _
+}
+
 /** `--monitor`, for the commands that can build a monitored program. */
 private[driver] final class MonitorOptions {
   @Opt(names = Array("--monitor"), paramLabel = "CONF",
@@ -424,7 +434,19 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
   @Mixin var modelApi: ModelApiOptions = _
   @Mixin var products: ProductOptions = _
   @Mixin var endReport: EndReportOptions = _
+  @Mixin var foreign: ForeignOptions = _
   override protected def programOptions: ProgramOptions = {
+    val bindings = Option(foreign.foreign).map(_.asScala.toList).getOrElse(Nil).map { b =>
+      b.split("=", 2) match {
+        case Array(c, i) if c.trim.nonEmpty && i.trim.nonEmpty && c.contains('.') => c.trim -> i.trim
+        case _ => throw new CommandLine.ParameterException(spec.commandLine,
+          s"--foreign: '$b' is not MODULE.CLASS=JAVA_CLASS (e.g. Greeter.HelloImpl=my.pkg.HelloJava)")
+      }
+    }
+    val classpath = Option(foreign.classpath).toList.flatMap(_.split(java.io.File.pathSeparator)).filter(_.nonEmpty)
+    classpath.find(p => !java.nio.file.Files.exists(java.nio.file.Paths.get(p))).foreach { p =>
+      throw new CommandLine.ParameterException(spec.commandLine, s"--classpath: no such file or directory: $p")
+    }
     if ((schedule.record ne null) && (schedule.replay ne null))
       throw new CommandLine.ParameterException(spec.commandLine, "--record and --replay exclude each other")
     if ((schedule.recordFormat ne null) && (schedule.record eq null))
@@ -454,7 +476,7 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
       modelApiIndexFile = Option(modelApi.indexFile), product = products.selected,
       strict = endReport.strict, endReport = !endReport.noEndReport,
       urlPrefix = Option(modelApi.urlPrefix), modelApiStaticDir = Option(modelApi.staticDir),
-      recordFormat = Option(schedule.recordFormat))
+      recordFormat = Option(schedule.recordFormat), foreign = bindings.toMap, classpath = classpath)
   }
 
   def call(): Integer =

@@ -209,9 +209,38 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
     }
     val usesDie = c.methods.valuesIterator.exists(_.body.exists(b => LowerStmt.exists(b)(_.isInstanceOf[DieStmt])))
     val methods = c.methods.valuesIterator.flatMap(m => method(c, m)).toList
+    val (allFields, allMethods) = if (c.isForeign) foreign(c, fields, methods) else (fields, methods)
     LClass(c.name, names.cls(c), params, c.interfaces.filterNot(_.module.isPrelude).map(i => T.Ref(x.ifaceRef(i, c0))),
-      fields, init, recover, usesDie, methods, c.methods.valuesIterator.map(sig(_, c0)).toList,
+      allFields, init, recover, usesDie, allMethods, c.methods.valuesIterator.map(sig(_, c0)).toList,
       if (program.usesModelApi) Some(LHttp(httpMethods(c, c0), c.fields.map(f => (f.name, names.field(f))))) else None)
+  }
+
+  /**
+   * A `[Foreign]` class (ABS.FLI): a field holding its foreign implementation, bound when the
+   * object is made (null if none is: `cogs.absc.lib.Foreign.bind`), and each method asking it
+   * first, its ABS body being the default.
+   */
+  private def foreign(c: ClassSym, fields: List[(String, T, S)], methods: List[LMethod]): (List[(String, T, S)], List[LMethod]) = {
+    val field = "fli$impl"
+    val lib = "_root_.cogs.absc.lib.Foreign"
+    val bound = (c.module.name + "." + c.name)
+    val f = (field, T.Ref(lib), S.App(S.Id(s"$lib.bind"), Nil, List(S.str(bound), S.This)))
+    val ms = methods.map { lm =>
+      val abs = c.method(lm.sig.absName).get
+      val has = S.Infix(S.Infix(S.Id(field), "ne", S.Lit("null")), "&&", S.App(S.Sel(S.Id(field), "has"), Nil, List(S.str(abs.name))))
+      val kind = abs.resultType match {
+        case t if b.isInt(t) => "Int"
+        case t if b.isString(t) => "String"
+        case t if b.isBool(t) => "Bool"
+        case t if b.isFloat(t) => "Float"
+        case t if b.isUnit(t) => "Unit"
+        case _ => "Other"
+      }
+      val call = S.App(S.Sel(S.Id(field), "call"), List(lm.sig.result), S.str(abs.name) :: S.str(kind) :: lm.sig.params.map(p => S.Id(p._1)))
+      // Every method of a foreign class is a continuation (EffectPhase says why).
+      lm.copy(cps = lm.cps.map(p => P.If(has, P.Done(call), p)))
+    }
+    (fields :+ f, ms)
   }
 
   /**

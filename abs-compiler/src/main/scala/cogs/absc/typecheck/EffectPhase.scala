@@ -175,7 +175,10 @@ private[typecheck] trait EffectPhase { self: Checker =>
     }
     for (m <- methods) {
       val body = stmt(m.decl.get.body)
-      tables.methodNeedsContinuation.put(m, suspends(m) || body)
+      // A method of a [Foreign] class is compiled as a continuation, with no direct form: a foreign
+      // implementation bound at run time may replace its body (see Lower.foreign).
+      val foreign = m.owner match { case c: ClassSym => c.isForeign; case _ => false }
+      tables.methodNeedsContinuation.put(m, suspends(m) || body || foreign)
     }
     for (m <- mods.modules; c <- m.classes) {
       c.init.foreach(stmt)

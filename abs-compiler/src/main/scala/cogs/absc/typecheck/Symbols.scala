@@ -291,6 +291,9 @@ final class ClassSym private[typecheck] (val name: String, val module: ModuleSym
   def recover: List[SwitchBranch] = decl.recover
   /** Active class: it has a `run` method, called asynchronously after the init block. */
   def runMethod: Option[MethodSym] = ms.get("run")
+
+  /** `[Foreign]` (ABS.FLI): its methods may be replaced by a foreign class bound at run time. */
+  def isForeign: Boolean = Annotations.has(decl.annotations, Annotations.Foreign)
 }
 
 /** A trait: a set of method definitions applied to classes by `uses`. */
