@@ -382,7 +382,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
       try waitersChanged.signalAll()
       finally waitersLock.unlock()
     }
-    if (!joiners.isEmpty) joiners.forEach(t => LockSupport.unpark(t))
+    wakeJoiners()
   }
 
   // ------------------------------------------------------------------ simulated time
@@ -474,7 +474,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
         nanos = waitersChanged.awaitNanos(nanos)
       }
       val h = halt
-      if (h ne null) throw h.exception()
+      if (h ne null) throw h.exception(halting)
       true
     } finally {
       quiescenceWaiters -= 1
@@ -492,7 +492,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
       val deadline = if (timeoutNanos == Long.MaxValue) Long.MaxValue else System.nanoTime() + timeoutNanos
       while (!f.isDone) {
         val h = halt
-        if (h ne null) throw h.exception()
+        if (h ne null) throw h.exception(halting)
         if (active.get() == 0 && !f.isDone && halting == null) {
           // Quiescent and still pending: unless another outside thread resolves it, it never will.
           val e = new DeadlockException(s"the main thread waits for ${f.describeFuture}" :: deadlockReport(), unobservedFailures)
@@ -720,9 +720,11 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
       t.setDaemon(true)
       t.start()
     } catch {
-      // No thread to be had: stop the pool without waiting for it (a worker cannot wait for its
-      // own pool) and wake the waiters from here.
-      case _: VirtualMachineError => pool.shutdownNow(); halt = new Halted(e, null, stopped = false); quiescent()
+      // No thread to be had (or the lambda's first linkage failed): stop the pool without waiting
+      // for it (a worker cannot wait for its own pool) and wake the waiters from here.
+      case _: VirtualMachineError | _: LinkageError =>
+        try pool.shutdownNow() catch { case _: VirtualMachineError | _: RuntimeException => }
+        halted(unreportedHalt)
     }
   }
 
@@ -733,17 +735,50 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
       val stopped = pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS)
       h = new Halted(e, leftWaiting(HaltReportLines), stopped)
       logQuietly(h.message, null)
-    } catch { case _: VirtualMachineError | _: RuntimeException | _: InterruptedException => }
-    if (h eq null) h = new Halted(e, null, stopped = false)
-    closed = true
+    } catch { case _: VirtualMachineError | _: RuntimeException | _: InterruptedException | _: LinkageError => }
     try { if (tracing ne null) tracing.close() }
-    catch { case _: VirtualMachineError | _: RuntimeException => }
-    halt = h
-    waitersLock.lock()
-    try waitersChanged.signalAll()
-    finally waitersLock.unlock()
-    joiners.forEach(j => LockSupport.unpark(j))
+    catch { case _: VirtualMachineError | _: RuntimeException | _: LinkageError => }
+    halted(if (h eq null) unreportedHalt else h)
   }
+
+  /**
+   * The end of a halt: `halt` set and every waiter woken. Nothing here may escape: this thread's
+   * death left `run` waiting for ever, and on a heap still full (the workers that go on finishing
+   * their batches after shutdownNow fill again what the reserves freed) the JVM printed
+   * `OutOfMemoryError thrown from the UncaughtExceptionHandler` for the halt's thread when the
+   * default handler could not print the error either. So the Halted is allocated up front when
+   * there is no report, and waking allocates nothing it has not allocated before: no `lock()`,
+   * which queues a node when contended, and the joiners are woken by a consumer made (its lambda
+   * linked, which allocates much) when the companion object was initialised. What may still allocate (the lock's first queue head when
+   * a waiter is signalled, the joiners' traverser) is retried while the stopping workers release
+   * memory; a run whose halt still cannot end is ended by its caller's last resort (absc's
+   * LastResort halts the JVM).
+   */
+  private def halted(h: Halted): Unit = {
+    closed = true
+    halt = h
+    var tries = 0
+    var woken = false
+    while (!woken && tries < HaltWakeTries) {
+      try {
+        while (!waitersLock.tryLock()) Thread.onSpinWait()
+        try waitersChanged.signalAll()
+        finally waitersLock.unlock()
+        wakeJoiners()
+        woken = true
+      } catch {
+        case _: VirtualMachineError | _: RuntimeException | _: LinkageError =>
+          tries += 1
+          LockSupport.parkNanos(1000000L)
+      }
+    }
+  }
+
+  // Made up front (CogRuntime.Unpark): a halt only allocates the key set's traverser.
+  private def wakeJoiners(): Unit = if (!joiners.isEmpty) joiners.forEach(CogRuntime.Unpark)
+
+  // A halt without a report (there was no memory to make one), made while there is memory.
+  private[this] val unreportedHalt = new Halted(null, null, stopped = false)
 
   /** The processes left waiting, at most `limit` of them, and a line that counts the others. */
   private def leftWaiting(limit: Int): List[String] = {
@@ -917,6 +952,11 @@ object CogRuntime {
     def line: String = s"${failed.origin} failed: ${failed.error}" + (if (oneWay) " (a one-way call)" else "")
   }
 
+  /** How many times a halt tries to wake the waiters when memory runs short (about 1 ms apart; see halted). */
+  private final val HaltWakeTries = 5000
+
+  private val Unpark: java.util.function.Consumer[Thread] = t => LockSupport.unpark(t)
+
   /** Processes a halt's report lists at most (see startHalt). */
   private final val HaltReportLines = 20
 
@@ -935,6 +975,12 @@ object CogRuntime {
     var inBatch = false
     /** COGs that went idle during this worker's current `runOn`, not yet taken off `active` (cogIdleOn). */
     var idled = 0
+    // What the watchdog saw this worker run at its last sample (read and written by the watchdog's
+    // thread only; see Watchdog).
+    private[runtime] var seenCog: Cog = _
+    private[runtime] var seenProcess: Process = _
+    private[runtime] var seenSlices = 0
+    private[runtime] var seenSince = 0L
 
     override protected def onTermination(exception: Throwable): Unit = {
       runtime.watchdog.workerEnded(this)
@@ -995,6 +1041,7 @@ object CogRuntime {
       else b ++= s"; ${left.count(!_.startsWith("... and "))} process(es) were left:\n" ++= left.map("  " + _).mkString("\n")
       b.result()
     }
-    def exception(): IllegalStateException = new IllegalStateException(message, error)
+    /** `cause`: the runtime's fatal error, for a Halted made before it (without a report). */
+    def exception(cause: Throwable): IllegalStateException = new IllegalStateException(message, if (error ne null) error else cause)
   }
 }

@@ -1,6 +1,5 @@
 package cogs.runtime
 
-import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.AtomicBoolean
 import java.util.concurrent.locks.LockSupport
 
@@ -41,27 +40,53 @@ import java.util.concurrent.locks.LockSupport
  * The stack is taken after the second reading; if the worker has moved on by then (the counter
  * changed when read again), the report is dropped: the process reached a scheduling point after
  * all, and its stack would be someone else's.
+ *
+ * == Out of memory ==
+ * A sample allocates nothing (the workers are an array, what was seen is kept in fields of each
+ * worker): a model that fills the heap keeps this thread sampling while every allocation fails.
+ * When it sampled with allocations, each sample met an OutOfMemoryError and went on; the JVM gives
+ * only the first few such errors a stack trace (`-XX:PreallocatedOutOfMemoryErrorCount`, 4), so
+ * the error of the process that filled the heap came without one, and absc's report lost its ABS
+ * line. For the same reason the watchdog ends for good at the first VirtualMachineError it meets
+ * (only a report allocates): the run is ending, or goes on (`cogs.on-fatal-error = continue`)
+ * without a watchdog.
  */
 private[runtime] final class Watchdog(rt: CogRuntime, stuckAfterNanos: Long, threadName: String) {
   import Watchdog._
 
-  // The runtime's live workers: added by the pool's thread factory, removed when they terminate.
-  private[this] val workers = ConcurrentHashMap.newKeySet[CogRuntime.Worker]()
+  // The runtime's live workers, as an array replaced (under this object's lock) when a worker
+  // starts or ends, so that a sample reads it without allocating (see "Out of memory" above).
+  @volatile private[this] var workers: Array[CogRuntime.Worker] = NoWorkers
   private[this] val running = new AtomicBoolean
 
   private[runtime] def workerCreated(w: CogRuntime.Worker): Unit = {
-    workers.add(w)
-    // After the add: a watchdog that stops re-checks `workers` after clearing `running` (the
-    // Dekker pair, both sides on atomics), so either it sees this worker or this CAS succeeds.
+    synchronized { workers = java.util.Arrays.copyOf(workers, workers.length + 1); workers(workers.length - 1) = w }
+    // After the write: a watchdog that stops re-reads `workers` after clearing `running` (the
+    // Dekker pair, both sides volatile, so in one total order), so either it sees this worker or
+    // this CAS succeeds.
     if (stuckAfterNanos > 0 && !running.get() && running.compareAndSet(false, true)) startThread()
   }
 
-  private[runtime] def workerEnded(w: CogRuntime.Worker): Unit = { workers.remove(w); () }
+  private[runtime] def workerEnded(w: CogRuntime.Worker): Unit =
+    try synchronized {
+      val ws = workers
+      val i = ws.indexOf(w)
+      if (i >= 0) {
+        val left = new Array[CogRuntime.Worker](ws.length - 1)
+        System.arraycopy(ws, 0, left, 0, i)
+        System.arraycopy(ws, i + 1, left, i, ws.length - 1 - i)
+        workers = left
+      }
+    } catch {
+      // Out of memory on a worker that ends: it stays listed, and a sample finds it idle (its
+      // `current` is restored after each batch), so it is never reported.
+      case _: VirtualMachineError =>
+    }
 
   /** The processes running on the runtime's workers now (for close()'s timeout), by best effort. */
   private[runtime] def runningNow(): List[String] = {
     val b = List.newBuilder[String]
-    workers.forEach { w =>
+    workers.foreach { w =>
       val c = w.current
       val p = if (c eq null) null else c.running
       if (p ne null) b += s"${p.describe} (on ${w.getName})"
@@ -85,8 +110,7 @@ private[runtime] final class Watchdog(rt: CogRuntime, stuckAfterNanos: Long, thr
       case _: VirtualMachineError => running.set(false)
     }
 
-  // Only the watchdog thread touches these.
-  private[this] val seen = new java.util.HashMap[CogRuntime.Worker, Seen]
+  // Only the watchdog thread touches this (and the Worker's seen* fields).
   private[this] val reported = java.util.Collections.newSetFromMap(new java.util.WeakHashMap[Process, java.lang.Boolean])
 
   private def loop(): Unit = {
@@ -94,41 +118,51 @@ private[runtime] final class Watchdog(rt: CogRuntime, stuckAfterNanos: Long, thr
     while (true) {
       // Checked after each park: stop() unparks the thread once `closed` or `halting` is set.
       if (rt.isClosedOrHalting) { running.set(false); return }
-      if (workers.isEmpty) {
+      if (workers.length == 0) {
         running.set(false)
-        if (workers.isEmpty || !running.compareAndSet(false, true)) { seen.clear(); return }
+        if (workers.length == 0 || !running.compareAndSet(false, true)) return
       }
       try sample()
-      catch { case _: VirtualMachineError | _: RuntimeException => seen.clear() } // the watchdog must not die of what it watches
+      catch {
+        case _: RuntimeException => forget()
+        // Out of memory (only a report allocates): the watchdog ends for good, `running` left set
+        // so that no new worker restarts it. It must not go on meeting the error: each one thrown
+        // uses up one of the few the JVM keeps with a stack, and the process that ran out of
+        // memory needs one to be reported at its ABS line.
+        case _: VirtualMachineError => return
+      }
       LockSupport.parkNanos(this, period)
     }
   }
 
+  private def forget(): Unit = { val ws = workers; var i = 0; while (i < ws.length) { ws(i).seenProcess = null; i += 1 } }
+
+  // Allocates nothing unless it reports: a model that fills the heap keeps this thread sampling
+  // while every allocation fails.
   private def sample(): Unit = {
     val now = System.nanoTime()
-    val it = workers.iterator()
-    while (it.hasNext) {
-      val w = it.next()
+    val ws = workers
+    var i = 0
+    while (i < ws.length) {
+      val w = ws(i)
+      i += 1
       val c = w.current
       val p = if (c eq null) null else c.running
-      if (p eq null) seen.remove(w)
+      if (p eq null) w.seenProcess = null
       else {
         val s = c.slices
-        val prev = seen.get(w)
-        if ((prev ne null) && (prev.cog eq c) && (prev.process eq p) && prev.slices == s) {
-          if (now - prev.since >= stuckAfterNanos && !reported.contains(p)) {
+        if ((w.seenProcess eq p) && (w.seenCog eq c) && w.seenSlices == s) {
+          if (now - w.seenSince >= stuckAfterNanos && !reported.contains(p)) {
             val stack = w.getStackTrace
             // Still the same slice after the stack was taken: the stack is this process's.
             if ((w.current eq c) && (c.running eq p) && c.slices == s) {
               reported.add(p)
-              rt.reportStuck(new StuckProcess(p.describe, p.target, p.label, w.getName, (now - prev.since) / 1000000L, stack))
+              rt.reportStuck(new StuckProcess(p.describe, p.target, p.label, w.getName, (now - w.seenSince) / 1000000L, stack))
             }
           }
-        } else seen.put(w, new Seen(c, p, s, now))
+        } else { w.seenCog = c; w.seenProcess = p; w.seenSlices = s; w.seenSince = now }
       }
     }
-    // Workers that ended.
-    if (seen.size > workers.size) seen.keySet.removeIf(w => !workers.contains(w))
   }
 }
 
@@ -136,7 +170,7 @@ private[runtime] object Watchdog {
   private final val MinPeriod = 1000000L      // 1 ms
   private final val MaxPeriod = 1000000000L   // 1 s
 
-  private final class Seen(val cog: Cog, val process: Process, val slices: Int, val since: Long)
+  private val NoWorkers = new Array[CogRuntime.Worker](0)
 }
 
 /**

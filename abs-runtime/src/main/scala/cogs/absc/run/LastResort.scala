@@ -13,9 +13,12 @@ import java.util.concurrent.locks.LockSupport
  * `get` on the next) keeps the heap full after the runtime stopped: the halt's thread died, `run`
  * waited for ever, and the JVM, which needs a thread and memory to handle SIGTERM, ignored it.
  *
- * So this holds, from the start of a run, what the end needs: a thread, started and parked; a
- * reserve of memory, freed when woken; the report's fallback text, already encoded; and standard
- * error, already open. The runtime wakes it (`CogRuntime.fatalErrorHook`, which allocates nothing)
+ * So this holds, from the start of a run, what the end needs: a thread, started and parked; two
+ * reserves of memory, one freed when woken (for the halt and the JVM's handling of a signal), one
+ * freed by the usual path just before it writes its report ([[forReport]]: freed at the wake, the
+ * workers still finishing their batches ate it, and the report, made on a heap still full, threw
+ * an OutOfMemoryError out of `main`); the report's fallback text, already encoded, for a report
+ * that still runs out of memory ([[reportLost]]); and standard error, already open. The runtime wakes it (`CogRuntime.fatalErrorHook`, which allocates nothing)
  * at the first fatal error. It then gives the usual path [[Grace]] to finish; if the run has not
  * ended by then, it writes the report itself (the fallback if even that fails) and halts the JVM
  * with status 1: `Runtime.halt`, since the shutdown hooks and `System.exit` need what is missing.
@@ -25,6 +28,7 @@ private[run] final class LastResort(describe: () => String, standalone: Boolean)
   import LastResort._
 
   @volatile private[this] var reserve: Array[Byte] = new Array[Byte](ReserveBytes)
+  @volatile private[this] var reportReserve: Array[Byte] = new Array[Byte](ReserveBytes)
   @volatile private[this] var fatal = false
   @volatile private[this] var finished = false
   private[this] val stderr = new FileOutputStream(FileDescriptor.err)
@@ -39,6 +43,19 @@ private[run] final class LastResort(describe: () => String, standalone: Boolean)
 
   /** A fatal error reached the runtime. Allocates nothing. */
   val wake: Runnable = () => { fatal = true; LockSupport.unpark(thread) }
+
+  /** Whether a fatal error woke it. */
+  def woken: Boolean = fatal
+
+  /** The usual path is about to write its report after a fatal error: the memory kept for it is freed. Allocates nothing. */
+  def forReport(): Unit = reportReserve = null
+
+  /** The usual path's report ran out of memory: the fallback text instead. Allocates nothing. */
+  def reportLost(): Unit = {
+    reportReserve = null
+    try { stderr.write(fallback); stderr.flush() }
+    catch { case _: Throwable => }
+  }
 
   /**
    * The run ended and its outcome is reported. After a fatal error, a standalone program still
@@ -58,6 +75,7 @@ private[run] final class LastResort(describe: () => String, standalone: Boolean)
     val bound = System.nanoTime() + Grace
     while (!finished && System.nanoTime() < bound) LockSupport.parkNanos(this, bound - System.nanoTime())
     if (finished) return
+    reportReserve = null
     val text =
       try s"absc: ${describe()}; the run was stopped\n".getBytes(UTF_8)
       catch { case _: Throwable => fallback }
@@ -69,10 +87,10 @@ private[run] final class LastResort(describe: () => String, standalone: Boolean)
 
 private[run] object LastResort {
   /** How long the usual path gets to report and end after a fatal error. */
-  private final val Grace = TimeUnit.SECONDS.toNanos(5)
+  private final val Grace = TimeUnit.SECONDS.toNanos(15)
 
-  /** Memory kept for the end: the report, the JVM's signal handling. */
-  private final val ReserveBytes = 4 << 20
+  /** Memory kept for the end, twice: the halt and the JVM's signal handling; the report. */
+  private final val ReserveBytes = 2 << 20
 
   private final val FallbackText =
     "absc: the program ran out of memory and stopped; give the JVM more heap, e.g. JAVA_OPTS=-Xmx4g\n"

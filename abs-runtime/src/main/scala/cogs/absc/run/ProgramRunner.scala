@@ -293,11 +293,11 @@ object ProgramRunner {
           return Outcome(ExitFailure, None, Some("deployment components cannot be placed on cluster nodes"))
       }
     var stillRunning = false
-    val lastResort = new LastResort(() => fatal(rt, ""), standalone = session.get() eq null)
+    val lastResort = new LastResort(() => fatal(rt, "", None), standalone = session.get() eq null)
     rt.fatalErrorHook = lastResort.wake
     try {
       val outcome = api match {
-        case None => runMainBlock(rt, main, isTest, controlled)
+        case None => runMainBlock(rt, main, isTest, controlled, lastResort = lastResort)
         case Some(server) =>
           val (o, running) = serveUntilQuit(server, rt, main, isTest)
           stillRunning = running
@@ -305,15 +305,25 @@ object ProgramRunner {
       }
       // A model stopped by /quit in the middle of its work has nothing left behind worth reporting.
       if (stillRunning) outcome else endOfRun(rt, outcome, main)
+    } catch {
+      // After a fatal error, the report itself ran out of memory (the heap is still full of what
+      // the program made): LastResort's text, written without allocating.
+      case _: VirtualMachineError if lastResort.woken => lastResort.reportLost(); LostReport
     } finally {
-      flushOutput()
-      placement.foreach(RemotePlacement.stop)
-      // A model stopped by /quit while a process still ran without suspending: its workers cannot be
-      // stopped from here, and a close would wait for them (cogs.shutdown-timeout). They are daemon
-      // threads: the JVM ends without them (absc exits, a standalone program returns from main).
-      if (!stillRunning) rt.close()
-      try ScheduleFile.finish(schedule)
-      catch { case e: java.io.IOException => err.println(s"absc: the schedule could not be written: $e") }
+      try {
+        flushOutput()
+        placement.foreach(RemotePlacement.stop)
+        // A model stopped by /quit while a process still ran without suspending: its workers cannot be
+        // stopped from here, and a close would wait for them (cogs.shutdown-timeout). They are daemon
+        // threads: the JVM ends without them (absc exits, a standalone program returns from main).
+        if (!stillRunning) rt.close()
+        try ScheduleFile.finish(schedule)
+        catch { case e: java.io.IOException => err.println(s"absc: the schedule could not be written: $e") }
+      } catch {
+        // Out of memory again after a fatal error, with the report written: what is left undone
+        // ends with the JVM, and the error must not reach `main` (an uncaught error is a stack trace).
+        case _: VirtualMachineError if lastResort.woken =>
+      }
       lastResort.done()
     }
   }
@@ -360,7 +370,7 @@ object ProgramRunner {
   private val QuitGrace = java.time.Duration.ofSeconds(2)
 
   private def runMainBlock[A](rt: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean,
-      controlled: Option[(ControlledRun, Vector[String])], server: ModelApiServer = null): Outcome = {
+      controlled: Option[(ControlledRun, Vector[String])], server: ModelApiServer = null, lastResort: LastResort = null): Outcome = {
     val limit = clockLimit()
     // Stopped by /quit (which stops the clock): no clock limit to speak of.
     def quitting = (server ne null) && server.quitRequested
@@ -401,7 +411,8 @@ object ProgramRunner {
       case e: Throwable if rt.haltReport.isDefined =>
         // The runtime halted after a fatal error of the JVM in a process (cogs.on-fatal-error).
         val cause = if (e.getCause ne null) e.getCause else e
-        fail(fatal(rt, creating(cause) + jvmErrorAt(cause, main)), e)
+        if (lastResort ne null) lastResort.forReport()
+        fail(fatal(rt, creating(cause) + jvmErrorAt(cause, main), Some(cause.toString)), e)
       case e: Throwable =>
         // Not from the program's processes: creating the runtime, a bug in the runtime or here.
         fail(s"the program could not be run: ${describe(e)}", e)
@@ -516,6 +527,9 @@ object ProgramRunner {
     out.flush()
   }
 
+  /** What a run whose report ran out of memory returns (LastResort wrote the text). */
+  private val LostReport = Outcome(ExitFailure, None, Some("the program ran out of memory"))
+
   /** `cogs.absc.clock-limit` (`absc run -l T`): a whole number or a fraction `n/d`. */
   private def clockLimit(): Option[cogs.runtime.SimTime] =
     Option(System.getProperty("cogs.absc.clock-limit")).map(_.trim).filter(_.nonEmpty).map { s =>
@@ -527,14 +541,16 @@ object ProgramRunner {
     }
 
   /** A fatal error of the JVM as a modeller can act on it: where it happened, and what to raise. */
-  private def fatal(rt: CogRuntime, at: String): String = {
-    val (where, error) = rt.firstFailure.map { f =>
+  private def fatal(rt: CogRuntime, at: String, error: Option[String]): String = {
+    // Without a failed process (the error met the scheduler, or there was no memory to record the
+    // failure): the error itself, not the halt's report, which lists processes left waiting.
+    val (where, what) = rt.firstFailure.map { f =>
       val i = f.indexOf(" failed: ")
       if (i < 0) ("the program", f) else (describeOrigin(f.substring(0, i)), f.substring(i + " failed: ".length))
-    }.getOrElse(("the program", rt.haltReport.getOrElse("java.lang.OutOfMemoryError")))
-    if (error.contains("OutOfMemoryError"))
-      s"$where ran out of memory$at ($error); give the JVM more heap, e.g. JAVA_OPTS=-Xmx4g"
-    else s"$where failed with a fatal error of the JVM$at ($error); the run was stopped"
+    }.getOrElse(("the program", error.getOrElse("java.lang.OutOfMemoryError")))
+    if (what.contains("OutOfMemoryError"))
+      s"$where ran out of memory$at ($what); give the JVM more heap, e.g. JAVA_OPTS=-Xmx4g"
+    else s"$where failed with a fatal error of the JVM$at ($what); the run was stopped"
   }
 
   /**
