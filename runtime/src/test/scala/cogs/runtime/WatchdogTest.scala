@@ -33,6 +33,20 @@ object WatchdogTest {
 class WatchdogTest {
   import WatchdogTest._
 
+  /** `body` with the records the runtime's logger publishes meanwhile. */
+  private def logged(body: ConcurrentLinkedQueue[LogRecord] => Unit): Unit = {
+    val records = new ConcurrentLinkedQueue[LogRecord]
+    val handler = new Handler {
+      def publish(r: LogRecord): Unit = { records.add(r); () }
+      def flush(): Unit = ()
+      def close(): Unit = ()
+    }
+    val jul = Logger.getLogger("cogs.runtime")
+    jul.addHandler(handler)
+    try body(records)
+    finally jul.removeHandler(handler)
+  }
+
   private def runtime(workers: Int, stuckAfter: String): CogRuntime =
     CogRuntime.withOverrides(s"cogs.executor.parallelism = $workers\ncogs.watchdog.stuck-after = $stuckAfter\ncogs.shutdown-timeout = 1s")
 
@@ -92,15 +106,7 @@ class WatchdogTest {
     } finally rt.close()
   }
 
-  @Test def withoutAReporterTheStuckProcessIsLoggedAsAWarning(): Unit = {
-    val records = new ConcurrentLinkedQueue[LogRecord]
-    val handler = new Handler {
-      def publish(r: LogRecord): Unit = { records.add(r); () }
-      def flush(): Unit = ()
-      def close(): Unit = ()
-    }
-    val jul = Logger.getLogger("cogs.runtime")
-    jul.addHandler(handler)
+  @Test def withoutAReporterTheStuckProcessIsLoggedAsAWarning(): Unit = logged { records =>
     val rt = runtime(1, "100ms")
     val stop = new java.util.concurrent.atomic.AtomicBoolean
     try {
@@ -113,18 +119,10 @@ class WatchdogTest {
       assertEquals(java.util.logging.Level.WARNING, r.get.getLevel)
       stop.set(true)
       f.join()
-    } finally { stop.set(true); rt.close(); jul.removeHandler(handler) }
+    } finally { stop.set(true); rt.close() }
   }
 
-  @Test def closeNamesTheProcessesStillRunningWhenItGivesUp(): Unit = {
-    val records = new ConcurrentLinkedQueue[LogRecord]
-    val handler = new Handler {
-      def publish(r: LogRecord): Unit = { records.add(r); () }
-      def flush(): Unit = ()
-      def close(): Unit = ()
-    }
-    val jul = Logger.getLogger("cogs.runtime")
-    jul.addHandler(handler)
+  @Test def closeNamesTheProcessesStillRunningWhenItGivesUp(): Unit = logged { records =>
     val rt = runtime(1, "0s") // the watchdog off: close() still knows its workers
     val stop = new java.util.concurrent.atomic.AtomicBoolean
     try {
@@ -137,6 +135,6 @@ class WatchdogTest {
       val w = records.asScala.find(_.getMessage.contains("workers still running"))
       assertTrue(w.isDefined, records.asScala.map(_.getMessage).mkString("\n"))
       assertTrue(w.get.getMessage.contains(s"running $a.spin (on cogs-worker-"), w.get.getMessage)
-    } finally { stop.set(true); jul.removeHandler(handler) }
+    } finally stop.set(true)
   }
 }
