@@ -55,10 +55,17 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   /** This COG's part of a recording or replay of scheduling decisions (ScheduleTrace), or null. */
   private[runtime] var schedule: CogSchedule = _
   private[this] var policy: SchedulingPolicy = _
+  /**
+   * Run after each slice of this COG that ends at a scheduling point, or null: the main block's
+   * COG of a runtime given `CogRuntime.mainBlockSuspends`. Written before the COG's first process
+   * is queued (the inbox CAS publishes it), never changed afterwards.
+   */
+  private[runtime] var onSuspend: Runnable = _
   /** The process running now (for traces and tests); null between slices. */
   private[runtime] var running: Process = _
-  // Slices run so far (wraps around; only compared for equality).
-  private[this] var slices = 0
+  // Slices run so far (wraps around; only compared for equality). The watchdog reads it from its
+  // own thread to tell one long slice from many short ones (see Watchdog).
+  private[runtime] var slices = 0
 
   private[runtime] def submit(): Unit = runtime.execute(this)
   private[runtime] def resubmit(): Unit = runtime.executeFair(this)
@@ -639,6 +646,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
         running = null
       }
     if (p.traceMode == TraceHooks.Traced && outcome != SliceDone) traceSuspended(p, outcome)
+    if (outcome != SliceDone && (onSuspend ne null)) suspended()
     outcome match {
       case SliceDone    => p.finish()
       case SliceParked  => park(p)
@@ -650,6 +658,11 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
       case SliceBlocked => block(p, p.waitsFor)
     }
   }
+
+  // Whatever the hook throws must not break the scheduler: it is the hook's business.
+  private def suspended(): Unit =
+    try onSuspend.run()
+    catch { case e: Exception => CogRuntime.Log.log(System.Logger.Level.WARNING, s"cogs: the suspension hook of $this threw", e) }
 
   private def traceSuspended(p: Process, outcome: Int): Unit =
     TraceHooks.suspended(p, outcome match {

@@ -25,6 +25,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
       val t = new Worker(p, this)
       t.setName(s"${settings.threadNamePrefix}-${counter.incrementAndGet()}")
       t.setDaemon(true)
+      watchdog.workerCreated(t)
       t
     }
     // Async (FIFO) mode: COGs are event-style tasks that are never joined.
@@ -32,6 +33,10 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
   }
 
   private[runtime] val throughput: Int = settings.throughput
+
+  // Made before the pool, whose thread factory tells it about each worker.
+  private[runtime] lazy val watchdog: Watchdog =
+    new Watchdog(this, settings.stuckAfter.toNanos, s"${settings.threadNamePrefix}-watchdog")
 
   // Identities of traced objects and futures (only used when tracing is on).
   private[this] val traceIds = new AtomicLong
@@ -215,6 +220,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
    */
   def run[A](main: => Proc[A]): A = {
     val block = spawn(new MainBlock)
+    block.cog.onSuspend = mainBlockSuspends
     val fut = send[MainBlock, A](block, "main", _ => main)
     awaitQuiescence()
     // A halt (fatal error) made awaitQuiescence throw; a main block that failed fatally itself
@@ -225,6 +231,13 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
       case None => throw new DeadlockException(deadlockReport(), unobservedFailures)
     }
   }
+
+  /**
+   * Run, on the main block's thread, each time the main block of [[run]] reaches a scheduling
+   * point that suspends it (await, get, suspend), or null. absc's program runner flushes the
+   * program's output there. Set before `run`.
+   */
+  @volatile private[cogs] var mainBlockSuspends: Runnable = _
 
   /**
    * Emit `TraceEvent.User(name, payload)` from code outside every process (a `main` thread),
@@ -369,7 +382,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
       try waitersChanged.signalAll()
       finally waitersLock.unlock()
     }
-    if (!joiners.isEmpty) joiners.forEach(t => LockSupport.unpark(t))
+    wakeJoiners()
   }
 
   // ------------------------------------------------------------------ simulated time
@@ -467,7 +480,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
         nanos = waitersChanged.awaitNanos(nanos)
       }
       val h = halt
-      if (h ne null) throw h.exception()
+      if (h ne null) throw h.exception(halting)
       true
     } finally {
       quiescenceWaiters -= 1
@@ -485,7 +498,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
       val deadline = if (timeoutNanos == Long.MaxValue) Long.MaxValue else System.nanoTime() + timeoutNanos
       while (!f.isDone) {
         val h = halt
-        if (h ne null) throw h.exception()
+        if (h ne null) throw h.exception(halting)
         if (active.get() == 0 && !f.isDone && halting == null) {
           // Quiescent and still pending: unless another outside thread resolves it, it never will.
           val e = new DeadlockException(s"the main thread waits for ${f.describeFuture}" :: deadlockReport(), unobservedFailures)
@@ -666,8 +679,12 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
   /** The handler of this runtime's workers: a fatal error, from a process (fatalError) or from the executor itself. */
   private[this] lazy val uncaughtHandler: Thread.UncaughtExceptionHandler = (t: Thread, e: Throwable) => {
     if (Cog.exhausted(e)) Cog.releaseReserve()
-    logQuietly(s"cogs: fatal error on ${t.getName} (cogs.on-fatal-error = ${settings.onFatalError})", e)
-    applyFatalPolicy(e)
+    // Out of memory again in here (building the log's closure, the halt's thread): the JVM would
+    // print that the handler itself threw. The halt, once started, does not need this thread.
+    try logQuietly(s"cogs: fatal error on ${t.getName} (cogs.on-fatal-error = ${settings.onFatalError})", e)
+    catch { case _: VirtualMachineError => }
+    try applyFatalPolicy(e)
+    catch { case _: VirtualMachineError => }
   }
 
   // Logging a fatal error must not keep the policy from being applied: out of memory, building the
@@ -677,8 +694,19 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
     catch { case _: VirtualMachineError | _: RuntimeException => }
 
   private def applyFatalPolicy(e: Throwable): Unit =
-    if (settings.onFatalError == Settings.Shutdown) startHalt(e)
-    else Log.log(Level.WARNING, s"cogs: the runtime goes on after a fatal error ($e): cogs.on-fatal-error = continue")
+    if (settings.onFatalError == Settings.Shutdown) {
+      val hook = fatalErrorHook
+      if (hook ne null) try hook.run() catch { case _: VirtualMachineError | _: RuntimeException => }
+      startHalt(e)
+    } else Log.log(Level.WARNING, s"cogs: the runtime goes on after a fatal error ($e): cogs.on-fatal-error = continue")
+
+  /**
+   * Run (on the thread that met it) when a fatal error makes the runtime halt
+   * (`cogs.on-fatal-error = shutdown`), before the halt starts, or null. It must not allocate: the
+   * heap may be full. absc's program runner wakes its last-resort thread with it (`LastResort`),
+   * which ends the JVM if the run cannot.
+   */
+  @volatile private[cogs] var fatalErrorHook: Runnable = _
 
   /**
    * Stop the executor after a fatal error: interrupt the workers, drop the COGs that wait in its
@@ -689,22 +717,91 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
   private def startHalt(e: Throwable): Unit = {
     val first = synchronized { if (halting eq null) { halting = e; true } else false }
     if (!first) return
-    val t = new Thread(() => {
+    watchdog.stop()
+    // Out of memory, each step may fail again; the waiters are woken whatever happens (a halt that
+    // died here left `run` waiting for ever). The report lists at most HaltReportLines processes: a
+    // program that ran out of memory may leave millions waiting, and listing them all needs memory.
+    try {
+      val t = new Thread(() => haltNow(e), s"${settings.threadNamePrefix}-halt")
+      t.setDaemon(true)
+      t.start()
+    } catch {
+      // No thread to be had (or the lambda's first linkage failed): stop the pool without waiting
+      // for it (a worker cannot wait for its own pool) and wake the waiters from here.
+      case _: VirtualMachineError | _: LinkageError =>
+        try pool.shutdownNow() catch { case _: VirtualMachineError | _: RuntimeException => }
+        halted(unreportedHalt)
+    }
+  }
+
+  private def haltNow(e: Throwable): Unit = {
+    var h: Halted = null
+    try {
       pool.shutdownNow()
       val stopped = pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS)
-      val left = deadlockReport()
-      val h = new Halted(e, left, stopped)
-      Log.log(Level.ERROR, h.message)
-      closed = true
-      if (tracing ne null) tracing.close()
-      halt = h
-      waitersLock.lock()
-      try waitersChanged.signalAll()
-      finally waitersLock.unlock()
-      joiners.forEach(j => LockSupport.unpark(j))
-    }, s"${settings.threadNamePrefix}-halt")
-    t.setDaemon(true)
-    t.start()
+      h = new Halted(e, leftWaiting(HaltReportLines), stopped)
+      logQuietly(h.message, null)
+    } catch { case _: VirtualMachineError | _: RuntimeException | _: InterruptedException | _: LinkageError => }
+    try { if (tracing ne null) tracing.close() }
+    catch { case _: VirtualMachineError | _: RuntimeException | _: LinkageError => }
+    halted(if (h eq null) unreportedHalt else h)
+  }
+
+  /**
+   * The end of a halt: `halt` set and every waiter woken. Nothing here may escape: this thread's
+   * death left `run` waiting for ever, and on a heap still full (the workers that go on finishing
+   * their batches after shutdownNow fill again what the reserves freed) the JVM printed
+   * `OutOfMemoryError thrown from the UncaughtExceptionHandler` for the halt's thread when the
+   * default handler could not print the error either. So the Halted is allocated up front when
+   * there is no report, and waking allocates nothing it has not allocated before: no `lock()`,
+   * which queues a node when contended, and the joiners are woken by a consumer made (its lambda
+   * linked, which allocates much) when the companion object was initialised. What may still allocate (the lock's first queue head when
+   * a waiter is signalled, the joiners' traverser) is retried while the stopping workers release
+   * memory; a run whose halt still cannot end is ended by its caller's last resort (absc's
+   * LastResort halts the JVM).
+   */
+  private def halted(h: Halted): Unit = {
+    closed = true
+    halt = h
+    var tries = 0
+    var woken = false
+    while (!woken && tries < HaltWakeTries) {
+      try {
+        while (!waitersLock.tryLock()) Thread.onSpinWait()
+        try waitersChanged.signalAll()
+        finally waitersLock.unlock()
+        wakeJoiners()
+        woken = true
+      } catch {
+        case _: VirtualMachineError | _: RuntimeException | _: LinkageError =>
+          tries += 1
+          LockSupport.parkNanos(1000000L)
+      }
+    }
+  }
+
+  // Made up front (CogRuntime.Unpark): a halt only allocates the key set's traverser.
+  private def wakeJoiners(): Unit = if (!joiners.isEmpty) joiners.forEach(CogRuntime.Unpark)
+
+  // A halt without a report (there was no memory to make one), made while there is memory.
+  private[this] val unreportedHalt = new Halted(null, null, stopped = false)
+
+  /** The processes left waiting, at most `limit` of them, and a line that counts the others. */
+  private def leftWaiting(limit: Int): List[String] = {
+    val b = List.newBuilder[String]
+    var n = 0
+    var more = 0
+    val it = suspendedCogs.snapshot().iterator()
+    while (it.hasNext) {
+      val c = it.next().asInstanceOf[Cog]
+      if (n >= limit) more += 1
+      else {
+        val lines = try c.waitingReport() catch { case e: RuntimeException => List(s"(busy, cannot be inspected: $e)") }
+        lines.foreach { l => if (n < limit) b += s"$c: $l" else more += 1; n += 1 }
+      }
+    }
+    if (more > 0) b += s"... and processes of $more more COG(s)"
+    b.result()
   }
 
   /** The runtime halted after a fatal error (cogs.on-fatal-error = shutdown), with its report. */
@@ -719,9 +816,13 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
    */
   def close(): Unit = if (!closed && (halting eq null)) {
     closed = true
+    watchdog.stop()
     pool.shutdown()
-    if (!pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS))
-      Log.log(Level.WARNING, s"cogs: close: workers still running after cogs.shutdown-timeout (${settings.shutdownTimeout})")
+    if (!pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS)) {
+      val left = watchdog.runningNow()
+      Log.log(Level.WARNING, s"cogs: close: workers still running after cogs.shutdown-timeout (${settings.shutdownTimeout})" +
+        (if (left.isEmpty) "" else left.mkString(", running ", ", ", "")))
+    }
     if (tracing ne null) tracing.close()
     if (settings.reportUnobservedFailures && !failedLog.isEmpty) {
       val failed = unobservedFailures
@@ -731,6 +832,22 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
     }
     // Nothing is logged on a normal close: the logger is made on first use (see Log), and making it
     // starts java.util.logging, tens of milliseconds on the cold path of every ABS model run.
+  }
+
+  private[runtime] def isClosedOrHalting: Boolean = closed || (halting ne null)
+
+  // ------------------------------------------------------------------ the watchdog
+
+  /**
+   * Who hears of a process that ran `cogs.watchdog.stuck-after` without reaching a scheduling point
+   * (see [[Watchdog]]); null: the runtime's log, at WARNING, with the stack. Called on the
+   * watchdog's thread. absc's program runner sets it to report in ABS terms.
+   */
+  @volatile private[cogs] var stuckReporter: StuckProcess => Unit = _
+
+  private[runtime] def reportStuck(s: StuckProcess): Unit = {
+    val r = stuckReporter
+    if (r ne null) r(s) else Log.log(Level.WARNING, s.message)
   }
 
   /** Same as `close`. */
@@ -748,12 +865,14 @@ object CogRuntime {
       threadNamePrefix: String,
       shutdownTimeout: java.time.Duration,
       onFatalError: String = Settings.Shutdown,
-      reportUnobservedFailures: Boolean = true
+      reportUnobservedFailures: Boolean = true,
+      stuckAfter: java.time.Duration = Settings.DefaultStuckAfter
   )
 
   object Settings {
     final val Shutdown = "shutdown"
     final val Continue = "continue"
+    private[runtime] val DefaultStuckAfter = java.time.Duration.ofSeconds(5)
 
     /**
      * What reference.conf says, without reading it (`CogRuntime()` when [[ConfigProbe]] finds
@@ -765,7 +884,8 @@ object CogRuntime {
       threadNamePrefix = "cogs-worker",
       shutdownTimeout = java.time.Duration.ofSeconds(10),
       onFatalError = Shutdown,
-      reportUnobservedFailures = true
+      reportUnobservedFailures = true,
+      stuckAfter = DefaultStuckAfter
     )
 
     def apply(config: Config): Settings = {
@@ -778,10 +898,12 @@ object CogRuntime {
         threadNamePrefix = c.getString("executor.thread-name-prefix"),
         shutdownTimeout = c.getDuration("shutdown-timeout"),
         onFatalError = c.getString("on-fatal-error"),
-        reportUnobservedFailures = c.getBoolean("report-unobserved-failures")
+        reportUnobservedFailures = c.getBoolean("report-unobserved-failures"),
+        stuckAfter = c.getDuration("watchdog.stuck-after")
       )
       require(settings.onFatalError == Shutdown || settings.onFatalError == Continue,
         s"cogs.on-fatal-error must be '$Shutdown' or '$Continue', got '${settings.onFatalError}'")
+      require(!settings.stuckAfter.isNegative, s"cogs.watchdog.stuck-after must not be negative, got ${settings.stuckAfter}")
       require(settings.throughput >= 1, s"cogs.throughput must be at least 1, got ${settings.throughput}")
       require(settings.parallelism <= 32767, s"cogs.executor.parallelism is too large: ${settings.parallelism}")
       settings
@@ -836,6 +958,14 @@ object CogRuntime {
     def line: String = s"${failed.origin} failed: ${failed.error}" + (if (oneWay) " (a one-way call)" else "")
   }
 
+  /** How many times a halt tries to wake the waiters when memory runs short (about 1 ms apart; see halted). */
+  private final val HaltWakeTries = 5000
+
+  private val Unpark: java.util.function.Consumer[Thread] = t => LockSupport.unpark(t)
+
+  /** Processes a halt's report lists at most (see startHalt). */
+  private final val HaltReportLines = 20
+
   /** Hand-offs a worker runs in a row before it goes back to the pool's queues. */
   private final val MaxHandOffs = 64
 
@@ -851,6 +981,17 @@ object CogRuntime {
     var inBatch = false
     /** COGs that went idle during this worker's current `runOn`, not yet taken off `active` (cogIdleOn). */
     var idled = 0
+    // What the watchdog saw this worker run at its last sample (read and written by the watchdog's
+    // thread only; see Watchdog).
+    private[runtime] var seenCog: Cog = _
+    private[runtime] var seenProcess: Process = _
+    private[runtime] var seenSlices = 0
+    private[runtime] var seenSince = 0L
+
+    override protected def onTermination(exception: Throwable): Unit = {
+      runtime.watchdog.workerEnded(this)
+      super.onTermination(exception)
+    }
   }
 
   /** The object that runs a program's main block. */
@@ -899,13 +1040,14 @@ object CogRuntime {
 
   /** What a halt left behind: the fatal error, the processes that were left waiting, and whether the executor stopped in time. */
   private[runtime] final class Halted(val error: Throwable, left: List[String], stopped: Boolean) {
-    val message: String = {
+    val message: String = if (left eq null) "cogs: the runtime halted after a fatal error" else {
       val b = new StringBuilder(s"cogs: the runtime halted after a fatal error ($error)")
       if (!stopped) b ++= "; some workers did not stop within cogs.shutdown-timeout"
       if (left.isEmpty) b ++= "; no process was left waiting"
-      else b ++= s"; ${left.size} process(es) were left:\n" ++= left.map("  " + _).mkString("\n")
+      else b ++= s"; ${left.count(!_.startsWith("... and "))} process(es) were left:\n" ++= left.map("  " + _).mkString("\n")
       b.result()
     }
-    def exception(): IllegalStateException = new IllegalStateException(message, error)
+    /** `cause`: the runtime's fatal error, for a Halted made before it (without a report). */
+    def exception(cause: Throwable): IllegalStateException = new IllegalStateException(message, if (error ne null) error else cause)
   }
 }

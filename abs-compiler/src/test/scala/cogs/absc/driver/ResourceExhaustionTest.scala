@@ -1,13 +1,12 @@
 package cogs.absc.driver
 
-import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, Paths}
 import java.util.concurrent.TimeUnit
 
 import org.junit.jupiter.api.Assertions._
 import org.junit.jupiter.api.{AfterAll, BeforeAll, Test, TestInstance}
 
-import DriverTestSupport._
+import DriverTestSupport.tempDir
 
 /**
  * Running out of memory or stack is a failure of the model with a report (issue 16 point 2): the
@@ -28,50 +27,9 @@ class ResourceExhaustionTest {
   @AfterAll def tearDown(): Unit =
     Files.walk(dir).sorted(java.util.Comparator.reverseOrder()).forEach(p => Files.deleteIfExists(p))
 
-  private final case class Ended(status: Int, out: String, err: String)
-
-  /** The classes directory of `text` compiled as `name.abs`. */
-  private def compile(name: String, text: String): Path = {
-    val err = new java.io.ByteArrayOutputStream
-    val driver = new Driver(AbsBackend, new java.io.PrintStream(err, true, UTF_8), verbose = false)
-    val sources = driver.readSources(List(absFile(dir, name, text))).toOption.get
-    val built = driver.build(sources, CachePolicy.Cached(dir.resolve("cache")), None)
-    assertTrue(built.isRight, err.toString(UTF_8))
-    built.toOption.get.program.classes
-  }
-
-  private def start(classes: Path, name: String, jvmOptions: String*): (Process, Path, Path) = {
-    val java = Paths.get(System.getProperty("java.home"), "bin", "java").toString
-    val out = dir.resolve(s"$name.out")
-    val err = dir.resolve(s"$name.err")
-    val command = List(java) ++ jvmOptions ++
-      List("-cp", classes.toString + _root_.java.io.File.pathSeparator + System.getProperty("java.class.path"), "absmodel_main.Main")
-    val p = new ProcessBuilder(command: _*).redirectOutput(out.toFile).redirectError(err.toFile).start()
-    p.getOutputStream.close()
-    (p, out, err)
-  }
-
-  private def await(p: Process, out: Path, err: Path, what: String): Ended = {
-    // Not a timing assertion: the bound only turns a JVM that never ends into a failure.
-    if (!p.waitFor(3, TimeUnit.MINUTES)) {
-      p.destroyForcibly()
-      fail(s"$what: the JVM did not end by itself:\n${Files.readString(err)}")
-    }
-    Ended(p.exitValue, Files.readString(out), Files.readString(err))
-  }
-
-  private def run(name: String, text: String, jvmOptions: String*): Ended = {
-    val (p, out, err) = start(compile(name, text), name, jvmOptions: _*)
-    await(p, out, err, name)
-  }
-
-  private def assertClean(e: Ended): Unit = {
-    assertEquals(1, e.status, e.err)
-    assertFalse(e.err.contains("\tat "), s"no stack trace:\n${e.err}")
-    assertFalse(e.err.contains("deadlock"), s"no deadlock report:\n${e.err}")
-    assertFalse(e.err.contains("internal error"), e.err)
-    assertFalse(e.err.contains("Exception in thread"), e.err)
-  }
+  private lazy val models = new ForkedModels(dir)
+  import models.{compile, run, start}
+  import ForkedModels.assertClean
 
   @Test def anEndlessSynchronousRecursionRunsOutOfMemoryAtItsLine(): Unit = {
     // Synchronous calls keep their frames on the heap, so this exhausts memory, not the stack. This

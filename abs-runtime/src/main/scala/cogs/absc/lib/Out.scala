@@ -12,6 +12,13 @@ import java.nio.charset.StandardCharsets
  *  - If standard output is a terminal, every call is flushed (line buffering, as C's stdio
  *    does), so interactive runs show output at once. `-Dcogs.absc.out.autoflush=true|false`
  *    overrides the guess.
+ *  - Otherwise (a pipe, a file) text waits in the buffer at most `cogs.absc.out.flush-interval`
+ *    milliseconds (100 by default; 0: until the buffer fills): a daemon thread, started by the
+ *    first text that waits, flushes it. Nothing is paid per line: a reader at the other end of a
+ *    pipe sees a line within the interval, and a program that prints a million lines still writes
+ *    64 KiB at a time. The program runner also flushes whenever the main block reaches a
+ *    scheduling point (`await`, `get`, `suspend`), so what it printed before waiting is out
+ *    before the wait.
  *  - Ordering with standard error: anything that writes to stderr (an uncaught exception, a
  *    deadlock report) must call [[flush]] first, or use [[err]], which does; the generated main
  *    calls [[flush]] when the program ends and before `System.exit`. Do not mix `System.out`
@@ -35,17 +42,45 @@ object Out {
 
   Runtime.getRuntime.addShutdownHook(new Thread(() => flush(), "cogs-absc-out-flush"))
 
+  /** How long text may wait in the buffer (nanoseconds) when not auto-flushed; 0: until it fills. */
+  private val intervalNanos: Long =
+    try math.max(0L, Option(System.getProperty("cogs.absc.out.flush-interval")).fold(100L)(_.trim.toLong)) * 1000000L
+    catch { case _: NumberFormatException => 100L * 1000000L }
+
+  // Whether the flusher thread runs; read and written under `lock`.
+  private var flusherStarted = false
+
+  /**
+   * Under `lock`, after text went into the buffer without being flushed: start the flusher the
+   * first time. One plain test per call afterwards.
+   */
+  private def waiting(): Unit =
+    if (!flusherStarted && intervalNanos > 0) {
+      flusherStarted = true
+      val t = new Thread(() => flushEvery(), "cogs-absc-out-flusher")
+      t.setDaemon(true)
+      t.start()
+    }
+
+  // A lost race between a print and this flush only delays that text by one interval.
+  private def flushEvery(): Unit =
+    while (true) {
+      java.util.concurrent.locks.LockSupport.parkNanos(intervalNanos)
+      try flush()
+      catch { case _: VirtualMachineError => () } // out of memory: the next round tries again
+    }
+
   /** ABS `print(s)`. */
   def print(s: String): Unit = lock.synchronized {
     write(s)
-    if (autoFlush) flushLocked()
+    if (autoFlush) flushLocked() else waiting()
   }
 
   /** ABS `println(s)`. */
   def println(s: String): Unit = lock.synchronized {
     write(s)
     put('\n'.toByte)
-    if (autoFlush) flushLocked()
+    if (autoFlush) flushLocked() else waiting()
   }
 
   /** Write what is buffered to standard output. */

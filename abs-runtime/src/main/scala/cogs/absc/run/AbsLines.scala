@@ -14,9 +14,18 @@ import java.nio.charset.StandardCharsets.UTF_8
 private[absc] object AbsLines {
 
   /** `file.abs:line` of the innermost frame of `t` in the model's code, if the tables say. */
-  def of(t: Throwable, loader: ClassLoader): Option[String] = {
+  def of(t: Throwable, loader: ClassLoader): Option[String] = inFrames(t.getStackTrace, loader, all = false).headOption
+
+  /**
+   * The ABS lines of a stack, innermost first, a line repeated by consecutive frames given once:
+   * where a process that does not reach a scheduling point is, and how it got there.
+   */
+  def ofStack(frames: Array[StackTraceElement], loader: ClassLoader): List[String] = inFrames(frames, loader, all = true)
+
+  private def inFrames(frames: Array[StackTraceElement], loader: ClassLoader, all: Boolean): List[String] = {
     val tables = scala.collection.mutable.HashMap.empty[String, Option[Table]]
-    val frames = t.getStackTrace
+    val found = List.newBuilder[String]
+    var last: String = null
     var i = 0
     while (i < frames.length) {
       val f = frames(i)
@@ -24,12 +33,17 @@ private[absc] object AbsLines {
         val cls = f.getClassName
         val dot = cls.lastIndexOf('.')
         val resource = (if (dot < 0) "" else cls.substring(0, dot).replace('.', '/') + "/") + f.getFileName + ".abslines"
-        val found = tables.getOrElseUpdate(resource, load(resource, loader)).flatMap(_.at(f.getLineNumber))
-        if (found.isDefined) return found
+        tables.getOrElseUpdate(resource, load(resource, loader)).flatMap(_.at(f.getLineNumber)) match {
+          case Some(line) if line != last =>
+            if (!all) return List(line)
+            found += line
+            last = line
+          case _ =>
+        }
       }
       i += 1
     }
-    None
+    found.result()
   }
 
   private final class Table(file: String, starts: Array[Int], line: Array[Int]) {

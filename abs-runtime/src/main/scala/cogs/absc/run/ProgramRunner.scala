@@ -269,6 +269,10 @@ object ProgramRunner {
           err.println(s"absc: ${e.getMessage}")
           return Outcome(ExitUsage, None, Some(e.getMessage))
       }
+    // On the runtime that runs the program (a step replay's controlled run replaced the given one).
+    rt.stuckReporter = stuckReporter(err, verbose, main.getClass.getClassLoader)
+    // What the main block printed reaches a pipe before it waits (Out's comment).
+    rt.mainBlockSuspends = () => Out.flush()
     val api =
       try modelApi.map(start => start(rt))
       catch {
@@ -303,9 +307,11 @@ object ProgramRunner {
     }
     val diverged = () => ScheduleFile.divergence(schedule)
     var stillRunning = false
+    val lastResort = new LastResort(() => fatal(rt, "", None), standalone = session.get() eq null)
+    rt.fatalErrorHook = lastResort.wake
     try {
       val outcome = api match {
-        case None => runMainBlock(rt, main, isTest, controlled, diverged = diverged)
+        case None => runMainBlock(rt, main, isTest, controlled, diverged = diverged, lastResort = lastResort)
         case Some(server) =>
           val (o, running) = serveUntilQuit(server, rt, main, isTest, diverged)
           stillRunning = running
@@ -313,15 +319,26 @@ object ProgramRunner {
       }
       // A model stopped by /quit in the middle of its work has nothing left behind worth reporting.
       if (stillRunning) outcome else endOfRun(rt, outcome, main)
+    } catch {
+      // After a fatal error, the report itself ran out of memory (the heap is still full of what
+      // the program made): LastResort's text, written without allocating.
+      case _: VirtualMachineError if lastResort.woken => lastResort.reportLost(); LostReport
     } finally {
-      flushOutput()
-      placement.foreach(RemotePlacement.stop)
-      // A model stopped by /quit while a process still ran without suspending: its workers cannot be
-      // stopped from here, and a close would wait for them (cogs.shutdown-timeout). They are daemon
-      // threads: the JVM ends without them (absc exits, a standalone program returns from main).
-      if (!stillRunning) rt.close()
-      try ScheduleFile.finish(schedule)
-      catch { case e: java.io.IOException => err.println(s"absc: the schedule could not be written: $e") }
+      try {
+        flushOutput()
+        placement.foreach(RemotePlacement.stop)
+        // A model stopped by /quit while a process still ran without suspending: its workers cannot be
+        // stopped from here, and a close would wait for them (cogs.shutdown-timeout). They are daemon
+        // threads: the JVM ends without them (absc exits, a standalone program returns from main).
+        if (!stillRunning) rt.close()
+        try ScheduleFile.finish(schedule)
+        catch { case e: java.io.IOException => err.println(s"absc: the schedule could not be written: $e") }
+      } catch {
+        // Out of memory again after a fatal error, with the report written: what is left undone
+        // ends with the JVM, and the error must not reach `main` (an uncaught error is a stack trace).
+        case _: VirtualMachineError if lastResort.woken =>
+      }
+      lastResort.done()
     }
   }
 
@@ -373,7 +390,7 @@ object ProgramRunner {
    */
   private def runMainBlock[A](rt: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean,
       controlled: Option[(ControlledRun, Vector[String])], server: ModelApiServer = null,
-      diverged: () => Option[String] = () => None): Outcome = {
+      diverged: () => Option[String] = () => None, lastResort: LastResort = null): Outcome = {
     val limit = clockLimit()
     // Stopped by /quit (which stops the clock): no clock limit to speak of.
     def quitting = (server ne null) && server.quitRequested
@@ -424,7 +441,9 @@ object ProgramRunner {
         fail("interrupted", e)
       case e: Throwable if rt.haltReport.isDefined =>
         // The runtime halted after a fatal error of the JVM in a process (cogs.on-fatal-error).
-        fail(fatal(rt, jvmErrorAt(if (e.getCause ne null) e.getCause else e, main)), e)
+        val cause = if (e.getCause ne null) e.getCause else e
+        if (lastResort ne null) lastResort.forReport()
+        fail(fatal(rt, creating(cause) + jvmErrorAt(cause, main), Some(cause.toString)), e)
       case e: Throwable =>
         // Not from the program's processes: creating the runtime, a bug in the runtime or here.
         fail(s"the program could not be run: ${describe(e)}", e)
@@ -515,6 +534,33 @@ object ProgramRunner {
     }
   }
 
+  /**
+   * The watchdog's report (`cogs.watchdog.stuck-after`) in ABS terms: a warning on standard error
+   * naming the method and the ABS lines the stack shows (innermost first); the JVM stack with -v.
+   * Captures the session's stream and flags: it is called on the watchdog's thread.
+   */
+  private def stuckReporter(out: PrintStream, verbose: Boolean, loader: ClassLoader): cogs.runtime.StuckProcess => Unit = s => {
+    val lines =
+      try AbsLines.ofStack(s.stack, loader)
+      catch { case _: Exception => Nil } // only the location is lost
+    val at = lines match {
+      case Nil => ""
+      case here :: Nil => s" at $here"
+      case here :: callers => s" at $here (called from ${callers.mkString(", ")})"
+    }
+    val b = new StringBuilder(
+      s"absc: warning: ${describeOrigin(s.describe)} has run for ${s.ranForMillis / 1000.0} s without reaching a " +
+        s"scheduling point (await, get, suspend or the end of the method)$at; until it does, it holds one of the " +
+        "runtime's worker threads, and no other object can use that thread")
+    if (verbose) s.stack.foreach(f => b ++= "\n\tat " ++= f.toString)
+    Out.flush() // what the program printed so far comes before the warning
+    out.println(b.result())
+    out.flush()
+  }
+
+  /** What a run whose report ran out of memory returns (LastResort wrote the text). */
+  private val LostReport = Outcome(ExitFailure, None, Some("the program ran out of memory"))
+
   /** `cogs.absc.clock-limit` (`absc run -l T`): a whole number or a fraction `n/d`. */
   private def clockLimit(): Option[cogs.runtime.SimTime] =
     Option(System.getProperty("cogs.absc.clock-limit")).map(_.trim).filter(_.nonEmpty).map { s =>
@@ -526,14 +572,16 @@ object ProgramRunner {
     }
 
   /** A fatal error of the JVM as a modeller can act on it: where it happened, and what to raise. */
-  private def fatal(rt: CogRuntime, at: String): String = {
-    val (where, error) = rt.firstFailure.map { f =>
+  private def fatal(rt: CogRuntime, at: String, error: Option[String]): String = {
+    // Without a failed process (the error met the scheduler, or there was no memory to record the
+    // failure): the error itself, not the halt's report, which lists processes left waiting.
+    val (where, what) = rt.firstFailure.map { f =>
       val i = f.indexOf(" failed: ")
       if (i < 0) ("the program", f) else (describeOrigin(f.substring(0, i)), f.substring(i + " failed: ".length))
-    }.getOrElse(("the program", rt.haltReport.get))
-    if (error.contains("OutOfMemoryError"))
-      s"$where ran out of memory$at ($error); give the JVM more heap, e.g. JAVA_OPTS=-Xmx4g"
-    else s"$where failed with a fatal error of the JVM$at ($error); the run was stopped"
+    }.getOrElse(("the program", error.getOrElse("java.lang.OutOfMemoryError")))
+    if (what.contains("OutOfMemoryError"))
+      s"$where ran out of memory$at ($what); give the JVM more heap, e.g. JAVA_OPTS=-Xmx4g"
+    else s"$where failed with a fatal error of the JVM$at ($what); the run was stopped"
   }
 
   /**
@@ -547,6 +595,28 @@ object ProgramRunner {
       try AbsLines.of(t, main.getClass.getClassLoader).fold("")(" at " + _)
       catch { case _: Exception | _: VirtualMachineError => "" } // only the location is lost
     case _ => ""
+  }
+
+  /**
+   * ` while creating a COG` (an object, a process, a future, a list) for running out of memory,
+   * from the innermost constructor on the error's stack; empty when the JVM gave the error no stack
+   * (it preallocates a few with one) or no constructor is on it.
+   */
+  private def creating(t: Throwable): String = t match {
+    case _: OutOfMemoryError =>
+      try t.getStackTrace.iterator.filter(_.getMethodName == "<init>").map(f => created(f.getClassName))
+        .collectFirst { case Some(what) => s" while creating $what" }.getOrElse("")
+      catch { case _: Exception | _: VirtualMachineError => "" }
+    case _ => ""
+  }
+
+  private def created(cls: String): Option[String] = cls match {
+    case "cogs.runtime.Cog" | "cogs.runtime.CogCore" => Some("a COG")
+    case "cogs.runtime.Process" | "cogs.runtime.ProcessCore" => Some("a process (an asynchronous call)")
+    case "cogs.runtime.Fut" | "cogs.runtime.FutCore" => Some("a future")
+    case "scala.collection.immutable.$colon$colon" => Some("a list")
+    case c if c.startsWith("java.") || c.startsWith("jdk.") || c.startsWith("scala.") || c.startsWith("cogs.") => None
+    case c => Some(s"an object of class ${c.substring(c.lastIndexOf('.') + 1)}")
   }
 
   /** What a modeller can do about a failure, if there is something: the JVM settings that limit it. */
