@@ -59,7 +59,7 @@ class CorpusParseTest {
       assertTrue(dirs.contains(d), s"no programs in $runDir/$d")
     assertTrue(corpus.forall(p => runDir.relativize(p).getNameCount == 2),
       "programs live exactly one directory below the corpus root")
-    assertEquals(List("CloudAutoscaler.abs", "Listing1.abs", "NQueens.abs", "RareDeadlock.abs"), examples.map(_.getFileName.toString))
+    assertEquals(List("CloudAutoscaler.abs", "Foreign.abs", "Listing1.abs", "NQueens.abs", "RareDeadlock.abs"), examples.map(_.getFileName.toString))
   }
 
   @Test def everyProgramParses(): Unit = {

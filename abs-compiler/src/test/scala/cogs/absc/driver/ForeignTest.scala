@@ -65,7 +65,7 @@ class ForeignTest {
       |  Bool even(Int x) { return x % 2 == 0; }
       |  Unit poke() { skip; }
       |  Int seen() { return -1; }
-      |  String onlyAbs() { return "the ABS body of " + this.hello("me"); }
+      |  String onlyAbs() { String h = this.hello("me"); return "the ABS body of " + h; }
       |}
       |{
       |  Hello h = new HelloImpl();
