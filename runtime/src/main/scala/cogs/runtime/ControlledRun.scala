@@ -56,7 +56,7 @@ final class ControlledRun {
 
   // What the step running now touched; null between steps (start's call to the main block is no step's).
   private[this] var sentTo: Set[String] = _
-  private[this] var created: Set[String] = _
+  private[this] var created: Map[String, String] = _
   private[this] var read: Set[String] = _
   private[this] var ordered = false
   private[this] var inStep = false
@@ -65,7 +65,7 @@ final class ControlledRun {
   private[runtime] def sent(cog: Cog, p: Process): Unit =
     if (inStep) {
       sentTo += cog.schedule.id
-      created += p.scheduleName
+      created += p.scheduleName -> cog.schedule.id
       if (ControlledRun.orderSensitive(cog)) ordered = true
     }
 
@@ -131,7 +131,7 @@ final class ControlledRun {
   def step(s: ControlledRun.Step): ControlledRun.Footprint = {
     if (!pending.remove(s.cog)) throw new IllegalArgumentException(s"$s is not enabled")
     sentTo = Set.empty
-    created = Set.empty
+    created = Map.empty
     read = Set.empty
     ordered = ControlledRun.orderSensitive(s.cog)
     // A process resuming after `await g` does not evaluate g again in its slice: offer did.
@@ -195,7 +195,7 @@ object ControlledRun {
 
   /**
    * What one step touched, besides running on its COG (`cog`, the COG's name in the schedule):
-   * the names of the calls it sent (`created`) and of the COGs it sent them to (`sentTo`), the
+   * the names of the calls it sent with the COG each went to (`created`), the COGs (`sentTo`), the
    * names of the calls whose futures it read (`read`: `await f?`, `get`, a future in the guard
    * it resumed after, whether the future was resolved or not), and whether its process ended in
    * it (`ended`: the future of `call` is resolved by this step). `orderSensitive`: the step ran
@@ -207,12 +207,12 @@ object ControlledRun {
       val cog: String,
       val call: String,
       val sentTo: Set[String],
-      val created: Set[String],
+      val created: Map[String, String],
       val read: Set[String],
       val ended: Boolean,
       val orderSensitive: Boolean) {
     override def toString: String =
-      s"$cog/$call sent ${created.toList.sorted.mkString("[", ",", "]")} to ${sentTo.toList.sorted.mkString("[", ",", "]")}, " +
+      s"$cog/$call sent ${created.keys.toList.sorted.mkString("[", ",", "]")} to ${sentTo.toList.sorted.mkString("[", ",", "]")}, " +
         s"read ${read.toList.sorted.mkString("[", ",", "]")}${if (ended) ", ended" else ""}${if (orderSensitive) ", order-sensitive" else ""}"
   }
 

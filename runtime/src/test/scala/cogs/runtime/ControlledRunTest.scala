@@ -90,10 +90,11 @@ class ControlledRunTest {
     assertEquals(1, main.sentTo.size, main.toString)
     assertFalse(main.sentTo.contains(main.cog))
     // It awaits a & b: both futures are read in its first slice.
-    assertEquals(main.created, main.read, main.toString)
+    assertEquals(main.created.keySet, main.read, main.toString)
+    assertEquals(main.sentTo, main.created.values.toSet)
     assertFalse(main.ended)
     // Each add runs on the cell's COG, reads nothing, sends nothing, and ends (resolving its future).
-    main.created.foreach { add =>
+    main.created.keys.foreach { add =>
       val f = byCall(add).head
       assertEquals(main.sentTo.head, f.cog)
       assertTrue(f.ended && f.read.isEmpty && f.sentTo.isEmpty && f.created.isEmpty, f.toString)
@@ -102,11 +103,11 @@ class ControlledRunTest {
     // sends `all` and awaits it.
     val resumed = fps.filter(_.call == main.call)
     assertEquals(3, resumed.size, resumed.toString)
-    assertTrue(main.created.subsetOf(resumed(1).read), resumed(1).toString)
+    assertTrue(main.created.keySet.subsetOf(resumed(1).read), resumed(1).toString)
     assertEquals(1, resumed(1).created.size)
-    assertTrue(resumed(1).created.subsetOf(resumed(1).read))
+    assertTrue(resumed(1).created.keySet.subsetOf(resumed(1).read))
     // Its last slice reads the future of `all` (resolved by then) and ends.
-    assertEquals(resumed(1).created, resumed(2).read)
+    assertEquals(resumed(1).created.keySet, resumed(2).read)
     assertTrue(resumed(2).ended)
     assertFalse(fps.exists(_.orderSensitive))
   }

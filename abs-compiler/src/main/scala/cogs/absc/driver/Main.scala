@@ -491,8 +491,7 @@ private[driver] final class ExploreCommand(ctx: Main.Context) extends AbscComman
     noProgramArgs()
     def bad(message: String) = throw new CommandLine.ParameterException(spec.commandLine, message)
     if (!cogs.absc.explore.Explorer.Strategies.contains(strategy))
-      bad(if (strategy == "dpor") "--strategy dpor is not implemented yet (see docs/explore.md); use exhaustive, random or pct"
-          else s"--strategy must be one of ${cogs.absc.explore.Explorer.Strategies.mkString(", ")}, not '$strategy'")
+      bad(s"--strategy must be one of ${cogs.absc.explore.Explorer.Strategies.mkString(", ")}, not '$strategy'")
     if (maxSchedules < 1) bad(s"--max-schedules must be at least 1, not $maxSchedules")
     if (maxSteps < 1) bad(s"--max-steps must be at least 1, not $maxSteps")
     if (pctDepth < 1) bad(s"--pct-depth must be at least 1, not $pctDepth")
