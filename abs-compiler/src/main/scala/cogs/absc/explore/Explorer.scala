@@ -139,7 +139,7 @@ final class Explorer(main: CogRuntime => Proc[Any], options: Explorer.Options, e
 
 object Explorer {
   final case class Options(
-      strategy: String = "exhaustive",
+      strategy: String = "dpor",
       maxSchedules: Long = 100000,
       maxDepth: Int = Int.MaxValue,
       maxSteps: Int = 100000,
