@@ -9,9 +9,9 @@ import cogs.runtime.ControlledRun
  * runtime's report ([[cogs.runtime.ControlledRun.Footprint]]) and what the explorer saw around
  * the step (whether it printed, whether it gave an object its number, whether a process failed in
  * it, the clock's advances so far).
- * A step of a process that was enabled but never taken in a run is known only by its COG and
- * process (`partial`): it is taken as dependent on every step of its COG, which is all that an
- * untaken step needs (see `docs/explore.md`).
+ * The next step of a process that takes no further step in a run is known only by its COG and
+ * process ([[Touch.untaken]]): dependent on every step of its COG, which is what the race with the
+ * step that disabled it needs (see `docs/explore.md`).
  */
 private[explore] final case class Touch(
     cog: String,
@@ -55,7 +55,7 @@ private[explore] object Touch {
  * the previous one up to the node where it takes a new step.
  *
  * A process plays the part of a thread: its next step is the one slice it would run now. After
- * each run, for every state `k` of the run and every process `p` enabled there, the last step
+ * each run, for every state `k` of the run and every process `p` alive there, the last step
  * `i < k` that is dependent on `p`'s next step and does not happen before `p` (happens-before:
  * the transitive closure of the dependency relation along the run, with the clock's advances as
  * barriers) is a race: at the state before `i`, `p` is added to the steps to try, or, if `p` was not
