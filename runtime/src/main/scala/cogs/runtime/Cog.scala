@@ -61,6 +61,12 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
    * is queued (the inbox CAS publishes it), never changed afterwards.
    */
   private[runtime] var onSuspend: Runnable = _
+  /**
+   * The controller of a controlled run, told of the futures each slice reads (see
+   * [[ControlledRun.Footprint]]); null in every other run. Cached from the runtime, where it is
+   * set before the first COG exists, so the interpreter tests a field of this object.
+   */
+  private[this] val control: ControlledRun = runtime.control
   /** The process running now (for traces and tests); null between slices. */
   private[runtime] var running: Process = _
   // Slices run so far (wraps around; only compared for equality). The watchdog reads it from its
@@ -759,6 +765,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
             }
           case AWAIT =>
             val g = cur.asInstanceOf[Await].guard
+            if (control ne null) control.readGuard(g)
             p.markChecked(slices)
             var threw: Throwable = null
             val holds =
@@ -773,6 +780,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
             }
           case AWAIT_FUT =>
             val f = cur.asInstanceOf[AwaitFut[Any]].fut
+            if (control ne null) control.read(f)
             val o = f.outcome()
             if (o ne null) {
               o match {
@@ -789,6 +797,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
             return SliceYielded
           case GET =>
             val f = cur.asInstanceOf[Get[Any]].fut
+            if (control ne null) control.read(f)
             val o = f.outcome()
             if (o ne null) {
               // Emitted when get returns: a get that blocks first runs this case twice.

@@ -179,12 +179,22 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
       if (deadline ne null) p.deadline = t + deadline
     } else if (deadline ne null) p.deadline = deadline
     val s = schedule$
-    if (s ne null) p.scheduleName = s.callName(senderCog())
+    if (s ne null) named(s, cog, p)
     // Before the call is queued: in a shared trace the call precedes everything it causes.
     if (tracing ne null) TraceHooks.sent(this, target, label, args, p)
     enqueue(cog, p)
     afterSend()
     p.asInstanceOf[Fut[A]]
+  }
+
+  /**
+   * A call of a recorded, replayed or controlled run gets its name in the schedule; a controlled
+   * run's step also notes where it sent it (ControlledRun.Footprint). Ordinary runs never get here.
+   */
+  private def named(s: ScheduleTrace, cog: Cog, p: Process): Unit = {
+    p.scheduleName = s.callName(senderCog())
+    val c = control
+    if (c ne null) c.sent(cog, p)
   }
 
   /**
@@ -202,7 +212,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
     val clk = clock$
     if (clk ne null) p.arrivedAt = clk.now
     val s = schedule$
-    if (s ne null) p.scheduleName = s.callName(senderCog())
+    if (s ne null) named(s, cog, p)
     if (tracing ne null) TraceHooks.sent(this, target, label, args, null)
     enqueue(cog, p)
     afterSend()

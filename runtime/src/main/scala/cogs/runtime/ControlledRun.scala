@@ -28,9 +28,16 @@ package cogs.runtime
  * The run records its decisions as a [[ScheduleTrace]] does ([[decisions]]), in the format a
  * replay takes, so the schedule of any controlled run can be replayed by an ordinary runtime.
  *
+ * [[step]] reports what the step touched besides its own COG ([[ControlledRun.Footprint]]): the
+ * calls it sent and to which COGs, the futures it read (with `await` or `get`, resolved or not,
+ * and the futures of the guard it resumed after), and whether its process ended (resolving its
+ * future). A partial-order reduction builds its dependency relation from these.
+ *
  * Not thread-safe: one thread drives it, and no thread outside the runtime may send to its objects.
- * The runtime's only costs outside controlled runs: a null check where a COG is scheduled from
- * a thread that is not a worker, and one in the pick of a recorded or replayed run.
+ * The runtime's costs outside controlled runs: a null check where a COG is scheduled from a
+ * thread that is not a worker, one in the pick and one where a call is named in a recorded or
+ * replayed run, and one of a field of the COG where a slice reaches an `await` or a `get` (a read
+ * of a future that is already resolved leaves no other trace: see `docs/explore.md`).
  */
 final class ControlledRun {
   private[this] val pending = new java.util.ArrayList[Cog]
@@ -46,6 +53,40 @@ final class ControlledRun {
 
   /** Called by the runtime: `cog` has work (it was idle and got a message, or it ran and has more). */
   private[runtime] def scheduled(cog: Cog): Unit = pending.add(cog)
+
+  // What the step running now touched; null between steps (start's call to the main block is no step's).
+  private[this] var sentTo: Set[String] = _
+  private[this] var created: Map[String, String] = _
+  private[this] var read: Set[String] = _
+  private[this] var ordered = false
+  private[this] var inStep = false
+
+  /** Called by the runtime: the running step sent call `p` to `cog` (named already). */
+  private[runtime] def sent(cog: Cog, p: Process): Unit =
+    if (inStep) {
+      sentTo += cog.schedule.id
+      created += p.scheduleName -> cog.schedule.id
+      if (ControlledRun.orderSensitive(cog)) ordered = true
+    }
+
+  /**
+   * Called by the runtime: the running step reads `f` (`await f?`, `get`, or `f` in a guard). Only
+   * the futures of calls have a name in the schedule; the others are a timer's (resolved when the
+   * clock advances, never by a step) or resolved from the start.
+   */
+  private[runtime] def read(f: Fut[_]): Unit =
+    if (inStep) f match {
+      case p: Process => read += p.scheduleName
+      case _          =>
+    }
+
+  /** [[read]] for every future a guard mentions, resolved or not (a disjunction may hold through either). */
+  private[runtime] def readGuard(g: Guard): Unit = g match {
+    case f: Fut[_]      => read(f)
+    case a: Guard.And   => readGuard(a.left); readGuard(a.right)
+    case o: Guard.Or    => readGuard(o.left); readGuard(o.right)
+    case _              => // a condition: state of the COG itself
+  }
 
   /**
    * Start `main` as the program's main block (a process in a COG of its own), as `CogRuntime.run`
@@ -83,10 +124,24 @@ final class ControlledRun {
     out
   }
 
-  /** Run one slice of `s`'s process on its COG, on this thread. `s` must come from the last [[enabled]]. */
-  def step(s: ControlledRun.Step): Unit = {
+  /**
+   * Run one slice of `s`'s process on its COG, on this thread, and report what it touched.
+   * `s` must come from the last [[enabled]].
+   */
+  def step(s: ControlledRun.Step): ControlledRun.Footprint = {
     if (!pending.remove(s.cog)) throw new IllegalArgumentException(s"$s is not enabled")
-    s.cog.runChosen(s.process)
+    sentTo = Set.empty
+    created = Map.empty
+    read = Set.empty
+    ordered = ControlledRun.orderSensitive(s.cog)
+    // A process resuming after `await g` does not evaluate g again in its slice: offer did.
+    inStep = true
+    if (s.guard ne null) readGuard(s.guard)
+    try s.cog.runChosen(s.process)
+    finally inStep = false
+    val fp = new ControlledRun.Footprint(s.cogName, s.callName, sentTo, created, read, s.process.hasEnded, ordered)
+    sentTo = null; created = null; read = null
+    fp
   }
 
   /** The decisions so far, in the format of `ScheduleTrace.decisions` (COG name to its calls in order). */
@@ -124,6 +179,9 @@ object ControlledRun {
     /** False for a call not yet started; true for a process resuming after a scheduling point. */
     val resumes: Boolean = process.started
 
+    // The guard the process resumes after (checked by offer), or null.
+    private[runtime] val guard: Guard = process.guard
+
     /** What the resuming process waited for (its guard), or null. */
     val waitedFor: String = {
       val b = cog.blockerOrNull
@@ -134,4 +192,29 @@ object ControlledRun {
 
     override def toString: String = s"$key $describe"
   }
+
+  /**
+   * What one step touched, besides running on its COG (`cog`, the COG's name in the schedule):
+   * the names of the calls it sent with the COG each went to (`created`), the COGs (`sentTo`), the
+   * names of the calls whose futures it read (`read`: `await f?`, `get`, a future in the guard
+   * it resumed after, whether the future was resolved or not), and whether its process ended in
+   * it (`ended`: the future of `call` is resolved by this step). `orderSensitive`: the step ran
+   * on, or sent to, a COG whose picks depend on the order in which processes arrived (a
+   * user-defined scheduler, `[Scheduler: ..]`) or whose processes share the resources of a
+   * deployment component: no reduction can treat it as independent of other steps.
+   */
+  final class Footprint private[runtime] (
+      val cog: String,
+      val call: String,
+      val sentTo: Set[String],
+      val created: Map[String, String],
+      val read: Set[String],
+      val ended: Boolean,
+      val orderSensitive: Boolean) {
+    override def toString: String =
+      s"$cog/$call sent ${created.keys.toList.sorted.mkString("[", ",", "]")} to ${sentTo.toList.sorted.mkString("[", ",", "]")}, " +
+        s"read ${read.toList.sorted.mkString("[", ",", "]")}${if (ended) ", ended" else ""}${if (orderSensitive) ", order-sensitive" else ""}"
+  }
+
+  private def orderSensitive(c: Cog): Boolean = (c.policyOf ne null) || (c.dc ne null)
 }

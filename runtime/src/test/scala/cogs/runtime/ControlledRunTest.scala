@@ -69,4 +69,46 @@ class ControlledRunTest {
     assertTrue(run.waiting.exists(_.contains("main.main awaits")), run.waiting.toString)
     run.close()
   }
+
+  // Every step of `program` taking the first enabled step, with what it touched.
+  private def footprints(): List[ControlledRun.Footprint] = {
+    val run = new ControlledRun
+    run.start(program)
+    val b = List.newBuilder[ControlledRun.Footprint]
+    var enabled = run.enabled()
+    while (!enabled.isEmpty) { b += run.step(enabled.get(0)); enabled = run.enabled() }
+    run.close()
+    b.result()
+  }
+
+  @Test def eachStepReportsTheCallsItSentAndTheFuturesItRead(): Unit = {
+    val fps = footprints()
+    val byCall = fps.groupBy(_.call)
+    val main = fps.head
+    // The main block (COG x1, call x#1... its own name) sends both adds to the cell's COG.
+    assertEquals(2, main.created.size, main.toString)
+    assertEquals(1, main.sentTo.size, main.toString)
+    assertFalse(main.sentTo.contains(main.cog))
+    // It awaits a & b: both futures are read in its first slice.
+    assertEquals(main.created.keySet, main.read, main.toString)
+    assertEquals(main.sentTo, main.created.values.toSet)
+    assertFalse(main.ended)
+    // Each add runs on the cell's COG, reads nothing, sends nothing, and ends (resolving its future).
+    main.created.keys.foreach { add =>
+      val f = byCall(add).head
+      assertEquals(main.sentTo.head, f.cog)
+      assertTrue(f.ended && f.read.isEmpty && f.sentTo.isEmpty && f.created.isEmpty, f.toString)
+    }
+    // The main block resumes after `await a & b`: it read both futures again (its guard), then
+    // sends `all` and awaits it.
+    val resumed = fps.filter(_.call == main.call)
+    assertEquals(3, resumed.size, resumed.toString)
+    assertTrue(main.created.keySet.subsetOf(resumed(1).read), resumed(1).toString)
+    assertEquals(1, resumed(1).created.size)
+    assertTrue(resumed(1).created.keySet.subsetOf(resumed(1).read))
+    // Its last slice reads the future of `all` (resolved by then) and ends.
+    assertEquals(resumed(1).created.keySet, resumed(2).read)
+    assertTrue(resumed(2).ended)
+    assertFalse(fps.exists(_.orderSensitive))
+  }
 }

@@ -503,8 +503,8 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
   description = Array("Run the ABS FILEs' main block under every schedule (or many sampled ones): every choice of which process a COG runs next and which COG acts next is the explorer's. Reports each distinct outcome (normal end with its output, deadlock, failure, clock limit) with a count, and for each failure a witness schedule that 'absc run --replay' reproduces. See docs/explore.md."),
   footer = Array("", "Exit status: 0 if no schedule deadlocked or failed; 1 if one did; 2 if the program does not compile or on a bad command line."))
 private[driver] final class ExploreCommand(ctx: Main.Context) extends AbscCommand(ctx) {
-  @Opt(names = Array("--strategy"), paramLabel = "S", defaultValue = "exhaustive",
-    description = Array("exhaustive (every schedule, depth first; the default), random (uniformly random choices) or pct (probabilistic concurrency testing)."))
+  @Opt(names = Array("--strategy"), paramLabel = "S", defaultValue = "dpor",
+    description = Array("dpor (every schedule up to the reordering of independent steps: dynamic partial-order reduction; the default), exhaustive (every schedule, depth first), random (uniformly random choices) or pct (probabilistic concurrency testing)."))
   var strategy: String = _
   @Opt(names = Array("--max-schedules"), paramLabel = "N", defaultValue = "100000", description = Array("Stop after N schedules (default 100000)."))
   var maxSchedules: Long = _
@@ -528,8 +528,7 @@ private[driver] final class ExploreCommand(ctx: Main.Context) extends AbscComman
     noProgramArgs()
     def bad(message: String) = throw new CommandLine.ParameterException(spec.commandLine, message)
     if (!cogs.absc.explore.Explorer.Strategies.contains(strategy))
-      bad(if (strategy == "dpor") "--strategy dpor is not implemented yet (see docs/explore.md); use exhaustive, random or pct"
-          else s"--strategy must be one of ${cogs.absc.explore.Explorer.Strategies.mkString(", ")}, not '$strategy'")
+      bad(s"--strategy must be one of ${cogs.absc.explore.Explorer.Strategies.mkString(", ")}, not '$strategy'")
     if (maxSchedules < 1) bad(s"--max-schedules must be at least 1, not $maxSchedules")
     if (maxSteps < 1) bad(s"--max-steps must be at least 1, not $maxSteps")
     if (pctDepth < 1) bad(s"--pct-depth must be at least 1, not $pctDepth")

@@ -31,6 +31,8 @@ final class Explorer(main: CogRuntime => Proc[Any], options: Explorer.Options, e
     val started = System.nanoTime()
     var lastReport = started
     var schedules = 0L
+    var cutShort = 0L
+    var stepBound = false
     var stoppedBy: Option[String] = None
     var more = true
     CogRuntime.logSilenced = true
@@ -39,9 +41,13 @@ final class Explorer(main: CogRuntime => Proc[Any], options: Explorer.Options, e
       else if (stopRequested) { more = false; stoppedBy = Some("an interrupt (Ctrl-C or a termination signal)") }
       else {
         val r = runOnce(strategy)
-        schedules += 1
-        val c = classes.getOrElseUpdate(r.outcome.key, new OutcomeClass(r.outcome, r.steps, r.decisions, schedules))
-        c.count += 1
+        if (r eq null) cutShort += 1 // redundant (dpor's sleep sets): covered by another schedule
+        else {
+          schedules += 1
+          if (r.outcome.isInstanceOf[StepLimit]) stepBound = true
+          val c = classes.getOrElseUpdate(r.outcome.key, new OutcomeClass(r.outcome, r.steps, r.decisions, schedules))
+          c.count += 1
+        }
         more = strategy.next()
         val now = System.nanoTime()
         if (options.progress && now - lastReport > 1000000000L) {
@@ -51,15 +57,18 @@ final class Explorer(main: CogRuntime => Proc[Any], options: Explorer.Options, e
       }
     }
     val seconds = (System.nanoTime() - started) / 1e9
-    Result(schedules, classes.values.toList, stoppedBy.orElse(strategy.incomplete), strategy.exhausts && stoppedBy.isEmpty && strategy.incomplete.isEmpty, seconds)
+    if (stepBound && stoppedBy.isEmpty) stoppedBy = Some(s"the bound on steps (--max-steps ${options.maxSteps}): some schedules were not run to their end")
+    val incomplete = stoppedBy.orElse(strategy.incomplete)
+    Result(schedules, classes.values.toList, incomplete, strategy.exhausts && incomplete.isEmpty, seconds, cutShort)
   }
 
-  /** One schedule: a fresh runtime, the main block, steps until quiescence. */
+  /** One schedule: a fresh runtime, the main block, steps until quiescence. Null if the strategy cut it short. */
   private def runOnce(strategy: Strategy): RunResult = {
     strategy.startRun()
     val run = new ControlledRun
     val steps = mutable.ArrayBuffer.empty[StepRecord]
     var stepLimit = false
+    var abandoned = false
     var fut: cogs.runtime.Fut[Any] = null
     AbsRandom.setSeedPerCog(options.seed)
     Identity.reset()
@@ -68,17 +77,29 @@ final class Explorer(main: CogRuntime => Proc[Any], options: Explorer.Options, e
         options.clockLimit.foreach(run.runtime.limitClock)
         fut = run.start(main(run.runtime))
         var enabled = run.enabled()
-        while (!enabled.isEmpty && !stepLimit) {
+        while (!enabled.isEmpty && !stepLimit && !abandoned) {
           if (steps.size >= options.maxSteps) stepLimit = true
           else {
-            val i = if (enabled.size == 1) 0 else strategy.choose(enabled)
-            val s = enabled.get(i)
-            steps += StepRecord(s.key, s.describe, s.resumes, s.waitedFor, enabled.size)
-            run.step(s)
-            enabled = run.enabled()
+            val i = strategy.chooseStep(enabled, run.runtime.clockAdvances)
+            if (i < 0) abandoned = true
+            else {
+              val s = enabled.get(i)
+              steps += StepRecord(s.key, s.describe, s.resumes, s.waitedFor, enabled.size)
+              val epoch = run.runtime.clockAdvances
+              val printed = Out.printCount
+              val named = Identity.assigned
+              val failed = run.runtime.failedProcesses
+              val fp = run.step(s)
+              // Printing, numbering objects and failing (the first failure is the one reported)
+              // touch state that every COG shares: dpor orders the steps that do.
+              strategy.stepped(Touch(fp, Out.printCount != printed, Identity.assigned != named, run.runtime.failedProcesses != failed, epoch))
+              enabled = run.enabled()
+            }
           }
         }
+        strategy.finished(enabled, run.runtime.clockAdvances)
       } finally AbsRandom.unseed()
+    if (abandoned) { run.close(); return null }
     val outcome =
       if (stepLimit) StepLimit(options.maxSteps)
       else fut.poll match {
@@ -100,11 +121,16 @@ final class Explorer(main: CogRuntime => Proc[Any], options: Explorer.Options, e
       }
     val decisions = run.decisions
     run.close()
-    // Objects are named by identity hash codes, which differ from run to run: renamed in order of appearance.
+    // Objects are named by identity hash codes, which differ from run to run: renamed in order of
+    // appearance in the steps sorted by their names (stable, so a process's steps keep their
+    // order), which is the same for every schedule that only reorders independent steps.
     val names = new StableNames
+    steps.sortBy(_.key).foreach { s => names(s.describe); if (s.waitedFor ne null) names(s.waitedFor) }
     val stableSteps = steps.toList.map(s => s.copy(describe = names(s.describe), waitedFor = if (s.waitedFor eq null) null else names(s.waitedFor)))
     val stableOutcome = outcome match {
-      case Deadlock(waiting, out) => Deadlock(waiting.map(names(_)).sorted, out)
+      // Objects named only here are numbered in an order that does not depend on the report's.
+      case Deadlock(waiting, out) => Deadlock(waiting.sortBy(HashCodes.replaceAllIn(_, "#")).map(names(_)).sorted, out)
+      case Failed(message, out) => Failed(names(message), out)
       case other => other
     }
     RunResult(stableOutcome, stableSteps, decisions)
@@ -113,7 +139,7 @@ final class Explorer(main: CogRuntime => Proc[Any], options: Explorer.Options, e
 
 object Explorer {
   final case class Options(
-      strategy: String = "exhaustive",
+      strategy: String = "dpor",
       maxSchedules: Long = 100000,
       maxDepth: Int = Int.MaxValue,
       maxSteps: Int = 100000,
@@ -122,7 +148,7 @@ object Explorer {
       clockLimit: Option[SimTime] = None,
       progress: Boolean = true)
 
-  val Strategies = List("exhaustive", "random", "pct")
+  val Strategies = List("dpor", "exhaustive", "random", "pct")
 
   /** How a schedule ended. `key` tells the classes apart. */
   sealed trait Outcome {
@@ -166,7 +192,8 @@ object Explorer {
     var count = 0L
   }
 
-  final case class Result(schedules: Long, classes: List[OutcomeClass], stoppedBy: Option[String], exhaustive: Boolean, seconds: Double) {
+  /** `cutShort`: runs that dpor's sleep sets stopped before their end, as redundant (not counted in `schedules`). */
+  final case class Result(schedules: Long, classes: List[OutcomeClass], stoppedBy: Option[String], exhaustive: Boolean, seconds: Double, cutShort: Long = 0L) {
     def failures: List[OutcomeClass] = classes.filter(_.outcome.failure)
   }
 
@@ -202,6 +229,8 @@ object Explorer {
    * name becomes `Class#n`, numbered in order of first appearance, so that equal outcomes of
    * different runs read the same.
    */
+  private val HashCodes = "#-?[0-9]+".r
+
   private final class StableNames {
     private val seen = mutable.HashMap.empty[String, String]
     private val counts = mutable.HashMap.empty[String, Int]
@@ -240,7 +269,11 @@ object Explorer {
         explain(c).foreach(l => err.println(s"            $l"))
       }
     }
-    if (r.exhaustive)
+    if (r.cutShort > 0)
+      err.println(f"absc explore: ${r.cutShort}%,d more run(s) cut short as redundant (every enabled step was in dpor's sleep set)")
+    if (r.exhaustive && options.strategy == "dpor")
+      err.println("absc explore: exhaustive: every schedule of the model was covered up to the reordering of independent steps (no bound was reached)")
+    else if (r.exhaustive)
       err.println("absc explore: exhaustive: every schedule of the model was explored (no bound was reached)")
     else
       err.println(s"absc explore: not exhaustive: ${r.stoppedBy.getOrElse(s"the strategy ${options.strategy} samples schedules")}")

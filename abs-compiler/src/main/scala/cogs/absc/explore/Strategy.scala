@@ -9,9 +9,19 @@ import cogs.runtime.ControlledRun
  * `choose` at each of its choice points (two or more enabled steps), `next` after it (false: no
  * more schedules to run).
  */
-private[explore] sealed abstract class Strategy {
+private[explore] abstract class Strategy {
   def startRun(): Unit
   def choose(enabled: java.util.List[ControlledRun.Step]): Int
+  /**
+   * Before every step, choice or not (`epoch`: the clock's advances so far): the index of the
+   * step to take, or -1 to cut the run short (it would repeat a schedule already covered).
+   */
+  def chooseStep(enabled: java.util.List[ControlledRun.Step], epoch: Long): Int =
+    if (enabled.size == 1) 0 else choose(enabled)
+  /** After every step: what it touched. */
+  def stepped(t: Touch): Unit = ()
+  /** At the end of a run: what was still enabled (nothing, unless it was cut short or hit the step bound). */
+  def finished(enabled: java.util.List[ControlledRun.Step], epoch: Long): Unit = ()
   def next(): Boolean
   /** True if running out of schedules (`next` false) means every schedule was run. */
   def exhausts: Boolean
@@ -21,6 +31,7 @@ private[explore] sealed abstract class Strategy {
 
 private[explore] object Strategy {
   def apply(o: Explorer.Options): Strategy = o.strategy match {
+    case "dpor"       => new Dpor(o.maxDepth)
     case "exhaustive" => new Exhaustive(o.maxDepth)
     case "random"     => new RandomWalk(o.seed)
     case "pct"        => new Pct(o.seed, o.pctDepth)

@@ -43,7 +43,7 @@ class ExploreTest {
   }
 
   private def exhaustive(model: String, expected: Long, deadlocks: Long, failures: Long): Report = {
-    val r = explore(model, dir.resolve(model + "-w"))
+    val r = explore(model, dir.resolve(model + "-w"), "--strategy", "exhaustive")
     assertEquals(expected, r.schedules, r.err)
     assertTrue(r.exhaustive, r.err)
     assertEquals(deadlocks, r.count("deadlock"), r.err)
@@ -94,7 +94,7 @@ class ExploreTest {
     assertEquals(5, s.schedules, s.err)
     assertFalse(s.exhaustive, s.err)
     assertTrue(s.err.contains("not exhaustive: the bound on schedules (--max-schedules 5)"), s.err)
-    val d = explore("ping_await.abs", dir.resolve("b2"), "--max-depth", "1")
+    val d = explore("ping_await.abs", dir.resolve("b2"), "--max-depth", "1", "--strategy", "exhaustive")
     // Only the first choice point branches (ga1 or gb1 first); every later one takes its first step.
     assertEquals(2, d.schedules, d.err)
     assertTrue(d.err.contains("not exhaustive: the bound on depth (--max-depth 1)"), d.err)
@@ -110,11 +110,77 @@ class ExploreTest {
     }
 
   @Test def badOptionsAreUsageErrors(): Unit = {
-    val d = absc(AbsBackend, "explore", "--strategy", "dpor", corpus.resolve("counter.abs").toString)
-    assertEquals(2, d.status, d.err)
-    assertTrue(d.err.contains("--strategy dpor is not implemented yet"), d.err)
     val b = absc(AbsBackend, "explore", "--strategy", "bfs", corpus.resolve("counter.abs").toString)
     assertEquals(2, b.status, b.err)
-    assertTrue(b.err.contains("--strategy must be one of exhaustive, random, pct, not 'bfs'"), b.err)
+    assertTrue(b.err.contains("--strategy must be one of dpor, exhaustive, random, pct, not 'bfs'"), b.err)
+  }
+
+  // ------------------------------------------------------------------ dpor
+
+  /**
+   * What a report says about how schedules ended, without the counts: each class's headline, the
+   * output of normal ends and the waiting processes of deadlocks.
+   */
+  private def outcomes(r: Report): Set[String] =
+    r.err.linesIterator.toList.collect {
+      case ClassLine(_, h) => h
+      case l if l.trim.startsWith("output: ") || l.trim.startsWith("waits: ") => l.trim
+      case l if l.startsWith(" " * 20) && !l.trim.matches("[0-9]+\\..*") => l.trim // more lines of an output
+    }.toSet
+
+  /**
+   * On every model of the corpus and on the example, dpor finds exactly the outcomes (normal
+   * ends with their output, deadlocks with their waiting processes, failures) that exhaustive
+   * finds, in no more schedules, and in strictly fewer where some steps are independent. The
+   * counts are those of the runs (deterministic); the reasons are in each model's header.
+   */
+  @Test def dporFindsEveryOutcomeThatExhaustiveFinds(): Unit = {
+    val models = List(
+      // model, exhaustive's schedules, dpor's at most, dpor strictly fewer
+      ("opposite_gets.abs", 6L, true),
+      ("late_message.abs", 9L, false),
+      ("lost_update.abs", 3L, true),
+      ("counter.abs", 2L, true),
+      ("ping_await.abs", 20L, false),
+      ("independent.abs", 2520L, false),
+      ("../../../../../examples/abs/RareDeadlock.abs", 52L, false))
+    for ((model, all, mayEqual) <- models) {
+      val e = explore(model, dir.resolve("e-" + model.replace('/', '_')), "--strategy", "exhaustive")
+      val d = explore(model, dir.resolve("d-" + model.replace('/', '_')), "--strategy", "dpor")
+      assertEquals(all, e.schedules, e.err)
+      assertTrue(e.exhaustive && d.exhaustive, s"$model: ${d.err}")
+      assertTrue(d.err.contains("covered up to the reordering of independent steps"), d.err)
+      assertEquals(outcomes(e), outcomes(d), s"$model:\n${e.err}\n${d.err}")
+      assertEquals(e.status, d.status, d.err)
+      if (mayEqual) assertTrue(d.schedules <= e.schedules, s"$model: ${d.err}")
+      else assertTrue(d.schedules < e.schedules, s"$model: ${d.err}")
+    }
+  }
+
+  /**
+   * Four workers on four COGs, each two slices, touching nothing the others touch: exhaustive
+   * runs every interleaving, 8! / (2!)^4 = 2520; dpor sees no race and runs 1 (independent.abs).
+   */
+  @Test def independentCogsTakeOneDporSchedule(): Unit = {
+    val d = explore("independent.abs", dir.resolve("ind"), "--strategy", "dpor")
+    assertEquals(1, d.schedules, d.err)
+    assertEquals(List((1L, "normal end")), d.classes, d.err)
+    assertTrue(d.exhaustive, d.err)
+    assertFalse(d.err.contains("cut short"), d.err)
+    val e = explore("independent.abs", dir.resolve("ind-e"), "--strategy", "exhaustive")
+    assertEquals(2520, e.schedules, e.err)
+  }
+
+  /** dpor is the default; its bounds are said like exhaustive's. */
+  @Test def dporIsTheDefaultAndSaysItsBounds(): Unit = {
+    val r = explore("opposite_gets.abs", dir.resolve("def"))
+    assertTrue(r.err.contains("strategy dpor"), r.err)
+    assertEquals(2, r.count("deadlock"), r.err)
+    val s = explore("ping_await.abs", dir.resolve("dpor-b1"), "--max-schedules", "3")
+    assertEquals(3, s.schedules, s.err)
+    assertTrue(s.err.contains("not exhaustive: the bound on schedules (--max-schedules 3)"), s.err)
+    val d = explore("ping_await.abs", dir.resolve("dpor-b2"), "--max-depth", "1")
+    assertFalse(d.exhaustive, d.err)
+    assertTrue(d.err.contains("not exhaustive: the bound on depth (--max-depth 1)"), d.err)
   }
 }

@@ -138,6 +138,9 @@ object Identity {
   /** Forget every identity: `absc explore` numbers each schedule's objects from 1, as a fresh JVM does. */
   private[absc] def reset(): Unit = ids.synchronized { ids.clear(); next = 0L }
 
+  /** How many numbers were given out since the last reset (`absc explore` tells from it whether a step named an object). */
+  private[absc] def assigned: Long = ids.synchronized(next)
+
   def id(o: AnyRef): Long = ids.synchronized {
     val known = ids.get(o)
     if (known != null) known.longValue

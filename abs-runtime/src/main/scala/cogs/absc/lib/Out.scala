@@ -32,6 +32,8 @@ object Out {
   private val lock = new Object
   private val buf = new Array[Byte](Size)
   private var pos = 0
+  // Calls of print and println so far: `absc explore` tells from it whether a step printed.
+  private var prints = 0L
   private var sink: OutputStream = new FileOutputStream(FileDescriptor.out)
 
   @volatile var autoFlush: Boolean =
@@ -72,16 +74,21 @@ object Out {
 
   /** ABS `print(s)`. */
   def print(s: String): Unit = lock.synchronized {
+    prints += 1
     write(s)
     if (autoFlush) flushLocked() else waiting()
   }
 
   /** ABS `println(s)`. */
   def println(s: String): Unit = lock.synchronized {
+    prints += 1
     write(s)
     put('\n'.toByte)
     if (autoFlush) flushLocked() else waiting()
   }
+
+  /** How many times `print` or `println` was called so far (for `absc explore`). */
+  private[absc] def printCount: Long = lock.synchronized(prints)
 
   /** Write what is buffered to standard output. */
   def flush(): Unit = lock.synchronized(flushLocked())
