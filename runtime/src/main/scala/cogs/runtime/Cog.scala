@@ -237,12 +237,17 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     val expected = s.expected
     if (expected eq null) {
       if (!s.checked) return pickReady(r)
-      // A checked replay past the end of this COG's recording: any slice now is one the recorded run did not run.
+      // A checked replay past the end of this COG's recording. A call the recording never ran here
+      // is one the recorded run did not make: a divergence. A call it did run resumes: how many
+      // slices a process takes depends on whether each future it awaits was already resolved when
+      // it got there, which the threads' timing decides (one more resumption of an `awaitAll` is
+      // not another program), so that goes on as in an unchecked replay.
       val candidates = new java.util.ArrayList[Scheduled](r.size)
       // (collectCandidates put the others back already when one raises.)
       val raising = collectCandidates(r, candidates)
       if (raising ne null) r.addFirst(raising) else putBack(r, candidates)
       val next = if (raising ne null) raising else if (candidates.isEmpty) null else candidates.get(0).asInstanceOf[Process]
+      if ((next ne null) && s.replay.contains(next.scheduleName)) return pickReady(r)
       if (next ne null) {
         diverge(s, s"COG ${s.id} ran the ${s.replay.length} slices its recording names, but the run goes on with call " +
           s"${next.scheduleName} (${ScheduleTrace.methodOf(next)}): the recorded run ended there")

@@ -22,8 +22,10 @@ import scala.jdk.CollectionConverters._
  * A recording also notes what each decision ran ([[steps]]): the call's target class and method
  * (`Account.deposit`) and the simulated time of the slice. A replay given those methods
  * (`replay(decisions, methods)`) is checked: a COG whose next recorded call turns out to run
- * another method or target, or that would run a slice after the last one its recording names,
- * has diverged from the recording. It then runs nothing more, the clock stops where it is (so the
+ * another method or target, or that would run, after the last slice its recording names, a call
+ * that its recording never ran, has diverged from the recording (more slices of a call it did run
+ * are not a divergence: how many slices a process takes depends on whether the futures it awaits
+ * were already resolved, which the threads' timing decides). It then runs nothing more, the clock stops where it is (so the
  * rest of the run comes to rest), and [[divergence]] says where; the caller reports it instead of
  * the run's result. A replay without methods (a recording of an older version) is not checked
  * that way, and a COG that has run everything its recording names goes on in the default order.
