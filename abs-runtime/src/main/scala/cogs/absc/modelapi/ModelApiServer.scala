@@ -102,7 +102,14 @@ final class ModelApiServer private (server: HttpServer, pool: ExecutorService, v
       }
     } catch {
       case e: ModelApiServer.BodyTooLarge =>
-        try json(ex, 413, error(e.getMessage)) catch { case _: Exception => () }
+        // The body is left unread. Closing the exchange drains it first and, if it cannot (a client
+        // that declared a body and sent none), drops the connection before the answer is flushed
+        // (seen on JDK 25). Closing the response's stream flushes the answer before that drain.
+        try {
+          ex.getResponseHeaders.set("Connection", "close")
+          json(ex, 413, error(e.getMessage))
+          ex.getResponseBody.close()
+        } catch { case _: Exception => () }
       case e: IllegalArgumentException if e.getMessage != null && e.getMessage.startsWith("URLDecoder") =>
         try json(ex, 400, error(s"the path is not well URL-encoded: ${e.getMessage}")) catch { case _: Exception => () }
       case e: Exception =>
