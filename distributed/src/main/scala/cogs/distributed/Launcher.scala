@@ -23,6 +23,10 @@ object Launcher {
     val cmd = new java.util.ArrayList[String]()
     cmd.add(javaBin)
     cmd.add("-Xss4m")
+    // From JDK 24 the JVM warns on stderr, four lines per JVM, when Pekko uses sun.misc.Unsafe's
+    // memory access; a node's output should be its own. The option exists from JDK 23 (JDK 17
+    // would refuse it).
+    if (Runtime.version().feature() >= 23) cmd.add("--sun-misc-unsafe-memory-access=allow")
     properties.foreach { case (k, v) => cmd.add(s"-D$k=$v") }
     cmd.add("-cp")
     cmd.add(System.getProperty("java.class.path"))
