@@ -101,6 +101,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
         // The batch goes on: a COG woken into the slot would wait for all of it (see execute).
         if ((p ne null) && (w ne null) && (w.slot ne null)) runtime.flushSlot(w)
       }
+      if (SchedulerCounters.ON && (w ne null)) { w.counts.batches += 1; w.counts.slices += n }
     } catch {
       // Every throwable of user code is caught in runProcess; what arrives here was thrown by the
       // scheduler itself (or by a tracer), and the COG's bookkeeping may be inconsistent: it is

@@ -19,10 +19,17 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
     extends AutoCloseable {
   import CogRuntime._
 
+  // Every worker this runtime made, kept only while the scheduler counts (see schedulerCounters).
+  private[this] val countedWorkers: java.util.concurrent.ConcurrentLinkedQueue[Worker] =
+    if (SchedulerCounters.ON) new java.util.concurrent.ConcurrentLinkedQueue[Worker] else null
+  private[this] val outsideSubmits: java.util.concurrent.atomic.LongAdder =
+    if (SchedulerCounters.ON) new java.util.concurrent.atomic.LongAdder else null
+
   private[this] val pool: ForkJoinPool = {
     val counter = new AtomicInteger
     val factory: ForkJoinPool.ForkJoinWorkerThreadFactory = (p: ForkJoinPool) => {
       val t = new Worker(p, this)
+      if (SchedulerCounters.ON) countedWorkers.add(t)
       t.setName(s"${settings.threadNamePrefix}-${counter.incrementAndGet()}")
       t.setDaemon(true)
       watchdog.workerCreated(t)
@@ -275,8 +282,13 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
    */
   private[runtime] def execute(cog: Cog): Unit = Thread.currentThread() match {
     case w: Worker if w.runtime eq this =>
-      if (w.inBatch && (w.slot eq null)) { w.slot = cog; w.slotSends = 0 }
-      else cog.fork() // this worker's own queue: no contention on the shared submission queue
+      if (w.inBatch && (w.slot eq null)) {
+        w.slot = cog; w.slotSends = 0
+        if (SchedulerCounters.ON) w.counts.slotFills += 1
+      } else {
+        cog.fork() // this worker's own queue: no contention on the shared submission queue
+        if (SchedulerCounters.ON) w.counts.forks += 1
+      }
     case _ => submitOutside(cog)
   }
 
@@ -286,6 +298,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
    */
   private def submitOutside(cog: Cog): Unit = {
     val c = control
+    if (SchedulerCounters.ON) outsideSubmits.increment()
     if (c ne null) c.scheduled(cog) else pool.execute(cog: Runnable)
   }
 
@@ -297,8 +310,10 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
    * straight into its ready queue, as a local wake-up does (see Cog.wakeLocal: the same argument
    * holds for a fresh process, which nobody else can reach yet); any other call through the inbox.
    */
-  @inline private def enqueue(cog: Cog, p: Process): Unit =
+  @inline private def enqueue(cog: Cog, p: Process): Unit = {
+    if (SchedulerCounters.ON) countMessage(cog, call = true)
     if (cog.inSliceHere) cog.wakeLocal(p) else cog.enqueueAndSchedule(p)
+  }
 
   /** After a call was queued: a slot whose COG has waited through [[SlotPatience]] sends is flushed. */
   @inline private def afterSend(): Unit = Thread.currentThread() match {
@@ -313,13 +328,64 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
     val c = w.slot
     w.slot = null
     c.fork()
+    if (SchedulerCounters.ON) w.counts.flushes += 1
   }
 
   /** Schedule a COG that ran and has more to do: behind the others, never in the slot. */
   private[runtime] def executeFair(cog: Cog): Unit = Thread.currentThread() match {
-    case w: Worker if w.runtime eq this => cog.fork()
-    case _                              => submitOutside(cog)
+    case w: Worker if w.runtime eq this =>
+      cog.fork()
+      if (SchedulerCounters.ON) w.counts.resubmits += 1
+    case _ => submitOutside(cog)
   }
+
+  // ------------------------------------------------------------------ scheduler counters
+
+  /**
+   * Count a message (a call, or the wake-up of a parked process) to `cog`, sent from the current
+   * thread, by where its target was when it was sent: the sender's own COG, the sender's hand-off
+   * slot, idle (the message activates it), running on another worker right now (the two COGs are
+   * apart: the hypothesis of docs/runtime-design.md, section 4), or scheduled and waiting in a
+   * queue. Read before the message is queued (after, the target may be scheduled by it). The reads
+   * of other workers' `current` race with those workers: a statistic, not a decision.
+   */
+  private[runtime] def countMessage(cog: Cog, call: Boolean): Unit = Thread.currentThread() match {
+    case w: Worker if w.runtime eq this =>
+      if (call) w.counts.calls += 1 else w.counts.wakes += 1
+      if (w.current eq cog) w.counts.toSelf += 1
+      else if (w.slot eq cog) w.counts.toSlot += 1
+      else if (!cog.isScheduled) w.counts.toIdle += 1
+      else if (runningElsewhere(cog, w)) w.counts.toApart += 1
+      else w.counts.toQueued += 1
+    case _ =>
+  }
+
+  private def runningElsewhere(cog: Cog, self: Worker): Boolean = {
+    val it = countedWorkers.iterator()
+    while (it.hasNext) { val o = it.next(); if ((o ne self) && (o.current eq cog)) return true }
+    false
+  }
+
+  /**
+   * What the scheduler did since this runtime started, summed over its workers, when the JVM was
+   * started with `-Dcogs.scheduler.counters=true`; empty otherwise. For the Savina harness's
+   * `--counters` (the names are explained in savina/README.md) and for diagnosing the scheduler,
+   * not a stable API.
+   */
+  private[cogs] def schedulerCounters: Map[String, Long] =
+    if (!SchedulerCounters.ON) Map.empty
+    else {
+      val sums = new Array[Long](CounterNames.size)
+      countedWorkers.forEach { w =>
+        val xs = w.counts.values()
+        var i = 0
+        while (i < xs.length) { sums(i) += xs(i); i += 1 }
+      }
+      CounterNames.zip(sums).toMap ++ Map(
+        "outsideSubmits" -> outsideSubmits.sum(),
+        "steals" -> pool.getStealCount,
+        "workers" -> countedWorkers.size.toLong)
+    }
 
   /** Run `first`'s batch on worker `w`, then the COGs handed to `w`'s slot, a bounded number of them. */
   private[runtime] def runOn(w: Worker, first: Cog): Unit = {
@@ -333,6 +399,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
         cog = w.slot
         w.slot = null
         hops += 1
+        if (SchedulerCounters.ON && (cog ne null)) w.counts.handOffs += 1
         if ((cog ne null) && hops >= MaxHandOffs) {
           cog.fork() // let the queued COGs have this thread
           cog = null
@@ -976,6 +1043,10 @@ object CogRuntime {
   /** Processes a halt's report lists at most (see startHalt). */
   private final val HaltReportLines = 20
 
+  /** The per-worker counters, in the order schedulerCounters sums them. */
+  private val CounterNames: List[String] = List("batches", "slices", "handOffs", "slotFills", "forks", "flushes", "resubmits",
+    "calls", "wakes", "toSelf", "toSlot", "toIdle", "toApart", "toQueued")
+
   /** Hand-offs a worker runs in a row before it goes back to the pool's queues. */
   private final val MaxHandOffs = 64
 
@@ -997,6 +1068,8 @@ object CogRuntime {
     private[runtime] var seenProcess: Process = _
     private[runtime] var seenSlices = 0
     private[runtime] var seenSince = 0L
+    /** The scheduler's counts (see SchedulerCounters), written by this worker only; null unless counting. */
+    private[runtime] val counts: SchedulerCounters.Counts = if (SchedulerCounters.ON) new SchedulerCounters.Counts else null
 
     override protected def onTermination(exception: Throwable): Unit = {
       runtime.watchdog.workerEnded(this)

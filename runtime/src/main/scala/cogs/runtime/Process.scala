@@ -216,6 +216,7 @@ private[runtime] final class Process(
   def wake(): Unit =
     if (casState(ProcessCore.PARKED, ProcessCore.QUEUED)) {
       val c = cog
+      if (SchedulerCounters.ON) c.runtime.countMessage(c, call = false)
       if (c.inSliceHere) c.wakeLocal(this) else c.enqueueAndSchedule(this)
     }
 

@@ -15,6 +15,10 @@ package cogs.savina
  * warmup <i> <nanoseconds> <answer>
  * measure <i> <nanoseconds> <answer>
  * monitor <phase> <i> <program nanoseconds> <events> <sound> <violations>   (with --monitor, on Cogs)
+ * cpu <phase> <i> <cpu ns> <wall ns>   (the JVM's CPU time, all threads, and the wall time over the same
+ *                                      interval around the iteration; after its iteration line)
+ * counters <phase> <i> <name>=<count> ...   (Cogs in a JVM started with -Dcogs.scheduler.counters=true: the
+ *                                            scheduler's counts over the iteration, see savina/README.md)
  * error <message>          (then exit status 1)
  * }}}
  * Exit status: 0 when every iteration gave the right answer, 1 when one did not (or failed),
@@ -36,14 +40,33 @@ object Child {
     out.println(s"params ${bench.describe(opts.quick)}")
     out.flush()
     val env = new Runtimes(opts.threads, opts.monitor)
+    val cpu = java.lang.management.ManagementFactory.getOperatingSystemMXBean match {
+      case os: com.sun.management.OperatingSystemMXBean => Some(os)
+      case _                                            => None
+    }
+    var counted: Map[String, Long] = Map.empty
     val status =
       try {
         var i = 0
         while (i < opts.warmup + opts.iterations) {
+          val wallBefore = System.nanoTime()
+          val cpuBefore = cpu.map(_.getProcessCpuTime).getOrElse(-1L)
           val r = bench.run(runtime, opts.quick, env)
+          val cpuAfter = cpu.map(_.getProcessCpuTime).getOrElse(-1L)
+          val wall = System.nanoTime() - wallBefore
           val phase = if (i < opts.warmup) "warmup" else "measure"
           val index = if (i < opts.warmup) i else i - opts.warmup
           out.println(s"$phase $index ${r.nanos} ${oneLine(r.answer)}")
+          if (cpuBefore >= 0 && cpuAfter >= 0) out.println(s"cpu $phase $index ${cpuAfter - cpuBefore} $wall")
+          if (runtime == "cogs") {
+            val now = env.cogs.schedulerCounters
+            if (now.nonEmpty) {
+              out.println(s"counters $phase $index " + now.toList.sortBy(_._1).map { case (k, v) =>
+                s"$k=${if (k == "workers") v else v - counted.getOrElse(k, 0L)}"
+              }.mkString(" "))
+              counted = now
+            }
+          }
           r.monitor.foreach { m =>
             out.println(s"monitor $phase $index ${m.programNanos} ${m.events} ${m.sound} ${m.violations}")
             // A violation, or a trace that is not complete and in order, fails the run as a wrong answer does.

@@ -45,27 +45,31 @@ object Harness {
     val samples = ArrayBuffer.empty[Sample]
     val monitored = ArrayBuffer.empty[MonitorSample]
     val failures = ArrayBuffer.empty[RunFailure]
+    val counted = ArrayBuffer.empty[CounterSample]
     val started = ZonedDateTime.now()
-    val jobs = for (b <- opts.benchmarks; rt <- opts.runtimes) yield (b, rt)
+    // Round by round, so that a change of the machine's load during the run touches every
+    // benchmark and runtime alike rather than all JVMs of one.
+    val jobs = for (j <- (0 until opts.jvms).toList; b <- opts.benchmarks; rt <- opts.runtimes) yield (b, rt, j)
     val mode = if (opts.quick) "quick" else "full (Savina's defaults)"
-    err(s"savina: ${jobs.size} run(s), ${opts.warmup} warm-up + ${opts.iterations} timed iteration(s) each, $mode parameters, " +
+    err(s"savina: ${jobs.size} run(s)${if (opts.jvms > 1) s" (${opts.jvms} JVMs per benchmark and runtime)" else ""}, ${opts.warmup} warm-up + ${opts.iterations} timed iteration(s) each, $mode parameters, " +
       s"${opts.threads} thread(s) per runtime; results in $out")
     opts.monitor.foreach(f => err(s"savina: Cogs runs monitored with $f (a fresh pipeline per iteration, finished inside the timed region)"))
 
-    jobs.zipWithIndex.foreach { case ((bench, runtime), i) =>
-      val tag = s"[${i + 1}/${jobs.size}] ${bench.name} on $runtime"
+    jobs.zipWithIndex.foreach { case ((bench, runtime, jvm), i) =>
+      val tag = s"[${i + 1}/${jobs.size}] ${bench.name} on $runtime${if (opts.jvms > 1) s", JVM ${jvm + 1}/${opts.jvms}" else ""}"
       err(s"$tag: ${bench.describe(opts.quick)}")
-      runChild(opts, bench, runtime, tag, monitored) match {
+      runChild(opts, bench, runtime, jvm, tag, monitored, counted) match {
         case Right(ss) => samples ++= ss
         case Left((ss, message)) =>
           samples ++= ss
-          failures += RunFailure(bench.name, runtime, message)
+          if (!failures.exists(f => f.benchmark == bench.name && f.runtime == runtime))
+            failures += RunFailure(bench.name, runtime, message)
           err(s"$tag: FAILED: $message")
       }
-      writeAll(out, opts, samples.toList, failures.toList, started, monitored.toList)
+      writeAll(out, opts, samples.toList, failures.toList, started, monitored.toList, counted.toList)
     }
 
-    val table = writeAll(out, opts, samples.toList, failures.toList, started, monitored.toList)
+    val table = writeAll(out, opts, samples.toList, failures.toList, started, monitored.toList, counted.toList)
     println(table)
     err(s"savina: wrote ${out.resolve("results.csv")}, ${out.resolve("results.md")}, ${out.resolve("ratios.svg")}")
     if (failures.nonEmpty) {
@@ -79,10 +83,11 @@ object Harness {
   private def ms(nanos: Long): String = String.format(Locale.ROOT, "%.2f ms", Double.box(nanos / 1e6))
 
   /** The child's samples, or what it measured before it failed and why it failed. */
-  private def runChild(opts: Options, bench: Benchmark, runtime: String, tag: String,
-                       monitored: ArrayBuffer[MonitorSample]): Either[(List[Sample], String), List[Sample]] = {
+  private def runChild(opts: Options, bench: Benchmark, runtime: String, jvm: Int, tag: String,
+                       monitored: ArrayBuffer[MonitorSample], counted: ArrayBuffer[CounterSample]): Either[(List[Sample], String), List[Sample]] = {
     val javaBin = Paths.get(System.getProperty("java.home"), "bin", "java").toString
-    val cmd = List(javaBin) ++ opts.jvmOpts ++ List(
+    val counting = if (opts.counters && runtime == "cogs") List("-Dcogs.scheduler.counters=true") else Nil
+    val cmd = List(javaBin) ++ opts.jvmOpts ++ counting ++ List(
       "-cp", System.getProperty("java.class.path"),
       s"-Dsavina.timeout=${opts.timeoutSeconds}",
       "cogs.savina.Child",
@@ -117,7 +122,7 @@ object Harness {
       line.split(" ", 4).toList match {
         case "params" :: rest => params = rest.mkString(" ")
         case (phase @ ("warmup" | "measure")) :: idx :: nanos :: rest if idx.toIntOption.isDefined && nanos.toLongOption.isDefined =>
-          val s = Sample(bench.name, runtime, opts.quick, phase, idx.toInt, nanos.toLong, params)
+          val s = Sample(bench.name, runtime, opts.quick, phase, idx.toInt, nanos.toLong, params, jvm)
           got += s
           val n = if (phase == "warmup") s.iteration + 1 else opts.warmup + s.iteration + 1
           val answer = rest.headOption.map(a => s", answer $a").getOrElse("")
@@ -130,6 +135,23 @@ object Harness {
               monitored += MonitorSample(bench.name, runtime, phase, idx.toInt, s.nanos, prog.toLong, events.toLong, sound.toBoolean, violations.toInt)
               err(s"$tag:   monitored: program ${ms(prog.toLong)}, ${events} events checked, trace ${if (sound.toBoolean) "sound" else "NOT sound"}, $violations violation(s)")
             case _ => err(s"$tag: (child) ${rest.mkString(" ")}")
+          }
+        case "cpu" :: _ =>
+          // cpu <phase> <i> <cpu ns> <wall ns>: follows its iteration's line.
+          line.split(" ").toList match {
+            case _ :: phase :: idx :: cpuNs :: wallNs :: Nil if got.nonEmpty && got.last.phase == phase && got.last.iteration.toString == idx =>
+              val (c, w) = (cpuNs.toLong, wallNs.toLong)
+              if (c >= 0 && w > 0) got(got.size - 1) = got.last.copy(cores = c.toDouble / w)
+            case _ => err(s"$tag: (child) $line")
+          }
+        case "counters" :: _ =>
+          line.split(" ").toList match {
+            case _ :: phase :: idx :: kvs if idx.toIntOption.isDefined =>
+              val counts = kvs.flatMap { kv =>
+                kv.split("=", 2) match { case Array(k, v) => v.toLongOption.map(k -> _); case _ => None }
+              }.toMap
+              counted += CounterSample(bench.name, jvm, phase, idx.toInt, counts)
+            case _ => err(s"$tag: (child) $line")
           }
         case "error" :: rest => error = Some(rest.mkString(" "))
         case _ => err(s"$tag: (child) $line")
@@ -151,7 +173,7 @@ object Harness {
 
   /** Rewrite the three result files from everything so far; the markdown summary. */
   private def writeAll(out: Path, opts: Options, samples: List[Sample], failures: List[RunFailure], started: ZonedDateTime,
-                       monitored: List[MonitorSample]): String = {
+                       monitored: List[MonitorSample], counted: List[CounterSample]): String = {
     val order = Suite.savina.map(_._1)
     // A failed run's iterations stay in the CSV but not in the summary.
     val failed = failures.map(f => (f.benchmark, f.runtime)).toSet
@@ -159,12 +181,15 @@ object Harness {
     val header = List(
       "date" -> started.format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
       "parameters" -> (if (opts.quick) "quick (tests' sizes, not for comparison)" else "Savina's defaults"),
-      "iterations" -> s"${opts.iterations} timed after ${opts.warmup} warm-up, in one JVM per benchmark and runtime",
+      "iterations" -> s"${opts.iterations} timed after ${opts.warmup} warm-up, in ${if (opts.jvms == 1) "one JVM" else s"each of ${opts.jvms} JVMs"} per benchmark and runtime",
       "threads" -> s"${opts.threads} per runtime (Cogs: cogs.executor.parallelism; Pekko: fork-join dispatcher parallelism)",
       "machine" -> s"${Runtime.getRuntime.availableProcessors} processors, ${System.getProperty("os.name")} ${System.getProperty("os.arch")}",
       "JVM" -> s"${System.getProperty("java.vm.name")} ${System.getProperty("java.runtime.version")}, child options ${opts.jvmOpts.mkString(" ")}"
     ) ++ opts.monitor.map(f => "monitor" -> s"Cogs runs monitored with $f; times include finishing the pipeline (see monitor.csv and the table below)")
-    val md = Report.markdown(rows, failures, header) + (if (opts.monitor.isEmpty) "" else MonitorSample.markdown(monitored))
+    val md = Report.markdown(rows, failures, header) + Report.perJvm(samples, order) +
+      (if (opts.monitor.isEmpty) "" else MonitorSample.markdown(monitored)) +
+      (if (opts.counters) Report.countersMarkdown(counted, samples, order) else "")
+    if (opts.counters) Report.write(out.resolve("counters.csv"), Report.countersCsv(counted))
     if (opts.monitor.nonEmpty) Report.write(out.resolve("monitor.csv"), MonitorSample.csv(monitored))
     Report.write(out.resolve("results.csv"), Report.csv(samples))
     Report.write(out.resolve("results.md"), md)

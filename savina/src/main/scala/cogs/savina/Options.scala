@@ -15,7 +15,9 @@ final case class Options(
     timeoutSeconds: Long,
     help: Boolean,
     list: Boolean,
-    monitor: Option[Path] = None
+    monitor: Option[Path] = None,
+    jvms: Int = 1,
+    counters: Boolean = false
 )
 
 object Options {
@@ -53,6 +55,11 @@ options:
                         section; see monitor/README.md): a fresh pipeline per iteration, finished inside
                         the timed region, so the times include checking every event; a violation or a
                         trace that is not complete and in order fails the run. Writes monitor.csv too.
+  --jvms N              run each benchmark on each runtime in N fresh JVMs (default: 1), round by round
+                        (every benchmark and runtime once, then again); the report gives the median of
+                        the JVMs' medians and each runtime's spread (slowest JVM's median / fastest's)
+  --counters            start the Cogs JVMs with -Dcogs.scheduler.counters=true and report the scheduler's
+                        counters per JVM (counters.csv and a table in results.md; see savina/README.md)
   --list                list the benchmarks and their parameters, then exit
   -h, --help            this help
 
@@ -73,6 +80,8 @@ One benchmark: savina/run --bench nqueenk --iterations 20 --warmup 5"""
     var help = false
     var list = false
     var monitor: Option[Path] = None
+    var jvms = 1
+    var counters = false
 
     // Accept both `--opt value` and `--opt=value`.
     val expanded = args.flatMap { a =>
@@ -130,6 +139,8 @@ One benchmark: savina/run --bench nqueenk --iterations 20 --warmup 5"""
           val f = Paths.get(value(opt))
           if (!java.nio.file.Files.isRegularFile(f)) throw new UsageError(s"--monitor: no such file '$f'")
           monitor = Some(f.toAbsolutePath.normalize)
+        case "--jvms"     => jvms = int(opt, value(opt), 1)
+        case "--counters" => counters = true
         case "--list"     => list = true
         case "-h" | "--help" => help = true
         case other if other.startsWith("-") => throw new UsageError(s"unknown option '$other'")
@@ -143,6 +154,6 @@ One benchmark: savina/run --bench nqueenk --iterations 20 --warmup 5"""
     // The quick parameters are a smoke test: fewer iterations unless asked for.
     val its = iterations.getOrElse(if (quick) QuickIterations else DefaultIterations)
     val wu = warmup.getOrElse(if (quick) QuickWarmup else DefaultWarmup)
-    Options(bs, runtimes, its, wu, quick, out, threads, jvmOpts, timeout, help, list, monitor)
+    Options(bs, runtimes, its, wu, quick, out, threads, jvmOpts, timeout, help, list, monitor, jvms, counters)
   }
 }

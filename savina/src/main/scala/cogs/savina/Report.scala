@@ -4,18 +4,42 @@ import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path}
 import java.util.Locale
 
-/** One iteration as a child JVM reported it. */
-final case class Sample(benchmark: String, runtime: String, quick: Boolean, phase: String, iteration: Int, nanos: Long, params: String) {
+/**
+ * One iteration as a child JVM reported it. `jvm` numbers the JVMs of one benchmark and runtime
+ * (`--jvms`); `cores` is the JVM's CPU time over the wall time around the iteration (1.0: one
+ * core busy), NaN when the JVM could not tell.
+ */
+final case class Sample(benchmark: String, runtime: String, quick: Boolean, phase: String, iteration: Int, nanos: Long, params: String,
+                        jvm: Int = 0, cores: Double = Double.NaN) {
   def millis: Double = nanos / 1e6
 }
+
+/** The scheduler's counts over one iteration of a Cogs child (`--counters`). */
+final case class CounterSample(benchmark: String, jvm: Int, phase: String, iteration: Int, counts: Map[String, Long])
 
 /** A benchmark and runtime whose child failed: a wrong answer, an exception, a crash or a timeout. */
 final case class RunFailure(benchmark: String, runtime: String, message: String)
 
-/** Median, minimum and maximum of the timed iterations of one benchmark on one runtime (milliseconds). */
-final case class Stats(n: Int, median: Double, min: Double, max: Double)
+/**
+ * Median, minimum and maximum of the timed iterations of one benchmark on one runtime
+ * (milliseconds). Over several JVMs: the median is the median of the JVMs' medians, and `spread`
+ * the slowest JVM's median over the fastest's (None with one JVM). `cores`: the median of the
+ * iterations' CPU over wall time (None when not known).
+ */
+final case class Stats(n: Int, median: Double, min: Double, max: Double, spread: Option[Double] = None, cores: Option[Double] = None)
 
 object Stats {
+  /** The statistics of one runtime's timed samples of one benchmark, over however many JVMs ran it. */
+  def ofSamples(ss: Seq[Sample]): Stats = {
+    val byJvm = ss.groupBy(_.jvm).values.map(js => of(js.map(_.millis)).median).toList
+    val all = of(ss.map(_.millis))
+    val cs = ss.map(_.cores).filterNot(_.isNaN)
+    all.copy(
+      median = if (byJvm.size > 1) of(byJvm).median else all.median,
+      spread = if (byJvm.size > 1) Some(byJvm.max / byJvm.min) else None,
+      cores = if (cs.isEmpty) None else Some(of(cs).median))
+  }
+
   def of(millis: Seq[Double]): Stats = {
     require(millis.nonEmpty)
     val s = millis.sorted
@@ -42,10 +66,10 @@ object Report {
     if (s.exists(c => c == ',' || c == '"' || c == '\n')) "\"" + s.replace("\"", "\"\"") + "\"" else s
 
   def csv(samples: Seq[Sample]): String = {
-    val sb = new StringBuilder("benchmark,runtime,mode,phase,iteration,millis,params\n")
+    val sb = new StringBuilder("benchmark,runtime,mode,jvm,phase,iteration,millis,cores,params\n")
     samples.foreach { s =>
-      sb ++= List(s.benchmark, s.runtime, if (s.quick) "quick" else "full", s.phase, s.iteration.toString,
-        fmt(s.millis, 3), csvField(s.params)).mkString(",")
+      sb ++= List(s.benchmark, s.runtime, if (s.quick) "quick" else "full", s.jvm.toString, s.phase, s.iteration.toString,
+        fmt(s.millis, 3), if (s.cores.isNaN) "" else fmt(s.cores, 2), csvField(s.params)).mkString(",")
       sb += '\n'
     }
     sb.toString
@@ -57,7 +81,7 @@ object Report {
       val mine = measured.filter(_.benchmark == b)
       if (mine.isEmpty) None
       else {
-        val stats = mine.groupBy(_.runtime).map { case (rt, ss) => rt -> Stats.of(ss.map(_.millis)) }
+        val stats = mine.groupBy(_.runtime).map { case (rt, ss) => rt -> Stats.ofSamples(ss) }
         Some(Row(b, mine.head.params, stats))
       }
     }
@@ -67,14 +91,16 @@ object Report {
     val sb = new StringBuilder
     sb ++= "# Savina: Cogs and Apache Pekko side by side\n\n"
     header.foreach { case (k, v) => sb ++= s"- $k: $v\n" }
-    sb ++= "\nTimes in milliseconds per iteration (median, min, max over the timed iterations of one JVM per\n"
-    sb ++= "benchmark and runtime). Ratio = Cogs median / Pekko median: below 1 means Cogs was faster.\n\n"
-    sb ++= "| benchmark | parameters | Cogs median | Cogs min | Cogs max | Pekko median | Pekko min | Pekko max | Cogs/Pekko |\n"
-    sb ++= "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+    sb ++= "\nTimes in milliseconds per iteration: median, min and max over the timed iterations (with several JVMs\n"
+    sb ++= "per benchmark and runtime, the median of the JVMs' medians). Spread: the slowest JVM's median over the\n"
+    sb ++= "fastest's (- with one JVM). Cores: CPU time over wall time during an iteration, median (1.0: one core\n"
+    sb ++= "busy). Ratio = Cogs median / Pekko median: below 1 means Cogs was faster.\n\n"
+    sb ++= "| benchmark | parameters | Cogs median | Cogs min | Cogs max | Cogs spread | Cogs cores | Pekko median | Pekko min | Pekko max | Pekko spread | Pekko cores | Cogs/Pekko |\n"
+    sb ++= "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
     rows.foreach { r =>
       def cells(rt: String): String = r.stats.get(rt) match {
-        case Some(s) => s"${fmt(s.median)} | ${fmt(s.min)} | ${fmt(s.max)}"
-        case None    => "- | - | -"
+        case Some(s) => s"${fmt(s.median)} | ${fmt(s.min)} | ${fmt(s.max)} | ${s.spread.map(fmt(_)).getOrElse("-")} | ${s.cores.map(fmt(_)).getOrElse("-")}"
+        case None    => "- | - | - | - | -"
       }
       sb ++= s"| ${r.benchmark} | ${r.params} | ${cells("cogs")} | ${cells("pekko")} | ${r.ratio.map(fmt(_, 3)).getOrElse("-")} |\n"
     }
@@ -83,9 +109,81 @@ object Report {
     if (ratios.nonEmpty)
       sb ++= s"Geometric mean of the ratios (${ratios.size} benchmark${if (ratios.size == 1) "" else "s"}): **${fmt(Stats.geometricMean(ratios), 3)}**\n"
     else sb ++= "No ratios: run both runtimes to compare them.\n"
+    for (rt <- List("cogs", "pekko")) {
+      val spreads = rows.flatMap(r => r.stats.get(rt).flatMap(_.spread).map(r.benchmark -> _))
+      if (spreads.nonEmpty) {
+        val (worst, w) = spreads.maxBy(_._2)
+        sb ++= s"Spread on ${if (rt == "cogs") "Cogs" else "Pekko"}: largest ${fmt(w)} ($worst), median ${fmt(Stats.of(spreads.map(_._2)).median)}\n"
+      }
+    }
     if (failures.nonEmpty) {
       sb ++= "\n## Failed runs\n\n"
       failures.foreach(f => sb ++= s"- ${f.benchmark} on ${f.runtime}: ${f.message}\n")
+    }
+    sb.toString
+  }
+
+  /** Each JVM's median and cores, per benchmark and runtime: the modes a spread comes from. Empty with one JVM each. */
+  def perJvm(samples: Seq[Sample], order: Seq[String]): String = {
+    val measured = samples.filter(_.phase == "measure")
+    if (!measured.groupBy(s => (s.benchmark, s.runtime)).values.exists(_.map(_.jvm).distinct.size > 1)) return ""
+    val sb = new StringBuilder("\n## Per JVM\n\nEach JVM's median in ms (and its cores), in the order the JVMs ran.\n\n")
+    sb ++= "| benchmark | runtime | JVMs |\n| --- | --- | --- |\n"
+    for (b <- order; rt <- Runtimes.names) {
+      val mine = measured.filter(s => s.benchmark == b && s.runtime == rt)
+      if (mine.nonEmpty) {
+        val cells = mine.groupBy(_.jvm).toList.sortBy(_._1).map { case (_, ss) =>
+          val st = Stats.ofSamples(ss)
+          fmt(st.median) + st.cores.map(c => s" (${fmt(c)})").getOrElse("")
+        }
+        sb ++= s"| $b | $rt | ${cells.mkString(", ")} |\n"
+      }
+    }
+    sb.toString
+  }
+
+  /** Every counter of every iteration (`--counters`). */
+  def countersCsv(cs: Seq[CounterSample]): String = {
+    val sb = new StringBuilder("benchmark,jvm,phase,iteration,counter,count\n")
+    cs.foreach(c => c.counts.toList.sortBy(_._1).foreach { case (k, v) => sb ++= s"${c.benchmark},${c.jvm},${c.phase},${c.iteration},$k,$v\n" })
+    sb.toString
+  }
+
+  /**
+   * The scheduler's counters per Cogs JVM (medians over its timed iterations) beside that JVM's
+   * median time and cores, so that fast and slow JVMs can be compared: where each message found
+   * its target (percentages of calls and wake-ups), hand-offs and slices per batch, steals, flushes.
+   */
+  def countersMarkdown(cs: Seq[CounterSample], samples: Seq[Sample], order: Seq[String]): String = {
+    val timed = cs.filter(_.phase == "measure")
+    if (timed.isEmpty) return ""
+    val sb = new StringBuilder("\n## Scheduler counters (Cogs)\n\n")
+    sb ++= "Per JVM, medians over the timed iterations. Messages: calls and wake-ups sent from workers; where the\n"
+    sb ++= "target was: self (the sender's COG), slot (the sender's hand-off slot), idle (activated by it), apart\n"
+    sb ++= "(running on another worker), queued (scheduled, not running). See savina/README.md.\n\n"
+    sb ++= "| benchmark | JVM | median ms | cores | messages | self % | slot % | idle % | apart % | queued % | hand-offs/batch | slices/batch | forks | flushes | steals |\n"
+    sb ++= "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+    def med(xs: Seq[Double]): Double = if (xs.isEmpty) Double.NaN else Stats.of(xs).median
+    for (b <- order) {
+      timed.filter(_.benchmark == b).groupBy(_.jvm).toList.sortBy(_._1).foreach { case (jvm, its) =>
+        def c(name: String): Seq[Double] = its.map(_.counts.getOrElse(name, 0L).toDouble)
+        val msgs = its.map(i => (i.counts.getOrElse("calls", 0L) + i.counts.getOrElse("wakes", 0L)).toDouble)
+        def pct(name: String): String = {
+          val xs = its.map { i =>
+            val m = i.counts.getOrElse("calls", 0L) + i.counts.getOrElse("wakes", 0L)
+            if (m == 0) Double.NaN else 100.0 * i.counts.getOrElse(name, 0L) / m
+          }.filterNot(_.isNaN)
+          if (xs.isEmpty) "-" else fmt(med(xs), 1)
+        }
+        def perBatch(name: String): String = {
+          val xs = its.flatMap { i => val bt = i.counts.getOrElse("batches", 0L); if (bt == 0) None else Some(i.counts.getOrElse(name, 0L).toDouble / bt) }
+          if (xs.isEmpty) "-" else fmt(med(xs), 2)
+        }
+        val st = samples.filter(s => s.benchmark == b && s.runtime == "cogs" && s.jvm == jvm && s.phase == "measure")
+        val (ms, cores) = if (st.isEmpty) ("-", "-") else { val x = Stats.ofSamples(st); (fmt(x.median), x.cores.map(fmt(_)).getOrElse("-")) }
+        sb ++= s"| $b | $jvm | $ms | $cores | ${med(msgs).toLong} | ${pct("toSelf")} | ${pct("toSlot")} | ${pct("toIdle")} | ${pct("toApart")} | ${pct("toQueued")} | " +
+          s"${perBatch("handOffs")} | ${perBatch("slices")} | ${med(c("forks")).toLong} | ${med(c("flushes")).toLong} | ${med(c("steals")).toLong} |\n"
+      }
     }
     sb.toString
   }

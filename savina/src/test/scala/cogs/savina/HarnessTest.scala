@@ -3,6 +3,8 @@ package cogs.savina
 import org.junit.jupiter.api.Assertions._
 import org.junit.jupiter.api.Test
 
+import scala.jdk.CollectionConverters._
+
 /** The harness's option parsing and reports (its child JVMs are exercised by savina/run). */
 class HarnessTest {
 
@@ -61,15 +63,65 @@ class HarnessTest {
     assertEquals(1.5, rows.head.ratio.get, 1e-9)
     assertEquals(2.0, rows(1).ratio.get, 1e-9)
     val md = Report.markdown(rows, List(RunFailure("fib", "pekko", "boom")), List("k" -> "v"))
-    assertTrue(md.contains("| pingpong | n=1 | 3.00 | 2.00 | 4.00 | 2.00 | 2.00 | 2.00 | 1.500 |"), md)
+    assertTrue(md.contains("| pingpong | n=1 | 3.00 | 2.00 | 4.00 | - | - | 2.00 | 2.00 | 2.00 | - | - | 1.500 |"), md)
     assertTrue(md.contains(f"**${math.sqrt(3.0)}%.3f**"), md)
     assertTrue(md.contains("- fib on pekko: boom"), md)
     val csv = Report.csv(samples)
     assertEquals(samples.size + 1, csv.linesIterator.size)
-    assertTrue(csv.startsWith("benchmark,runtime,mode,phase,iteration,millis,params\npingpong,cogs,full,warmup,0,100.000,n=1\n"), csv)
+    assertTrue(csv.startsWith("benchmark,runtime,mode,jvm,phase,iteration,millis,cores,params\npingpong,cogs,full,0,warmup,0,100.000,,n=1\n"), csv)
     val svg = Report.svg(rows, "test")
     assertTrue(svg.startsWith("<svg") && svg.trim.endsWith("</svg>"))
     assertTrue(svg.contains(">geometric mean<") && svg.contains(">1.500<"), svg)
+  }
+
+  @Test def severalJvmsGiveTheMedianOfTheirMediansAndTheSpread(): Unit = {
+    def s(rt: String, jvm: Int, ms: Double, cores: Double = Double.NaN) =
+      Sample("pingpong", rt, quick = false, "measure", 0, (ms * 1e6).toLong, "n=1", jvm, cores)
+    // Cogs: JVM medians 10, 40, 20 (a slow JVM); Pekko: 10, 12, 11.
+    val samples = List(
+      s("cogs", 0, 9, 1.0), s("cogs", 0, 11, 1.2), s("cogs", 1, 40, 1.9), s("cogs", 1, 40, 2.0), s("cogs", 2, 20, 1.5),
+      s("pekko", 0, 10), s("pekko", 1, 12), s("pekko", 2, 11))
+    val rows = Report.rows(samples, Suite.savina.map(_._1))
+    val cogs = rows.head.stats("cogs")
+    assertEquals(20.0, cogs.median, 1e-9)
+    assertEquals(Some(4.0), cogs.spread)
+    assertEquals((9.0, 40.0), (cogs.min, cogs.max))
+    assertEquals(1.5, cogs.cores.get, 1e-9)
+    assertEquals(1.2, rows.head.stats("pekko").spread.get, 1e-9)
+    assertEquals(None, rows.head.stats("pekko").cores)
+    val md = Report.markdown(rows, Nil, Nil)
+    assertTrue(md.contains("| pingpong | n=1 | 20.00 | 9.00 | 40.00 | 4.00 | 1.50 | 11.00 | 10.00 | 12.00 | 1.20 | - | 1.818 |"), md)
+    assertTrue(md.contains("Spread on Cogs: largest 4.00 (pingpong)"), md)
+    val per = Report.perJvm(samples, Suite.savina.map(_._1))
+    assertTrue(per.contains("| pingpong | cogs | 10.00 (1.10), 40.00 (1.95), 20.00 (1.50) |"), per)
+    assertEquals("", Report.perJvm(samples.filter(_.jvm == 0), Suite.savina.map(_._1)))
+    assertEquals(3, Options.parse(List("--jvms", "3")).jvms)
+    assertTrue(usageError("--jvms", "0").contains("--jvms needs an integer of at least 1"))
+  }
+
+  /**
+   * `--counters` end to end: the Cogs child runs with the scheduler's counters on, and what they
+   * count agrees with what pingpong does: every ping is a call sent from a worker (the replies are
+   * futures, whose resolution wakes ping when it had parked).
+   */
+  @Test def countersCountTheMessagesOfAQuickRun(): Unit = {
+    val dir = java.nio.file.Files.createTempDirectory("savina-counters-test")
+    val opts = Options.parse(List("--bench", "pingpong", "--runtimes", "cogs", "--quick", "--iterations", "2", "--warmup", "0",
+      "--counters", "--jvms", "2", "--out", dir.toString, "--timeout", "120"))
+    assertEquals(0, Harness.run(opts))
+    val lines = java.nio.file.Files.readAllLines(dir.resolve("counters.csv"))
+    assertEquals("benchmark,jvm,phase,iteration,counter,count", lines.get(0))
+    val counts = lines.subList(1, lines.size).asScala.map(_.split(',')).map(f => ((f(1).toInt, f(3).toInt, f(4)), f(5).toLong)).toMap
+    val pings = cogs.savina.pingpong.PingPong.quick.pings.toLong
+    for (jvm <- 0 to 1; it <- 0 to 1) {
+      def c(n: String) = counts.getOrElse((jvm, it, n), fail(s"no $n for JVM $jvm iteration $it in $lines"))
+      assertTrue(c("calls") >= pings, s"calls ${c("calls")} for $pings pings")
+      // Every message found its target somewhere, each exactly once.
+      assertEquals(c("calls") + c("wakes"), c("toSelf") + c("toSlot") + c("toIdle") + c("toApart") + c("toQueued"))
+      assertTrue(c("batches") > 0 && c("slices") >= c("batches"), lines.toString)
+    }
+    val md = java.nio.file.Files.readString(dir.resolve("results.md"))
+    assertTrue(md.contains("## Scheduler counters (Cogs)") && md.contains("## Per JVM"), md)
   }
 
   @Test def monitorOptionNeedsAnExistingFile(): Unit = {
