@@ -59,7 +59,7 @@ object Test {
         Proc.suspend.flatMap { _ =>
           // await_in_try.abs:17
           if (v > AbsInt(5)) {
-            throw TooBig(v)
+            throw thrown(TooBig(v), "await/await_in_try.abs:17:18")
           }
           // await_in_try.abs:18
           caught = -AbsInt(1)

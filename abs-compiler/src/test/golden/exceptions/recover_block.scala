@@ -48,7 +48,7 @@ object Test {
       try {
         // recover_block.abs:16
         if (v == AbsInt(0)) {
-          throw Fault("zero")
+          throw thrown(Fault("zero"), "exceptions/recover_block.abs:16:19")
         }
         Proc.done(v * AbsInt(2))
       } catch { case e$: Throwable => throw recover$(e$) }

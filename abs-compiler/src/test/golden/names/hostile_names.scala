@@ -134,7 +134,7 @@ object Names {
           var msg: String = ""
           // hostile_names.abs:45
           try {
-            throw AbsException_("m")
+            throw thrown(AbsException_("m"), "names/hostile_names.abs:45:9")
           } catch { case e$3: Throwable =>
             AbsException.liftAbs(e$3) match {
               case AbsException_(macro_) =>

@@ -89,7 +89,7 @@ private[lower] final class LowerStmt(x: LowerExp) {
     case ExpStmt(c: AsyncCall, _) => List(St.Eval(x.asyncCall(c, ctx, oneWay = true)))
     case ExpStmt(e, _) => List(St.Eval(value(e, ctx)))
     case a @ AssertStmt(c, _) => List(St.Eval(S.call("absAssert", x.exp(c, ctx), S.str(x.pos(a)))))
-    case ThrowStmt(e, _) => List(St.Eval(S.Throw(x.exp(e, ctx))))
+    case t @ ThrowStmt(e, _) => List(St.Eval(S.Throw(S.call("thrown", x.exp(e, ctx), S.str(x.pos(t))))))
     case DieStmt(e, _) => List(St.Assign(S.Id("dead$"), x.exp(e, ctx)), St.Eval(S.Throw(S.Id("dead$"))))
     case r: ReturnStmt => List(St.Eval(value(r.exp, ctx))) // only reached in the main block or init: a value dropped
     case IfStmt(c, t, e, _) =>

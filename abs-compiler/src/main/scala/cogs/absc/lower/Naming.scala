@@ -40,7 +40,7 @@ object Naming {
    * names of the generated code's own scaffolding.
    */
   val Helpers: Set[String] = Set(
-    "absToString", "absAssert", "matchFail", "nullCheck", "nonZero", "initFailed", "selectorFail", "strJoin", "intList", "listConcat", "lt", "le", "gt", "ge", "fdiv", "fmod",
+    "absToString", "absAssert", "matchFail", "nullCheck", "nonZero", "thrown", "initFailed", "selectorFail", "strJoin", "intList", "listConcat", "lt", "le", "gt", "ge", "fdiv", "fmod",
     "setFromList", "mapFromList", "list", "cogs", "scala", "java", "absmodel", "lib", "locally", "identity",
     "println", "print", "assert", "require", "implicitly")
 

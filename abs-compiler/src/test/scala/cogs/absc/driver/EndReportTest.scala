@@ -75,7 +75,8 @@ class EndReportTest {
     assertEquals(Exit.Ok, r.status, r.err)
     assertEquals("caught 2\n", r.programOut)
     assertTrue(r.err.contains("absc: 1 process failed and nobody read the failure:\n" +
-      "  C.m (object created at kept.abs:8:9) failed: uncaught exception Refused(1)\n"), r.err)
+      "  C.m (object created at kept.abs:8:9) failed: uncaught exception Refused(1) (thrown at "), r.err)
+    assertTrue(r.err.contains("kept.abs:5:19)\n"), r.err)
     assertFalse(r.err.contains("kept.abs:9:9"), s"the failure that was read is not reported:\n${r.err}")
   }
 

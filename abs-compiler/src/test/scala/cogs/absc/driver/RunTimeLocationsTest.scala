@@ -152,7 +152,8 @@ class RunTimeLocationsTest {
     val err = failure("uinit",
       "exception Refused(String why);\nclass D {\n{ this.check(); }\nUnit check() { throw Refused(\"no\"); } }",
       "Int x = 1;\nnew D();")
-    assertTrue(err.contains("uncaught exception Refused(\"no\"), while creating an object of class D at "), err)
+    assertTrue(err.contains("uncaught exception Refused(\"no\"), thrown at "), err)
+    assertTrue(err.contains("uinit.abs:5:16, while creating an object of class D at "), err)
     assertTrue(err.contains("uinit.abs:8:1"), err)
   }
 
@@ -160,9 +161,37 @@ class RunTimeLocationsTest {
     val err = failure("unest",
       "exception Refused;\nclass D { { this.check(); } Unit check() { throw Refused; } }\nclass K { { new local D(); } }",
       "new K();")
-    assertTrue(err.contains("uncaught exception Refused, while creating an object of class D at "), err)
+    assertTrue(err.contains("uncaught exception Refused, thrown at "), err)
+    assertTrue(err.contains("unest.abs:3:44, while creating an object of class D at "), err)
     assertTrue(err.contains("unest.abs:4:13, while creating an object of class K at "), err)
     assertTrue(err.contains("unest.abs:6:1"), err)
+  }
+
+  // A user's exception is a value (E(1) equals every other E(1)), so its place travels beside it.
+  @Test def anUncaughtUserExceptionNamesTheThrowStatement(): Unit = {
+    val err = failure("uthrow",
+      "exception Refused(Int n);\ninterface I { Int m(Int x); }\nclass C implements I {\n  Int m(Int x) {\n    if (x > 1) { throw Refused(x); }\n    return x;\n  }\n}",
+      "I o = new C();\nInt y = await o!m(1);\nInt z = await o!m(2);")
+    assertTrue(err.contains("uncaught exception Refused(2) (thrown at "), err)
+    assertTrue(err.contains("uthrow.abs:6:18)"), err)
+  }
+
+  @Test def aLibraryExceptionThrownByTheModelNamesTheThrowStatement(): Unit = {
+    val err = failure("lthrow", "", "Int x = 1;\nthrow DivisionByZeroException;")
+    assertTrue(err.contains("uncaught exception DivisionByZeroException: thrown at "), err)
+    assertTrue(err.contains("lthrow.abs:5:1"), err)
+  }
+
+  @Test def aThrownUserExceptionIsCaughtByItsPatternLocallyAndFromAFuture(): Unit = {
+    val dir = tempDir("absc-loc")
+    val f = absFile(dir, "tcatch",
+      "module Loc;\nexception Refused(Int n);\ninterface I { Unit m(Int x); }\nclass C implements I { Unit m(Int x) { throw Refused(x); } }\n" +
+      "{\ntry { throw Refused(1); } catch { Refused(n) => println(\"local \" + toString(n)); }\n" +
+      "I o = new C();\ntry { Fut<Unit> f = o!m(2); f.get; } catch { Refused(n) => println(\"future \" + toString(n)); }\n" +
+      "Fut<Unit> g = o!m(3);\nawait g?;\ntry { g.get; } catch { e => println(\"any \" + toString(e)); }\n}\n")
+    val r = absc(AbsBackend, "run", "--no-cache", f)
+    assertEquals(Exit.Ok, r.status, r.err)
+    assertEquals("local 1\nfuture 2\nany ObjectDeadException", r.programOut.trim)
   }
 
   @Test def aUserExceptionFromACreationIsStillCaughtByItsPattern(): Unit = {

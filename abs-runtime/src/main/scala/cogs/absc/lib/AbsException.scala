@@ -39,6 +39,7 @@ object AbsException {
   def lift(t: Throwable): Throwable = t match {
     case e: AbsException                  => e
     case c: CreationFailed                => c.exception
+    case t: ThrownAt                      => t.exception
     case e: java.lang.StackOverflowError  => StackOverflowException(describe(e, "stack overflow"))
     case e: java.lang.OutOfMemoryError    => HeapOverflowException(describe(e, "out of memory"))
     case e: java.lang.NullPointerException => NullPointerException(describe(e, "null dereferenced"))
@@ -75,6 +76,18 @@ object AbsException {
 final class CreationFailed private[lib] (val exception: AbsException, val where: String)
     extends RuntimeException(null, null, false, false) {
   override def getMessage: String = exception.getMessage + ", " + where
+}
+
+/**
+ * A user's exception as its `throw` statement raised it, with the statement's position
+ * (`file.abs:line:col`), for the report of an uncaught failure: as [[CreationFailed]], the value
+ * `E(1)` cannot carry its place itself, so the place travels in this wrapper, which ABS code never
+ * sees ([[AbsException.lift]] unwraps it for `catch`, `recover` and readers of a future). One
+ * allocation per `throw`; no stack trace.
+ */
+final class ThrownAt private[lib] (val exception: AbsException, val where: String)
+    extends RuntimeException(null, null, false, false) {
+  override def getMessage: String = s"${exception.getMessage} (thrown at $where)"
 }
 
 /**

@@ -101,6 +101,16 @@ package object lib {
     if (d.signum == 0) throw DivisionByZeroException("division by zero at " + at) else d
 
   /**
+   * What ABS `throw e;` at `at` throws: a library exception with `at` as its detail (unless it
+   * has one), a user's exception wrapped with `at` (see [[ThrownAt]]), so that an uncaught one is
+   * reported with the line that threw it.
+   */
+  def thrown(e: AbsException, at: String): Throwable = e match {
+    case b: BuiltinAbsException => if (b.detail == null) b.withDetail("thrown at " + at) else b
+    case u                      => new ThrownAt(u, at)
+  }
+
+  /**
    * An exception thrown while an object of class `cls` was created at `at` (its field
    * initialisers or init block): the same ABS exception, with a detail naming the class and the
    * creator's position (a user's exception wrapped in [[CreationFailed]], which ABS code sees
@@ -112,6 +122,7 @@ package object lib {
     e match {
       case _: VirtualMachineError => e
       case c: CreationFailed => new CreationFailed(c.exception, c.where + ", " + where)
+      case t: ThrownAt => new CreationFailed(t.exception, s"thrown at ${t.where}, $where")
       case _ => AbsException.lift(e) match {
         case b: BuiltinAbsException => b.withDetail(if (b.detail == null) where else b.detail + ", " + where)
         // A user's exception is a value of the model (it compares and matches by its fields

@@ -2,7 +2,7 @@ package cogs.absc.run
 
 import java.io.PrintStream
 
-import cogs.absc.lib.{AbsException, CreationFailed, HeapOverflowException, Out, StackOverflowException}
+import cogs.absc.lib.{AbsException, CreationFailed, ThrownAt, HeapOverflowException, Out, StackOverflowException}
 import cogs.absc.modelapi.{HttpObjects, ModelApiServer, ModelView}
 import cogs.runtime.{CallFailedException, CogRuntime, ControlledRun, DeadlockException, Proc}
 
@@ -665,7 +665,7 @@ object ProgramRunner {
    * (`AbsException.lift`), anything else by its class and message.
    */
   private[absc] def describe(t: Throwable): String = AbsException.lift(t) match {
-    case _: AbsException if t.isInstanceOf[CreationFailed] => s"uncaught exception ${t.getMessage}"
+    case _: AbsException if t.isInstanceOf[CreationFailed] || t.isInstanceOf[ThrownAt] => s"uncaught exception ${t.getMessage}"
     case e: AbsException => s"uncaught exception ${e.getMessage}"
     case other =>
       val m = other.getMessage

@@ -243,7 +243,9 @@ private[distributed] object AbsPlacement {
   }
 
   // Every value of an ABS model is serialised by AbsValueSerializer: its data types, numbers,
-  // collections, and object references (as tokens). Strings and booleans keep Pekko's own.
+  // collections, and object references (as tokens). Strings and booleans keep Pekko's own. A
+  // user's exception that failed a remote call travels inside the wrapper that carries where it
+  // was thrown (ThrownAt, CreationFailed), so that the caller can still catch it by its type.
   private final val Bindings =
     """pekko.actor {
       |  serializers.cogs-abs = "cogs.distributed.abs.AbsValueSerializer"
@@ -252,6 +254,8 @@ private[distributed] object AbsPlacement {
       |    "cogs.absc.lib.AbsRat" = cogs-abs
       |    "cogs.absc.lib.AbsSet" = cogs-abs
       |    "cogs.absc.lib.AbsMap" = cogs-abs
+      |    "cogs.absc.lib.ThrownAt" = cogs-abs
+      |    "cogs.absc.lib.CreationFailed" = cogs-abs
       |    "scala.collection.immutable.List" = cogs-abs
       |    "cogs.runtime.Active" = cogs-abs
       |    "cogs.runtime.Fut" = cogs-abs
