@@ -114,8 +114,16 @@ final class DeploymentComponent private[runtime] (val runtime: CogRuntime, val n
   /** True once [[shutdown]] was called. */
   def isShutDown: Boolean = down
 
+  /** When [[shutdown]] was first called (the simulated time); None while the component is up. */
+  def shutdownTime: Option[SimTime] = Option(downAt)
+  // Written under the monitor, once; volatile so that a reader (the Model API) needs no lock.
+  @volatile private[this] var downAt: SimTime = _
+
   /** Mark the component as shut down: later costs on it fail. */
-  def shutdown(): Unit = down = true
+  def shutdown(): Unit = synchronized {
+    if (downAt eq null) downAt = runtime.now
+    down = true
+  }
 
   /**
    * Consume `amount` of `r` on behalf of the running process (ABS `[Cost: amount]` for Speed):

@@ -150,5 +150,13 @@ class SimClockTest {
     assertEquals(List((Some(t(2)), t(2)), (Some(t(2)), t(2))), h.toList)
     assertEquals(t(100), dc.load(Resource.Speed, 2))
     assertEquals(None, dc.total(Resource.Bandwidth))
+    // The Model API ends a shut-down component's chart where it stopped: the first shutdown's time.
+    assertEquals(None, dc.shutdownTime)
+    dc.shutdown()
+    assertEquals(Some(t(2)), dc.shutdownTime)
+    assertTrue(dc.isShutDown)
+    assertThrows(classOf[Exception], () => w.send("work")(_.work(1)).join(): Unit, "a cost on a shut-down component fails")
+    dc.shutdown()
+    assertEquals(Some(t(2)), dc.shutdownTime, "a second shutdown keeps the first time")
   }
 }

@@ -2,7 +2,7 @@
 # @NAME@: an ABS model compiled by absc @VERSION@ ('absc package'). Needs a JDK or JRE 17 or newer
 # (JAVA_HOME, or java on PATH); nothing else. The directory this script is in may be moved.
 #
-#   @NAME@ [--workers N] [--clock-limit T] [--port PORT] [--record FILE | --replay FILE] [-- ARG...]
+#   @NAME@ [--workers N] [--clock-limit T] [--port PORT [Model API options]] [--record FILE [--record-format F] | --replay FILE] [-- ARG...]
 #
 # JAVA_OPTS adds options to the JVM (e.g. JAVA_OPTS=-Xmx4g). The first run on a JDK writes a
 # class-data archive of the program into lib/ (when lib/ is writable), which later runs map to
@@ -23,7 +23,14 @@ usage() {
   --workers N        worker threads of the runtime (default: one per processor)
   --clock-limit T    stop when the simulated clock would pass T (e.g. 100 or 5/2)
   --port PORT        serve the Model API on PORT of the loopback interface (0: any free port)
+  --url-prefix P     serve the Model API below P (e.g. /abcd/5080)
+  --modelapi-index-file FILE
+                     serve FILE as the Model API's index page instead of the default one
+  --modelapi-static-dir DIR
+                     serve the files of DIR below static/
   --record FILE      record the run's scheduling decisions into FILE
+  --record-format F  the format of --record's FILE: cogs (the default; --replay takes it) or
+                     erlang (the Erlang backend's trace format)
   --replay FILE      replay the decisions recorded in FILE
   ARGs after '--' are passed to the program.
 Exit status: 0, or 1 on an uncaught exception, failed assert or deadlock; 2 on a bad command line.
@@ -34,10 +41,11 @@ bad() { echo "$name: $1 (see '$name --help')" >&2; exit 2; }
 
 props=()
 recording=""
+format=""
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
-    --workers|--clock-limit|-l|--port|-p|--record|--replay)
+    --workers|--clock-limit|-l|--port|-p|--record|--replay|--record-format|--url-prefix|--modelapi-index-file|--modelapi-static-dir)
       [ $# -ge 2 ] || bad "option $1 needs a value"
       value="$2"
       case "$1" in
@@ -56,6 +64,16 @@ while [ $# -gt 0 ]; do
           recording="$1"
           case "$value" in /*) ;; *) value="$PWD/$value" ;; esac
           props+=("-Dcogs.absc.${1#--}=$value") ;;
+        --record-format)
+          case "$value" in cogs|erlang) ;; *) bad "--record-format must be 'cogs' or 'erlang', not '$value'" ;; esac
+          format="$value"
+          props+=("-Dcogs.absc.record-format=$value") ;;
+        --url-prefix)
+          props+=("-Dcogs.absc.modelapi.url-prefix=$value") ;;
+        --modelapi-index-file|--modelapi-static-dir)
+          # The program checks that they are there and that a port goes with them.
+          case "$value" in /*) ;; *) value="$PWD/$value" ;; esac
+          props+=("-Dcogs.absc.modelapi.${1#--modelapi-}=$value") ;;
       esac
       shift 2 ;;
     --) shift; break ;;
@@ -63,6 +81,8 @@ while [ $# -gt 0 ]; do
     *) bad "unexpected argument '$1' (the program's arguments go after '--')" ;;
   esac
 done
+
+[ -z "$format" ] || [ "$recording" = --record ] || bad "--record-format needs --record FILE"
 
 if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then
   java="$JAVA_HOME/bin/java"

@@ -563,7 +563,7 @@ private[driver] final class ExploreCommand(ctx: Main.Context) extends AbscComman
 
 @Command(name = "package", mixinStandardHelpOptions = true, versionProvider = classOf[VersionProvider],
   description = Array("Compile the ABS FILEs (one program) into a directory that runs without absc: OUT/bin/NAME (a launcher script) and OUT/lib (the program's jar and the jars it runs on).",
-    "The launcher takes --workers, --clock-limit, --port, --record and --replay as 'absc run' does, and the program's arguments after '--'; 'java -jar OUT/lib/NAME.jar' also runs the program."),
+    "The launcher takes --workers, --clock-limit, --port, --url-prefix, --modelapi-index-file, --modelapi-static-dir, --record, --record-format and --replay as 'absc run' does, and the program's arguments after '--'; 'java -jar OUT/lib/NAME.jar' also runs the program."),
   footer = Array("", "Exit status: 0 when the package was written; 2 if the program does not compile, has no main block, or OUT holds other files."))
 private[driver] final class PackageCommand(ctx: Main.Context) extends AbscCommand(ctx) {
   @Opt(names = Array("-o", "--output"), required = true, paramLabel = "OUT",

@@ -280,6 +280,103 @@ class ModelApiEndToEndTest {
     } finally m.process.destroyForcibly()
   }
 
+  /**
+   * Two components, one shut down at time 8 (its worker did 8 rounds), the other busy until the
+   * clock limit; both workers are registered, so the page shows their fields.
+   */
+  private val charted =
+    """module Charted;
+      |import * from ABS.DC;
+      |interface Worker { Unit work(Int rounds); }
+      |class WorkerImpl implements Worker {
+      |  Int done = 0;
+      |  Unit work(Int rounds) {
+      |    while (done < rounds) { [Cost: 2] skip; done = done + 1; await duration(1); }
+      |  }
+      |}
+      |{
+      |  DeploymentComponent steady = new DeploymentComponent("steady", map[Pair(Speed, 5)]);
+      |  DeploymentComponent stopped = new DeploymentComponent("stopped", map[Pair(Speed, 3)]);
+      |  [HTTPName: "busy"] [DC: steady] Worker a = new WorkerImpl();
+      |  [HTTPName: "brief"] [DC: stopped] Worker b = new WorkerImpl();
+      |  a!work(1000);
+      |  await b!work(8);
+      |  await stopped!shutdown();
+      |  println("stopped is shut down");
+      |}
+      |""".stripMargin
+
+  /**
+   * The default page in a real headless Chromium on a real model: it draws all components in one
+   * chart and each in its own, with axis titles; the component shut down at 8 ends there; the
+   * page's Advance control, pressed with the mouse, moves the model's clock and the chart follows.
+   */
+  @Test def thePageChartsTheComponentsAndItsControlAdvancesTheClock(): Unit = {
+    val browser = HeadlessChromium.binary
+    org.junit.jupiter.api.Assumptions.assumeTrue(browser.isDefined, HeadlessChromium.missing)
+    val m = start("charted", charted, List("-l", "20"))
+    try {
+      val deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2)
+      def now() = JsonCodecForTests.number(get(m, "clock/now").body)
+      while (now() < 20 && System.nanoTime() < deadline) Thread.sleep(100)
+      assertEquals("{\"result\":20}", compact(get(m, "clock/now").body), "the simulation runs to its limit")
+      assertEquals("stopped is shut down\n", waitForOutput(m))
+      val page = HeadlessChromium.open(browser.get, m.url)
+      try {
+        page.waitUntil("document.body.getAttribute('data-drawn') === '2' && document.getElementById('clock').textContent === '20'",
+          "the page did not draw the two components at time 20")
+        assertTrue(page.evaluate("document.body.getAttribute('data-error')").isNull, page.evaluate("document.body.getAttribute('data-error')").toString)
+        // A canvas per chart, each drawn with a size: the combined one and one per component.
+        val canvases = page.evaluate("Array.from(document.querySelectorAll('canvas')).map(c => [c.width, c.height])")
+        assertEquals(3, canvases.size, canvases.toString)
+        (0 until 3).foreach(i => assertTrue(canvases.get(i).get(0).asInt > 0 && canvases.get(i).get(1).asInt > 0, canvases.toString))
+        // The combined chart: time plus one series per component, with axis titles and units.
+        assertEquals("[\"time\",\"steady\",\"stopped\"]",
+          page.evaluate("cogsPage.combined.plot.series.map(s => s.label)").toString)
+        assertEquals("[\"simulated time (time units)\",\"Speed used (per time unit)\"]",
+          page.evaluate("cogsPage.combined.plot.axes.map(a => a.label)").toString)
+        assertEquals("[\"simulated time (time units)\",\"Speed (per time unit)\"]",
+          page.evaluate("cogsPage.charts.get('stopped').plot.axes.map(a => a.label)").toString)
+        assertEquals("stopped (created at 0, shut down at 8)", page.evaluate("cogsPage.charts.get('stopped').title.textContent").asText)
+        // What the page fetched: the shut-down component's rows end with the unit [7, 8) (2 of 3 used).
+        val stopped = page.evaluate("cogsPage.dcs.find(d => d.name === 'stopped')")
+        assertEquals(8, stopped.get("shutdownTime").asInt)
+        assertEquals("[7,2,3]", stopped.get("values").get(stopped.get("values").size - 1).toString)
+        assertEquals(8, stopped.get("values").size)
+        // What the page draws: in the combined chart, the last time with a value, per component.
+        val lastDrawn = "(k => { const d = cogsPage.combined.plot.data; let x = null; " +
+          "d[0].forEach((t, i) => { if (d[k][i] != null) x = t; }); return x; })"
+        assertEquals(8, page.evaluate(s"$lastDrawn(2)").asInt, "the shut-down component ends where it stopped")
+        assertEquals(20, page.evaluate(s"$lastDrawn(1)").asInt, "the other goes on to the clock")
+        assertEquals(5, page.evaluate("cogsPage.charts.get('steady').plot.data[2][0]").asInt, "its capacity")
+        // Every chart has the clock's time axis: the shut-down component's too, so it visibly ends early.
+        assertEquals("[0,20]", page.evaluate("[cogsPage.charts.get('stopped').plot.scales.x.min, cogsPage.charts.get('stopped').plot.scales.x.max]").toString)
+        // The objects with their fields.
+        page.waitUntil("document.querySelector('td[data-field=done]') !== null", "the page did not show the objects' fields")
+        assertEquals("[\"brief\",\"busy\"]", page.evaluate(
+          "Array.from(new Set(Array.from(document.querySelectorAll('tr[data-object]')).map(r => r.dataset.object))).sort()").toString)
+        assertEquals("8", page.evaluate(
+          "document.querySelector('tr[data-object=brief] td[data-field=done]').textContent").asText)
+
+        // The Advance control: 5 time units, pressed with the mouse.
+        val before = page.evaluate("cogsPage.combined.plot.data[0].at(-1)").asDouble
+        page.evaluate("document.getElementById('advance-by').value = '5'")
+        page.click("#advance")
+        page.waitUntil("document.getElementById('advance-result').textContent.includes('25')", "the page did not advance the clock")
+        while (now() < 25 && System.nanoTime() < deadline) Thread.sleep(100)
+        assertEquals("{\"result\":25}", compact(get(m, "clock/now").body), "the model's clock moved to the new limit")
+        page.waitUntil("document.getElementById('clock').textContent === '25' && cogsPage.combined.plot.data[0].at(-1) === 25",
+          "the chart did not follow the clock")
+        assertTrue(page.evaluate("cogsPage.combined.plot.data[0].at(-1)").asDouble > before)
+        assertEquals(8, page.evaluate(s"$lastDrawn(2)").asInt, "the shut-down component still ends at 8")
+        assertEquals(25, page.evaluate(s"$lastDrawn(1)").asInt)
+        assertEquals(25, page.evaluate("cogsPage.combined.plot.scales.x.max").asInt, "the x range grew with the clock")
+      } finally page.close()
+      assertEquals(200, get(m, "quit").statusCode)
+      assertTrue(m.process.waitFor(60, TimeUnit.SECONDS), "absc did not stop after /quit")
+    } finally m.process.destroyForcibly()
+  }
+
   /** The number in `{"result": n}`, or -1. */
   private object JsonCodecForTests {
     private val mapper = new com.fasterxml.jackson.databind.ObjectMapper()

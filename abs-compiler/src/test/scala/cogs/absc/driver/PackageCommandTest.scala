@@ -126,6 +126,26 @@ class PackageCommandTest {
     val help = launch(List("bash", launcher, "--help"))
     assertEquals(0, help.status)
     assertTrue(help.out.contains("--clock-limit T"), help.out)
+
+    // The recording in the Erlang backend's trace format: an array of per-COG local traces.
+    val trace = dir.resolve("ticker-trace.json")
+    val recorded = launch(List("bash", launcher, "--clock-limit", "2", "--record", trace.getFileName.toString,
+      "--record-format", "erlang"), Map("ABSC_NO_CDS" -> "1"))
+    assertEquals(0, recorded.status, recorded.err)
+    val json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(trace.toFile)
+    assertTrue(json.isArray && json.size >= 1 && json.get(0).has("local_trace"), json.toString.take(400))
+    val badFormat = launch(List("bash", launcher, "--record", "t.json", "--record-format", "xml"))
+    assertEquals(Ran(2, "", "ticker: --record-format must be 'cogs' or 'erlang', not 'xml' (see 'ticker --help')\n"), badFormat)
+    val formatAlone = launch(List("bash", launcher, "--record-format", "erlang"))
+    assertEquals(Ran(2, "", "ticker: --record-format needs --record FILE (see 'ticker --help')\n"), formatAlone)
+    // The Model API's options reach the program, which checks them.
+    val staticAlone = launch(List("bash", launcher, "--modelapi-static-dir", "."), Map("ABSC_NO_CDS" -> "1"))
+    assertEquals(2, staticAlone.status)
+    assertTrue(staticAlone.err.startsWith("absc: --modelapi-static-dir needs a port for the Model API (-p PORT)\n"), staticAlone.err)
+    val noIndex = launch(List("bash", launcher, "--port", "0", "--modelapi-index-file", "none.html"), Map("ABSC_NO_CDS" -> "1"))
+    assertEquals(2, noIndex.status)
+    assertTrue(noIndex.err.startsWith("absc: the Model API's index file /") && noIndex.err.contains("/none.html is not there"), noIndex.err)
+    assertTrue(help.out.contains("--modelapi-static-dir DIR") && help.out.contains("--url-prefix P"), help.out)
   }
 
   @Test def aFailingProgramFailsTheSameWay(): Unit = {

@@ -25,12 +25,14 @@ import cogs.absc.lib.{AbsException, AbsInt, AbsRat, Show}
  *    a JSON object in the body (the query string wins); `{"result": ..}`, or 500 with
  *    `{"error": ABS exception}` when the call fails;
  *  - `GET /clock/now`: `{"result": now}`;
- *  - `GET /dcs`: the deployment components, `[{"name", "creationTime", "values": [[t, used, total], ..],
+ *  - `GET /dcs`: the deployment components, `[{"name", "creationTime", "shutdownTime", "values": [[t, used, total], ..],
  *    "resources": {"Speed": [[t, used, total], ..], ..}}]` (`values`: the Speed history, the shape the
- *    reference backends give; `total` null: unlimited);
+ *    reference backends give; `total` null: unlimited; `shutdownTime` null while the component is up,
+ *    else its rows end there);
  *  - `GET /static_dcs`: the components as text, in the Erlang backend's layout;
  *  - `GET /trace`: a recorded run's decisions so far, in the Erlang backend's trace format;
- *  - `GET /`: the index page: the user's file, or the default chart of the components' load;
+ *  - `GET /`: the index page: the user's file, or the default page (the clock with a control that
+ *    advances it, the components' load in one chart and each in its own, the objects' fields);
  *    `GET /static/PATH`: the files of the static directory, else those next to the user's index
  *    file; `GET /webjars/uplot/PATH`: the chart library;
  *  - `GET /quit`: ends the serving (the program then exits).
@@ -308,16 +310,24 @@ final class ModelApiServer private (server: HttpServer, pool: ExecutorService, v
 
   // ------------------------------------------------------------------ deployment components
 
+  /**
+   * `/dcs`. A component that was shut down has the time units that began before its shutdown
+   * (the runtime goes on closing units of a component nobody can use any more: they are not its
+   * history) and a `shutdownTime` (null while it is up: an addition to the reference backends' shape).
+   */
   private def dcs(): JsonNode = JsonCodec.array(view.deploymentComponents().map { dc =>
-    def rows(us: IndexedSeq[ResourceUse]): JsonNode = JsonCodec.array(us.zipWithIndex.map { case (u, i) =>
+    def rows(us: IndexedSeq[ResourceUse]): JsonNode = JsonCodec.array(us.iterator.zipWithIndex.map { case (u, i) =>
+      (dc.creationTime + AbsRat.fromInt(i), u)
+    }.takeWhile { case (t, _) => dc.shutdownTime.forall(t < _) }.map { case (t, u) =>
       JsonCodec.array(List(
-        JsonCodec.toJson(dc.creationTime + AbsRat.fromInt(i)),
+        JsonCodec.toJson(t),
         JsonCodec.toJson(u.used),
         u.total.map(JsonCodec.toJson).getOrElse(JsonCodec.mapper.nullNode())))
-    })
+    }.toList)
     JsonCodec.obj(
       "name" -> JsonCodec.text(dc.name),
       "creationTime" -> JsonCodec.toJson(dc.creationTime),
+      "shutdownTime" -> dc.shutdownTime.map(JsonCodec.toJson).getOrElse(JsonCodec.mapper.nullNode()),
       "values" -> rows(dc.history.getOrElse("Speed", IndexedSeq.empty)),
       "resources" -> JsonCodec.obj(dc.history.toList.sortBy(_._1).map { case (k, us) => k -> rows(us) }: _*))
   })

@@ -42,7 +42,8 @@ object ModelView {
           ResourceUse(total.map(cogs.absc.lib.AbsTime.fromSim), cogs.absc.lib.AbsTime.fromSim(used))
         }.toIndexedSeq
       }.toMap
-      DcView(dc.name, cogs.absc.lib.AbsTime.fromSim(dc.creationTime), history)
+      DcView(dc.name, cogs.absc.lib.AbsTime.fromSim(dc.creationTime), history,
+        dc.shutdownTime.map(cogs.absc.lib.AbsTime.fromSim))
     }
     override def advanceClock(by: AbsRat): Either[String, AbsRat] =
       rt.extendClockLimit(cogs.absc.lib.AbsTime.toSim(by)) match {
@@ -66,9 +67,11 @@ object ModelView {
 /**
  * A deployment component as the Model API shows it: its name, when it was created, and for each
  * kind of resource (`"Speed"`, `"Bandwidth"`, ...) one entry per whole time unit since its
- * creation: entry `i` is the time unit starting at `creationTime + i`.
+ * creation: entry `i` is the time unit starting at `creationTime + i`. `shutdownTime`: when the
+ * model shut it down (ABS `shutdown()`), None while it is up.
  */
-final case class DcView(name: String, creationTime: AbsRat, history: Map[String, IndexedSeq[ResourceUse]])
+final case class DcView(name: String, creationTime: AbsRat, history: Map[String, IndexedSeq[ResourceUse]],
+    shutdownTime: Option[AbsRat] = None)
 
 /** One time unit of one resource: what was available (`None`: unlimited) and what was used. */
 final case class ResourceUse(total: Option[AbsRat], used: AbsRat)

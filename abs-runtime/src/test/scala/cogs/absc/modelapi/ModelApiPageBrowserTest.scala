@@ -9,9 +9,11 @@ import org.junit.jupiter.api.Assumptions.assumeTrue
 import org.junit.jupiter.api.Test
 
 /**
- * The default index page in a real browser: headless Chromium loads it from a running server,
- * the page fetches `/dcs` and draws one uPlot chart (a canvas) per component, then marks the body
- * with `data-drawn` = the number of charts. Skipped where Chromium is not installed
+ * The default index page in a real browser: headless Chromium loads it from a running server (a
+ * view with made-up components), the page fetches `/dcs` and draws one uPlot chart (a canvas) of
+ * all components and one per component, then marks the body with `data-drawn` = the number of
+ * per-component charts. The page on a real model, with its Advance control pressed, is tested in
+ * abs-compiler (`ModelApiEndToEndTest`). Skipped where Chromium is not installed
  * (`apt-get install -y chromium`; or set COGS_CHROMIUM to the browser's path).
  */
 class ModelApiPageBrowserTest {
@@ -51,10 +53,14 @@ class ModelApiPageBrowserTest {
       assertTrue(dom.contains("data-drawn=\"2\""), s"the page did not finish drawing:\n$dom")
       assertTrue(dom.contains("data-dc=\"server1\"") && dom.contains("data-dc=\"server2\""), dom)
       assertTrue(dom.contains("server1 (created at 0)"), dom)
-      // uPlot draws on a canvas, one per chart.
-      assertEquals(2, "<canvas".r.findAllMatchIn(dom).size, dom)
+      assertTrue(dom.contains("All components: Speed used"), dom)
+      // uPlot draws on a canvas, one per chart: all components together, then each on its own.
+      assertEquals(3, "<canvas".r.findAllMatchIn(dom).size, dom)
       assertTrue(dom.contains("<span id=\"clock\">2.5</span>"), dom)
-      assertTrue(dom.contains("<span id=\"objects\">plain</span>"), dom)
+      // Its resources are offered (Speed first shown).
+      assertTrue(dom.contains("<option value=\"Bandwidth\">Bandwidth</option><option value=\"Speed\">Speed</option>"), dom)
+      // An object without fields is listed as such.
+      assertTrue(dom.contains("<tr data-object=\"plain\"><th rowspan=\"1\">plain</th><td></td><td class=\"value\">(no fields)</td></tr>"), dom)
     } finally {
       server.stop()
       HttpObjects.clear()
@@ -69,6 +75,7 @@ class ModelApiPageBrowserTest {
       val dom = dumpDom(browser.get, server.url)
       assertTrue(dom.contains("data-drawn=\"0\""), dom)
       assertTrue(dom.contains("The model has no deployment components."), dom)
+      assertTrue(dom.contains("No object is registered."), dom)
       assertTrue(dom.contains("<span id=\"clock\">0</span>"), dom)
     } finally server.stop()
   }

@@ -146,6 +146,27 @@ class ModelApiServerTest {
     assertEquals("[[0,5,10],[1,10,10],[2,0,10]]", server1.get("values").toString)
     assertEquals("[[0,100,null],[1,0,null],[2,0,null]]", server1.get("resources").get("Bandwidth").toString)
     assertEquals("[[1,1,null]]", dcs.get(1).get("values").toString)
+    assertTrue(server1.get("shutdownTime").isNull, "a component that is up has a null shutdownTime")
+  }
+
+  @Test def aShutDownComponentEndsWhereItStopped(): Unit = {
+    val use = ResourceUse(Some(AbsInt(4)), AbsInt(3))
+    // The runtime goes on closing units after the shutdown (at 3/2): the rows stop at the unit it fell in.
+    val view = new ModelView {
+      def now(): AbsRat = AbsInt(4)
+      def deploymentComponents(): Seq[DcView] = List(
+        DcView("down", AbsInt(0), Map("Speed" -> Vector.fill(4)(use), "Bandwidth" -> Vector.fill(4)(ResourceUse(None, AbsInt(0)))),
+          Some(AbsRat(AbsInt(3), AbsInt(2)))),
+        DcView("downAtCreation", AbsInt(2), Map("Speed" -> Vector.fill(2)(use)), Some(AbsInt(2))))
+    }
+    val own = ModelApiServer.start(0, view, None)
+    try {
+      val dcs = JsonCodec.mapper.readTree(at(own, "dcs").body)
+      assertEquals(1.5, dcs.get(0).get("shutdownTime").doubleValue)
+      assertEquals("[[0,3,4],[1,3,4]]", dcs.get(0).get("values").toString)
+      assertEquals("[[0,0,null],[1,0,null]]", dcs.get(0).get("resources").get("Bandwidth").toString)
+      assertEquals("[]", dcs.get(1).get("values").toString)
+    } finally own.stop()
   }
 
   @Test def servesTheDefaultPageAndItsChartLibrary(): Unit = {
