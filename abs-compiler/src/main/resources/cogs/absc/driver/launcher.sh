@@ -2,7 +2,7 @@
 # @NAME@: an ABS model compiled by absc @VERSION@ ('absc package'). Needs a JDK or JRE 17 or newer
 # (JAVA_HOME, or java on PATH); nothing else. The directory this script is in may be moved.
 #
-#   @NAME@ [--workers N] [--clock-limit T] [--port PORT [Model API options]] [--record FILE [--record-format F] | --replay FILE] [-- ARG...]
+#   @NAME@ [--workers N] [--clock-limit T] [--port PORT [Model API options]] [--record FILE [--record-format F] | --replay FILE] [--strict] [--no-end-report] [-- ARG...]
 #
 # JAVA_OPTS adds options to the JVM (e.g. JAVA_OPTS=-Xmx4g). The first run on a JDK writes a
 # class-data archive of the program into lib/ (when lib/ is writable), which later runs map to
@@ -32,8 +32,12 @@ usage() {
   --record-format F  the format of --record's FILE: cogs (the default; --replay takes it) or
                      erlang (the Erlang backend's trace format)
   --replay FILE      replay the decisions recorded in FILE
+  --strict           exit with status 4 when the end-of-run report finds something (a failure
+                     nobody read, a process still waiting)
+  --no-end-report    leave that report out
   ARGs after '--' are passed to the program.
-Exit status: 0, or 1 on an uncaught exception, failed assert or deadlock; 2 on a bad command line.
+Exit status: 0, or 1 on an uncaught exception, failed assert or deadlock; 2 on a bad command line;
+4 with --strict when the end-of-run report found something.
 EOF
 }
 
@@ -45,6 +49,8 @@ format=""
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
+    --strict) props+=("-Dcogs.absc.strict=true"); shift ;;
+    --no-end-report) props+=("-Dcogs.absc.end-report=false"); shift ;;
     --workers|--clock-limit|-l|--port|-p|--record|--replay|--record-format|--url-prefix|--modelapi-index-file|--modelapi-static-dir)
       [ $# -ge 2 ] || bad "option $1 needs a value"
       value="$2"

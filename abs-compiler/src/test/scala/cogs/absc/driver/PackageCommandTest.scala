@@ -159,6 +159,24 @@ class PackageCommandTest {
     assertTrue(r.err.contains("Broken.abs:4"), s"the report names the ABS line: ${r.err}")
   }
 
+  @Test def theEndOfRunReportHasTheSameSwitchesAsAbscRun(): Unit = {
+    val f = absFile(dir, "Lost", "module Lost;\ninterface I { Unit m(Int x); }\nclass C implements I { Unit m(Int x) { assert x > 0; } }\n" +
+      "{\n  I o = new C();\n  o!m(0);\n  println(\"done\");\n}\n")
+    val out = dir.resolve("lost")
+    assertEquals(0, pack(out, f).status)
+    val launcher = out.resolve("bin/lost").toString
+    val plain = launch(List("bash", launcher), Map("ABSC_NO_CDS" -> "1"))
+    assertEquals(0, plain.status, plain.err)
+    assertEquals("done\n", plain.out)
+    assertTrue(plain.err.contains("absc: 1 process failed and nobody read the failure:"), plain.err)
+    val strict = launch(List("bash", launcher, "--strict"), Map("ABSC_NO_CDS" -> "1"))
+    assertEquals(4, strict.status, strict.err)
+    assertTrue(strict.err.contains("C.m (object created at "), strict.err)
+    assertEquals(Ran(0, "done\n", ""), launch(List("bash", launcher, "--no-end-report"), Map("ABSC_NO_CDS" -> "1")))
+    val help = launch(List("bash", launcher, "--help"))
+    assertTrue(help.out.contains("--strict") && help.out.contains("--no-end-report"), help.out)
+  }
+
   @Test def badInputWritesNothing(): Unit = {
     val f = absFile(dir, "Wrong", "module Wrong;\n{\n  Int x = True;\n}\n")
     val out = dir.resolve("wrong")
