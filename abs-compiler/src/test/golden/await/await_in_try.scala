@@ -72,8 +72,8 @@ object Test {
           // await_in_try.abs:20
           caught = x
           Proc.unit
-        case other$2 =>
-          Proc.raise(other$2)
+        case _ =>
+          Proc.raise(e$1)
       })
     }.guarantee {
       // await_in_try.abs:22

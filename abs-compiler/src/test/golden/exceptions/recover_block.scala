@@ -92,8 +92,8 @@ object Test {
         case Fault(_) =>
           sawFault = true
           Proc.unit
-        case other$2 =>
-          Proc.raise(other$2)
+        case _ =>
+          Proc.raise(e$1)
       })
     }.flatMap { _ =>
       // recover_block.abs:27

@@ -139,8 +139,8 @@ object Names {
             AbsException.liftAbs(e$3) match {
               case AbsException_(macro_) =>
                 msg = macro_
-              case other$4 =>
-                throw other$4
+              case _ =>
+                throw e$3
             }
           }
           // hostile_names.abs:46

@@ -134,14 +134,15 @@ private[lower] final class LowerStmt(x: LowerExp) {
     if (catches.isEmpty) None
     else {
       val e = ctx.locals.temp("e")
-      val other = ctx.locals.temp("other")
       val cases = catches.map { br =>
         ctx.locals.scoped {
           val (p, g) = x.pattern(br.pattern, ctx)
           Case(p, g, body(br.body))
         }
       }
-      Some((e, matchOn(S.call("AbsException.liftAbs", S.Id(e)), cases :+ Case(Pat.Bind(other), None, rethrow(S.Id(other))))))
+      // No branch matched: what was caught goes on as it came (with the place of its `throw`, see
+      // cogs.absc.lib.ThrownAt), not as the value the patterns saw.
+      Some((e, matchOn(S.call("AbsException.liftAbs", S.Id(e)), cases :+ Case(Pat.Wild, None, rethrow(S.Id(e))))))
     }
 
   // ------------------------------------------------------------------ continuations

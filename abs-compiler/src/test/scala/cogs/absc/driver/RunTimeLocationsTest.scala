@@ -176,6 +176,13 @@ class RunTimeLocationsTest {
     assertTrue(err.contains("uthrow.abs:6:18)"), err)
   }
 
+  @Test def anExceptionNoCatchBranchMatchedKeepsThePlaceOfItsThrow(): Unit = {
+    val err = failure("rethrow", "exception Refused(Int n);\nexception Other;",
+      "try { throw Refused(4); } catch { Other => println(\"other\"); }")
+    assertTrue(err.contains("uncaught exception Refused(4) (thrown at "), err)
+    assertTrue(err.contains("rethrow.abs:5:7)"), err)
+  }
+
   @Test def aLibraryExceptionThrownByTheModelNamesTheThrowStatement(): Unit = {
     val err = failure("lthrow", "", "Int x = 1;\nthrow DivisionByZeroException;")
     assertTrue(err.contains("uncaught exception DivisionByZeroException: thrown at "), err)
