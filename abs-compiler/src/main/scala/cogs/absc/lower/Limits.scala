@@ -44,7 +44,7 @@ import scala.collection.mutable
  * single statement list with a local of inferred type (the driver then reports the construct as
  * too large, see `TooLargeTest`).
  */
-private[lower] object Limits {
+object Limits {
   val MaxNodes = 1500
   val MaxStatementNodes = 400
   /** Characters of one string constant: at most 3 bytes each in the class file's UTF-8, so below 65,535 bytes. */
