@@ -3,7 +3,7 @@ package cogs.absc.driver
 import cogs.absc.ast.CompilationUnit
 import cogs.absc.diag.Diagnostic
 import cogs.absc.emit.{EmittedProgram, ScalaEmitter}
-import cogs.absc.lower.{Instrumentation, IrPrinter, LProgram, Limits, Lower, LowerError}
+import cogs.absc.lower.{Instrumentation, IrPrinter, LProgram, Limits, Lower, LowerError, Optimise}
 import cogs.absc.typecheck.{TypeChecker, TypedProgram, TypedSummary}
 
 /**
@@ -33,12 +33,15 @@ class AbsBackendWith(instrumentation: Instrumentation, pkg: String = ScalaEmitte
   val limits: Phase[LProgram, LProgram] =
     ir("limits", "IR pass: keeps every JVM method under 64 KB of code and every constant under 64 KB", Limits.apply)
 
+  val optimise: Phase[LProgram, LProgram] =
+    ir("optimise", "IR pass: value dropping (no .void where a value is dropped) and map fusion (.map for a continuation that only computes the result)", Optimise.apply)
+
   val print: Phase[LProgram, EmittedProgram] =
     new Phase[LProgram, EmittedProgram]("print", "the IR laid out as Scala source files, with their line tables",
       p => Right(AbsBackend.onLargeStack(ScalaEmitter.print(p))), Pipeline.showEmitted)
 
   override val translation: Phases[CheckedProgram[TypedProgram], EmittedProgram] =
-    Phases(lower) andThen limits andThen print
+    Phases(lower) andThen limits andThen optimise andThen print
 
   def emit(program: TypedProgram, mainModule: Option[String]): Either[List[Diagnostic], EmittedProgram] =
     translation.run(CheckedProgram(program, program.warnings, program.units, mainModule)).left.map {

@@ -21,6 +21,7 @@ import cogs.absc.typecheck.TypedProgram
  *   then the back end's translation: absc's own is
  *   lower    CheckedProgram          -> LProgram                (the IR)
  *   limits   LProgram                -> LProgram                (IR pass: the JVM's class-file limits)
+ *   optimise LProgram                -> LProgram                (IR pass: value dropping, map fusion)
  *   print    LProgram                -> EmittedProgram          (Scala text and line tables)
  * }}}
  *

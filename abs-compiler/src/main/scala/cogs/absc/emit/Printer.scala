@@ -239,16 +239,12 @@ private[emit] final class Printer {
     case P.Then(ss, next) =>
       w("{"); indented { stats(ss); nl(); proc(next) }; line("}")
     case P.Bind(first, binder, rest) =>
-      // The value of `first` is dropped: no `.void` (a node and a step of the interpreter) inside it.
-      procOperand(if (binder.isEmpty) valueDropped(first) else first)
-      // A continuation that only computes the result is a `map`: one node and step less than `flatMap` + `Proc.done`.
-      val done = rest match { case P.Done(v) if v != S.Unit => Some(v); case _ => None }
-      w(if (done.isDefined) ".map { " else ".flatMap { ")
-      binder match {
-        case None => w("_ =>")
-        case Some((n, t)) => w(s"(${typed(n, t)}) =>")
-      }
-      indented { done match { case Some(v) => nl(); exp(v); case None => procBody(rest) } }
+      procOperand(first); w(".flatMap { "); lambdaParam(binder)
+      indented(procBody(rest))
+      line("}")
+    case P.Map(first, binder, v) =>
+      procOperand(first); w(".map { "); lambdaParam(binder)
+      indented { nl(); exp(v) }
       line("}")
     case P.Void(first) => procOperand(first); w(".void")
     // `await f?` only waits: `Proc.await(f)` would also read the value and raise its failure.
@@ -287,20 +283,16 @@ private[emit] final class Printer {
     case P.Raise(e) => w("Proc.raise("); exp(e); w(")")
   }
 
-  /** A computation that `.flatMap` or `.void` is applied to. */
-  private def procOperand(p: P): Unit = p match {
-    case _: P.Then | _: P.Bind => w("("); proc(p); w(")") // lowering re-associates these away; kept correct regardless
-    case P.Call(e) if !simple(e) => w("("); exp(e); w(")")
-    case _ => proc(p)
+  private def lambdaParam(binder: Option[(String, T)]): Unit = binder match {
+    case None => w("_ =>")
+    case Some((n, t)) => w(s"(${typed(n, t)}) =>")
   }
 
-  /** `p` where its value is dropped: the `.void`s at the ends of its branches are not needed. */
-  private def valueDropped(p: P): P = p match {
-    case P.Void(first) => first
-    case P.Then(ss, next) => P.Then(ss, valueDropped(next))
-    case P.If(c, t, e) => P.If(c, valueDropped(t), valueDropped(e))
-    case P.Match(s, cases) => P.Match(s, cases.map(c => c.copy(body = valueDropped(c.body))))
-    case other => other
+  /** A computation that `.flatMap`, `.map` or `.void` is applied to. */
+  private def procOperand(p: P): Unit = p match {
+    case _: P.Then | _: P.Bind | _: P.Map => w("("); proc(p); w(")") // lowering re-associates these away; kept correct regardless
+    case P.Call(e) if !simple(e) => w("("); exp(e); w(")")
+    case _ => proc(p)
   }
 
   /** A computation as the body of a lambda or branch, one line per statement (each starts a new line). */

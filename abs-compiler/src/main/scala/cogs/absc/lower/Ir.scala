@@ -124,6 +124,8 @@ object P {
   final case class Then(stats: List[St], next: P) extends P
   /** `first.flatMap { binder => rest }`: the binder of the value `first` gives (`None`: ignored). */
   final case class Bind(first: P, binder: Option[(String, T)], rest: P) extends P
+  /** `first.map { binder => value }`: a continuation that only computes the result (made by [[Optimise]]). */
+  final case class Map(first: P, binder: Option[(String, T)], value: S) extends P
   /** `first` with its value dropped (`.void`). */
   final case class Void(first: P) extends P
   /** `Proc.await(guard)`: suspends until the guard holds; gives `()`. */

@@ -158,6 +158,7 @@ private final class Limits {
     case P.Done(v) => P.Done(top(v))
     case P.Then(ss, next) => P.Then(stats(ss), proc(next))
     case P.Bind(f, b, r) => P.Bind(proc(f), b, proc(r))
+    case P.Map(f, b, v) => P.Map(proc(f), b, top(v))
     case P.Void(f) => P.Void(proc(f))
     case P.Await(g) => P.Await(guard(g))
     case P.AwaitValue(f) => P.AwaitValue(top(f))

@@ -46,7 +46,7 @@ class PipelineTest {
   private def lowered: LProgram = ok(AbsBackend.lower.run(entered))
 
   @Test def thePhasesInOrder(): Unit = {
-    assertEquals(List("parse", "flatten", "check", "entry", "lower", "limits", "print"), pipeline.phases.names)
+    assertEquals(List("parse", "flatten", "check", "entry", "lower", "limits", "optimise", "print"), pipeline.phases.names)
     // A back end of the tests' own: the same phases up to entry, then its one translation phase.
     assertEquals(List("parse", "flatten", "check", "entry", "emit"),
       new Pipeline(new FakeBackend(Map.empty), ProgramOptions()).phases.names)
@@ -149,9 +149,34 @@ class PipelineTest {
     assertFalse(plain.contains("private def g$body"), plain)
   }
 
+  @Test def optimiseFusesMapsAndDropsVoidsForThePrinter(): Unit = {
+    val ir = ok(AbsBackend.limits.run(lowered))
+    def f(p: LProgram) = p.modules.flatMap(_.decls).collectFirst { case c: LClass => c }.get.methods.find(_.sig.absName == "f").get.cps.get match {
+      case P.Then(List(St.Line(4)), next) => next // the statement's ABS line, then the call
+      case other => other
+    }
+    // `Int r = this.g(n); return r + 1;`: a continuation that only computes the result.
+    assertTrue(f(ir).isInstanceOf[P.Bind], f(ir).toString)
+    val optimised = ok(AbsBackend.optimise.run(ir))
+    f(optimised) match {
+      case P.Map(P.SelfCall("g$body", _), Some(("r", _)), S.Infix(S.Id("r"), "+", _)) =>
+      case other => fail(s"a map expected: $other")
+    }
+    assertTrue(ok(AbsBackend.print.run(optimised)).files.map(_.text).mkString.contains("this.g$body(n).map { (r: AbsInt) =>"))
+    // A value dropped: the voids at the ends of its branches go (through if and match).
+    val c = S.Id("c")
+    val main = LMain(test = false, P.Bind(P.If(c, P.Void(P.Call(S.Id("a"))), P.Then(Nil, P.Void(P.Call(S.Id("b"))))), None,
+      P.Bind(P.Void(P.Call(S.Id("d"))), None, P.Unit)))
+    val mod = LModule("M", "m.abs", "M", List(main))
+    val out = ok(AbsBackend.optimise.run(LProgram("p", List(mod), Some(mod), mainIsTest = false, None)))
+    assertEquals(P.Bind(P.If(c, P.Call(S.Id("a")), P.Then(Nil, P.Call(S.Id("b")))), None, P.Bind(P.Call(S.Id("d")), None, P.Unit)),
+      out.modules.head.decls.head.asInstanceOf[LMain].body)
+    assertEquals(out.modules.head, out.mainModule.get)
+  }
+
   @Test def thePhasesTogetherAreTheTranslation(): Unit = {
     val whole = ok(pipeline.phases.run(sources()))
-    val byPhase = ok(AbsBackend.print.run(ok(AbsBackend.limits.run(lowered))))
+    val byPhase = ok(AbsBackend.print.run(ok(AbsBackend.optimise.run(ok(AbsBackend.limits.run(lowered))))))
     assertEquals(byPhase.files, whole.files)
     assertEquals(Some("absmodel_main.Main"), whole.mainObject)
     val upToLower = ok(pipeline.phases.runUntil(sources(), Some("lower")))
