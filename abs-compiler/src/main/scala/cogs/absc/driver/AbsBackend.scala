@@ -3,32 +3,63 @@ package cogs.absc.driver
 import cogs.absc.ast.CompilationUnit
 import cogs.absc.diag.Diagnostic
 import cogs.absc.emit.{EmittedProgram, ScalaEmitter}
-import cogs.absc.lower.{Instrumentation, Lower, LowerError}
-import cogs.absc.typecheck.{TypeChecker, TypedProgram}
+import cogs.absc.lower.{Instrumentation, IrPrinter, LProgram, Limits, Lower, LowerError, Optimise}
+import cogs.absc.typecheck.{TypeChecker, TypedProgram, TypedSummary}
 
-/** absc's own phases: `TypeChecker.check`, then `Lower` with the given instrumentation and `ScalaEmitter.print`. */
-class AbsBackendWith(instrumentation: Instrumentation) extends Backend {
+/**
+ * absc's own back end: `TypeChecker.check`, then the translation as phases of their own: `lower`
+ * (with the given instrumentation, into package `pkg`) to the IR, the IR-to-IR passes, `print`.
+ */
+class AbsBackendWith(instrumentation: Instrumentation, pkg: String = ScalaEmitter.DefaultPackage) extends Backend {
   type Checked = TypedProgram
 
   def typecheck(units: List[CompilationUnit]): Either[List[Diagnostic], (TypedProgram, List[Diagnostic])] =
     TypeChecker.check(units).map(p => (p, p.warnings))
 
-  def emit(program: TypedProgram, mainModule: Option[String]): Either[List[Diagnostic], EmittedProgram] = {
-    val sessionErrors = SessionCheck(program, instrumentation.sessions)
-    if (sessionErrors.nonEmpty) Left(sessionErrors)
-    else onLargeStack {
-      try Right(ScalaEmitter.print(Lower(program, ScalaEmitter.DefaultPackage, instrumentation, mainModule)))
-      catch { case e: LowerError => Left(List(Diagnostic.error(e.pos, e.getMessage))) }
+  override def describe(program: TypedProgram): String = TypedSummary(program)
+
+  private def ir(name: String, does: String, pass: LProgram => LProgram) =
+    new Phase[LProgram, LProgram](name, does, p => Right(AbsBackend.onLargeStack(pass(p))), IrPrinter.apply)
+
+  val lower: Phase[CheckedProgram[TypedProgram], LProgram] =
+    new Phase[CheckedProgram[TypedProgram], LProgram]("lower", "the checked program to the IR (lower.LProgram): Scala-level expressions, statements and computations, every name chosen", { c =>
+      val sessionErrors = SessionCheck(c.program, instrumentation.sessions)
+      if (sessionErrors.nonEmpty) Left(Stop.Diagnostics(sessionErrors))
+      else
+        try Right(AbsBackend.onLargeStack(Lower(c.program, pkg, instrumentation, c.mainModule)))
+        catch { case e: LowerError => Left(Stop.Diagnostics(List(Diagnostic.error(e.pos, e.getMessage)))) }
+    }, IrPrinter.apply)
+
+  val limits: Phase[LProgram, LProgram] =
+    ir("limits", "IR pass: keeps every JVM method under 64 KB of code and every constant under 64 KB", Limits.apply)
+
+  val optimise: Phase[LProgram, LProgram] =
+    ir("optimise", "IR pass: value dropping (no .void where a value is dropped) and map fusion (.map for a continuation that only computes the result)", Optimise.apply)
+
+  val print: Phase[LProgram, EmittedProgram] =
+    new Phase[LProgram, EmittedProgram]("print", "the IR laid out as Scala source files, with their line tables",
+      p => Right(AbsBackend.onLargeStack(ScalaEmitter.print(p))), Pipeline.showEmitted)
+
+  override val translation: Phases[CheckedProgram[TypedProgram], EmittedProgram] =
+    Phases(lower) andThen limits andThen optimise andThen print
+
+  def emit(program: TypedProgram, mainModule: Option[String]): Either[List[Diagnostic], EmittedProgram] =
+    translation.run(CheckedProgram(program, program.warnings, program.units, mainModule)).left.map {
+      case Stop.Diagnostics(ds) => ds
+      case Stop.Refused(message) => throw new IllegalStateException(message) // no phase of the translation refuses
     }
-  }
+}
+
+/** absc's phases without monitoring. */
+object AbsBackend extends AbsBackendWith(Instrumentation.Off) {
 
   /**
-   * Lowering and printing recurse over expressions as the parser and the type checker do, so they
-   * run on a thread with the same large stack (reserved, not committed, until used): an
-   * expression 10,000 deep that was checked must also be translated.
+   * Lowering, the IR passes and printing recurse over expressions as the parser and the type
+   * checker do, so they run on a thread with the same large stack (reserved, not committed, until
+   * used): an expression 10,000 deep that was checked must also be translated.
    */
-  private def onLargeStack(body: => Either[List[Diagnostic], EmittedProgram]): Either[List[Diagnostic], EmittedProgram] = {
-    var result: Either[Throwable, Either[List[Diagnostic], EmittedProgram]] = null
+  private[driver] def onLargeStack[A](body: => A): A = {
+    var result: Either[Throwable, A] = null
     val worker = new Thread(null, () => {
       result =
         try Right(body)
@@ -39,6 +70,3 @@ class AbsBackendWith(instrumentation: Instrumentation) extends Backend {
     result.fold(e => throw e, identity)
   }
 }
-
-/** absc's phases without monitoring. */
-object AbsBackend extends AbsBackendWith(Instrumentation.Off)

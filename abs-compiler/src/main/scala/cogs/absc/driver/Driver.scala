@@ -10,10 +10,10 @@ import java.net.URLClassLoader
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{AccessDeniedException, Files, NoSuchFileException, Path, Paths}
 
-import cogs.absc.ast.{AbsPrinter, CompilationUnit}
+import cogs.absc.ast.CompilationUnit
 import cogs.absc.diag.Diagnostic
 import cogs.absc.lib.Out
-import cogs.absc.parse.{Parser, SourceText}
+import cogs.absc.parse.SourceText
 import cogs.absc.spl.Flatten
 
 /** Exit statuses of absc (see the README, "The absc command"). */
@@ -56,8 +56,8 @@ final case class ProgramOptions(mainModule: Option[String] = None, workers: Opti
     foreign: Map[String, String] = Map.empty, classpath: List[String] = Nil)
 
 /**
- * The phases of absc, shared by the commands: reading sources, parsing, checking, emission,
- * scalac, running. Every message for the user goes to `err`; diagnostics are rendered with the
+ * What the commands of absc share: reading sources, running absc's phases ([[Pipeline]]), scalac
+ * and its cache, running. Every message for the user goes to `err`; diagnostics are rendered with the
  * source line and a caret. `verbose` adds the time of each phase and stack traces; `debug`
  * (`-vv`) also the command line of the compiler JVM.
  */
@@ -156,30 +156,45 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     BuildFailure(Exit.Compile, s"does not compile ($summary)")
   }
 
-  private def parseAll(sources: List[SourceFile]): Either[BuildFailure, List[CompilationUnit]] = {
-    val parsed = phase("parse") { sources.map(s => Parser.parse(s.name, s.text)) }
-    val syntaxErrors = parsed.flatMap(_.left.getOrElse(Nil))
-    if (syntaxErrors.nonEmpty) Left(reportErrors(sources, syntaxErrors))
-    else Right(parsed.flatMap(_.toOption))
-  }
+  /** absc's phases (see [[Pipeline]]): this driver runs them, times them and reports what stops them. */
+  val pipeline: Pipeline = new Pipeline(backend, program)
 
-  /** Parse, then flatten: the core, or the product of `-p` (see [[cogs.absc.spl.Flatten]]). */
-  private def parseProgram(sources: List[SourceFile]): Either[BuildFailure, List[CompilationUnit]] =
-    parseAll(sources).flatMap { units =>
-      phase("flatten") { Flatten.flatten(units, program.product) } match {
-        case Right(flat) => Right(flat)
-        case Left(Flatten.Errors(ds)) => Left(reportErrors(sources, ds))
-        case Left(Flatten.NoSuchProduct(message)) =>
-          err.println(s"absc: $message")
-          Left(BuildFailure(Exit.Compile, message))
+  /**
+   * Runs the pipeline up to `last` (None: to the end). Prints what stops it (diagnostics with
+   * their source lines, or one line) and the warnings of `check` as soon as it has them; gives
+   * the last value with the phase that made it, and the warnings as printed. `what`: what absc
+   * was doing, if it crashes.
+   */
+  private def runPipeline(sources: List[SourceFile], last: Option[String], what: String)
+      : Either[BuildFailure, (Phase[_, _], Any, String)] = {
+    var warnings = ""
+    val step: (Phase[_, _], () => Either[Stop, Any]) => Either[Stop, Any] = { (p, run) =>
+      val result = phase(p.name)(run())
+      result match {
+        case Right(c: CheckedProgram[_]) if p eq pipeline.check =>
+          warnings = renderAll(sources, c.warnings)
+          if (warnings.nonEmpty) err.println(warnings)
+        case _ =>
       }
+      result
     }
+    val result =
+      try pipeline.phases.runUntil(sources, last, step)
+      catch { case e @ (_: Exception | _: StackOverflowError) => return Left(crashed(e, what)) }
+    result match {
+      case Left(Stop.Diagnostics(ds)) => Left(reportErrors(sources, ds))
+      case Left(Stop.Refused(message)) =>
+        err.println(s"absc: $message")
+        Left(BuildFailure(Exit.Compile, message))
+      case Right((p, value)) => Right((p, value, warnings))
+    }
+  }
 
   /** `absc products`: each declared product with its features, one a line on `out`; 0 or 2. */
   def products(sources: List[SourceFile], out: PrintStream): Int =
-    parseAll(sources) match {
+    runPipeline(sources, Some(pipeline.parse.name), "reading") match {
       case Left(f) => f.status
-      case Right(units) => Flatten.products(units) match {
+      case Right((_, units, _)) => Flatten.products(units.asInstanceOf[List[CompilationUnit]]) match {
         case Left(ds) => reportErrors(sources, ds).status
         case Right(ps) =>
           if (ps.isEmpty) err.println("absc: the model declares no products")
@@ -191,15 +206,20 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
 
   /**
    * `absc check --product-line`: the feature model, every product's flattening, delta order and
-   * types (see [[cogs.absc.spl.Flatten.checkProductLine]]); a line per product on `out`; 0 or 2.
+   * types (see [[cogs.absc.spl.Flatten.checkProductLine]]: it runs the `check` phase on each
+   * product); a line per product on `out`; 0 or 2.
    */
   def checkProductLine(sources: List[SourceFile], out: PrintStream): Int =
-    parseAll(sources) match {
+    runPipeline(sources, Some(pipeline.parse.name), "reading") match {
       case Left(f) => f.status
-      case Right(units) =>
+      case Right((_, units, _)) =>
         try {
           val report = phase("product line") {
-            Flatten.checkProductLine(units, flat => backend.typecheck(flat).fold(identity, _._2))
+            Flatten.checkProductLine(units.asInstanceOf[List[CompilationUnit]], flat => pipeline.check.run(flat) match {
+              case Left(Stop.Diagnostics(ds)) => ds
+              case Left(Stop.Refused(message)) => throw new IllegalStateException(message) // check reports diagnostics only
+              case Right(c) => c.warnings
+            })
           }
           report.summary.foreach(out.println)
           out.flush()
@@ -218,88 +238,32 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
   }
 
   /**
-   * `absc dump`: parses only, and prints each file's model back as ABS on `out` (after a
-   * `// FILE` line), in the layout of [[cogs.absc.ast.AbsPrinter]]; syntax errors are reported
-   * as `check` reports them. 0 or 2.
+   * `absc dump`: runs the phases up to `after` (default: `parse`, or `flatten` with `-p`) and
+   * prints that phase's value on `out` as the phase shows it: the AST as ABS (each file after a
+   * `// FILE` line, in the layout of [[cogs.absc.ast.AbsPrinter]]), the checked program's summary,
+   * the IR, the Scala files. What stops a phase is reported as `check` reports it. 0 or 2.
    */
-  def dump(sources: List[SourceFile], out: PrintStream): Int =
-    (if (program.product.isDefined) parseProgram(sources) else parseAll(sources)) match {
+  def dump(sources: List[SourceFile], out: PrintStream, after: Option[String] = None): Int = {
+    val last = after.getOrElse(if (program.product.isDefined) pipeline.flatten.name else pipeline.parse.name)
+    runPipeline(sources, Some(last), "translating") match {
       case Left(f) => f.status
-      case Right(units) =>
+      case Right((p, value, _)) =>
         try {
-          val text = phase("print") { units.map(u => s"// ${u.file}\n" + AbsPrinter.print(u)).mkString("\n") }
-          out.print(text)
+          val text = phase("show") { AbsBackend.onLargeStack(pipeline.phases.show(p, value)) }
+          out.print(if (text.endsWith("\n")) text else text + "\n")
           out.flush()
           Exit.Ok
         } catch { case e: Exception => crashed(e, "printing").status }
     }
+  }
 
   /** `absc check`: parses and type-checks; prints every diagnostic; 0 or 2. */
   def check(sources: List[SourceFile]): Int =
-    parseProgram(sources) match {
-      case Left(f) => f.status
-      case Right(units) =>
-        try {
-          phase("typecheck") { backend.typecheck(units) } match {
-            case Left(ds) => reportErrors(sources, ds).status
-            case Right((_, warnings)) =>
-              if (warnings.nonEmpty) err.println(renderAll(sources, warnings))
-              Exit.Ok
-          }
-        } catch { case e @ (_: Exception | _: StackOverflowError) => crashed(e, "checking").status }
-    }
+    runPipeline(sources, Some(pipeline.check.name), "checking").fold(_.status, _ => Exit.Ok)
 
-  /**
-   * The module whose main block is the program's entry point: the one `--main-module` names,
-   * else the only one with a main block (None if there is none). Several without a choice,
-   * or a choice that has no main block, is an error naming the candidates.
-   */
-  private def mainModule(units: List[CompilationUnit]): Either[String, Option[String]] = {
-    val candidates = for (u <- units; m <- u.modules; b <- m.main) yield (m.name, s"${u.file}:${b.pos.line}:${b.pos.col}")
-    def listed = candidates.map { case (n, at) => s"$n ($at)" }.mkString(", ")
-    program.mainModule match {
-      case Some(chosen) =>
-        if (candidates.exists(_._1 == chosen)) Right(Some(chosen))
-        else {
-          val what = if (units.exists(_.modules.exists(_.name == chosen))) s"module $chosen has no main block" else s"there is no module $chosen"
-          Left(s"--main-module $chosen: $what; " +
-            (if (candidates.isEmpty) "no module of the program has one" else s"modules with a main block: $listed"))
-        }
-      case None =>
-        if (candidates.size <= 1) Right(candidates.headOption.map(_._1))
-        else Left(s"${candidates.size} modules have a main block: $listed; " +
-          (if (program.mainModuleOption) "choose one with --main-module MODULE" else "a program may have only one"))
-    }
-  }
-
-  /** Parses, checks and emits; prints every diagnostic. The warnings come back rendered. */
-  def translate(sources: List[SourceFile]): Either[BuildFailure, (EmittedProgram, String)] = {
-    val units = parseProgram(sources) match {
-      case Left(f) => return Left(f)
-      case Right(us) => us
-    }
-    val chosen = mainModule(units) match {
-      case Left(message) =>
-        err.println(s"absc: $message")
-        return Left(BuildFailure(Exit.Compile, message))
-      case Right(m) => m
-    }
-
-    try {
-      phase("typecheck") { backend.typecheck(units) } match {
-        case Left(ds) => Left(reportErrors(sources, ds))
-        case Right((checked, warnings)) =>
-          val renderedWarnings = renderAll(sources, warnings)
-          if (renderedWarnings.nonEmpty) err.println(renderedWarnings)
-          phase("emit") { backend.emit(checked, chosen) } match {
-            case Left(ds) => Left(reportErrors(sources, ds))
-            case Right(generated) => Right((generated, renderedWarnings))
-          }
-      }
-    } catch {
-      case e @ (_: Exception | _: StackOverflowError) => Left(crashed(e, "translating"))
-    }
-  }
+  /** Runs every phase; prints every diagnostic. The warnings come back rendered. */
+  def translate(sources: List[SourceFile]): Either[BuildFailure, (EmittedProgram, String)] =
+    runPipeline(sources, None, "translating").map { case (_, generated, warnings) => (generated.asInstanceOf[EmittedProgram], warnings) }
 
   /** `absc compile`: writes the generated sources under `outDir`. */
   def compileTo(sources: List[SourceFile], outDir: Path): Int =

@@ -15,7 +15,7 @@ import cogs.absc.lib.Out
  * The `absc` command:
  * {{{
  * absc check FILE|DIR...            parse and type-check only (also: absc FILE|DIR...)
- * absc dump FILE|DIR...             parse only, and print the model back as ABS
+ * absc dump [--after PHASE] FILE|DIR... run the phases up to PHASE (default: parse) and print its output
  * absc compile FILE|DIR... -d DIR    ABS to Scala sources under DIR
  * absc run FILE|DIR... [-- ARG...]   compile (cached) and run the main block in this JVM
  * absc test FILE|DIR...              run each file as a test: PASS/FAIL lines, then "N passed, N failed"
@@ -165,7 +165,7 @@ private[driver] final class Absc(ctx: Main.Context) extends Callable[Integer] {
 /** Options of every command. */
 private[driver] final class CommonOptions {
   @Opt(names = Array("-v", "--verbose"),
-    description = Array("Print the time of each phase (parse, typecheck, emit, scalac, run) and the cache's decision to stderr; stack traces of failures. Twice (-vv): also the command line of the compiler JVM."))
+    description = Array("Print the time of each phase (parse, flatten, check, entry, lower, limits, optimise, print: see 'absc dump --list'; then scalac, run) and the cache's decision to stderr; stack traces of failures. Twice (-vv): also the command line of the compiler JVM."))
   var verbosity: Array[Boolean] = Array.empty
 
   def verbose: Boolean = verbosity.length >= 1
@@ -384,15 +384,35 @@ private[driver] final class ProductsCommand(ctx: Main.Context) extends AbscComma
 }
 
 @Command(name = "dump", mixinStandardHelpOptions = true, versionProvider = classOf[VersionProvider],
-  description = Array("Parse the ABS FILEs and print the parsed model to stdout as ABS source (a '// FILE' line, then its modules), pretty-printed: comments and redundant parentheses are gone. Nothing is type-checked: use 'check' for that."),
-  footer = Array("", "Exit status: 0 if every FILE parses, 2 on a syntax error (reported as 'check' reports it) or a bad command line."))
+  description = Array("Run absc's phases on the ABS FILEs (one program) up to PHASE and print its output to stdout, as scalac's -Xprint does: after parse (the default) and flatten, the model as ABS source (a '// FILE' line, then its modules), pretty-printed: comments and redundant parentheses are gone; after check and entry, the checked program's declarations and what the effect analysis decided; after lower and the IR passes, the IR; after print, the Scala files. 'absc dump --list' lists the phases."),
+  footer = Array("", "Exit status: 0 if the phases up to PHASE succeed, 2 on an error of the model (reported as 'check' reports it), an unknown PHASE or a bad command line."))
 private[driver] final class DumpCommand(ctx: Main.Context) extends AbscCommand(ctx) {
   @Mixin var products: ProductOptions = _
-  override protected def programOptions: ProgramOptions = ProgramOptions(product = products.selected)
+  @Mixin var main: MainModuleOptions = _
+  @Opt(names = Array("--after"), paramLabel = "PHASE",
+    description = Array("Print the output of PHASE (default: parse, or flatten with -p); see --list."))
+  var after: String = _
+  // `help`: picocli then does not ask for FILEs.
+  @Opt(names = Array("--list"), help = true, description = Array("List absc's phases, in order, with what each does, and exit."))
+  var list: Boolean = false
+  override protected def programOptions: ProgramOptions =
+    ProgramOptions(Option(main.mainModule), None, mainModuleOption = true, product = products.selected)
 
   def call(): Integer = {
     noProgramArgs()
-    withSources(sources => driver.dump(sources, ctx.out))
+    val d = driver
+    val phases = d.pipeline.phases
+    if (list) {
+      val width = phases.names.map(_.length).max
+      phases.all.foreach(p => ctx.out.println(s"${p.name.padTo(width, ' ')}  ${p.does}"))
+      ctx.out.flush()
+      Exit.Ok
+    } else {
+      Option(after).filterNot(phases.names.contains).foreach { a =>
+        throw new CommandLine.ParameterException(spec.commandLine, s"--after: unknown phase '$a' (the phases: ${phases.names.mkString(", ")})")
+      }
+      withSources(sources => d.dump(sources, ctx.out, Option(after)))
+    }
   }
 }
 

@@ -21,12 +21,6 @@ private[emit] final class Printer {
   private var lastAbsLine = -1
   private var fileName = ""
 
-  // The callees whose synchronous calls on `this` go to `m$body` (see `frameMethods`) while the
-  // method being printed is outside any try; empty elsewhere (init block, main block, try bodies).
-  private var frameCalls: Set[String] = Set.empty
-  // The methods of the class being printed that get a `m$body`.
-  private var bodyMethods: Set[String] = Set.empty
-
   /** The output line the next character goes to (1-based). */
   private def currentLine: Int = {
     while (counted < sb.length) { if (sb.charAt(counted) == '\n') outputLine += 1; counted += 1 }
@@ -245,16 +239,12 @@ private[emit] final class Printer {
     case P.Then(ss, next) =>
       w("{"); indented { stats(ss); nl(); proc(next) }; line("}")
     case P.Bind(first, binder, rest) =>
-      // The value of `first` is dropped: no `.void` (a node and a step of the interpreter) inside it.
-      procOperand(if (binder.isEmpty) valueDropped(first) else first)
-      // A continuation that only computes the result is a `map`: one node and step less than `flatMap` + `Proc.done`.
-      val done = rest match { case P.Done(v) if v != S.Unit => Some(v); case _ => None }
-      w(if (done.isDefined) ".map { " else ".flatMap { ")
-      binder match {
-        case None => w("_ =>")
-        case Some((n, t)) => w(s"(${typed(n, t)}) =>")
-      }
-      indented { done match { case Some(v) => nl(); exp(v); case None => procBody(rest) } }
+      procOperand(first); w(".flatMap { "); lambdaParam(binder)
+      indented(procBody(rest))
+      line("}")
+    case P.Map(first, binder, v) =>
+      procOperand(first); w(".map { "); lambdaParam(binder)
+      indented { nl(); exp(v) }
       line("}")
     case P.Void(first) => procOperand(first); w(".void")
     // `await f?` only waits: `Proc.await(f)` would also read the value and raise its failure.
@@ -267,7 +257,7 @@ private[emit] final class Printer {
     // start a line: bare, Scala would take it for an argument of the line before.
     case P.Call(e: S.Block) => w("("); exp(e); w(")")
     case P.Call(e) => exp(e)
-    case c: P.SelfCall => exp(selfCall(c))
+    case P.SelfCall(m, args) => exp(S.App(S.Sel(S.This, m), Nil, args))
     case P.If(c, t, e) =>
       w("(if ("); exp(c); w(") {"); indented { procBody(t) }; line("} else {"); indented { procBody(e) }; line("})")
     case P.While(c, body) =>
@@ -285,66 +275,25 @@ private[emit] final class Printer {
       indented(cases.foreach { c => caseHead(c); indented { procBody(c.body) } })
       line("})")
     case P.Try(body, handler, fin) =>
-      // Inside a try, a callee's failure must reach its own handler (which records it on the object) before this one.
-      val outside = frameCalls
-      frameCalls = Set.empty
-      try {
-        w("Proc.defer {"); indented { procBody(body) }; line("}")
-        handler.foreach { case (e, h) =>
-          w(s".recoverWith { case $e: Throwable =>"); indented { procBody(h) }; line("}")
-        }
-        fin.foreach { f => w(".guarantee {"); indented { procBody(f) }; line("}") }
-      } finally frameCalls = outside
+      w("Proc.defer {"); indented { procBody(body) }; line("}")
+      handler.foreach { case (e, h) =>
+        w(s".recoverWith { case $e: Throwable =>"); indented { procBody(h) }; line("}")
+      }
+      fin.foreach { f => w(".guarantee {"); indented { procBody(f) }; line("}") }
     case P.Raise(e) => w("Proc.raise("); exp(e); w(")")
   }
 
-  /** A computation that `.flatMap` or `.void` is applied to. */
+  private def lambdaParam(binder: Option[(String, T)]): Unit = binder match {
+    case None => w("_ =>")
+    case Some((n, t)) => w(s"(${typed(n, t)}) =>")
+  }
+
+  /** A computation that `.flatMap`, `.map` or `.void` is applied to. */
   private def procOperand(p: P): Unit = p match {
-    case _: P.Then | _: P.Bind => w("("); proc(p); w(")") // lowering re-associates these away; kept correct regardless
+    case _: P.Then | _: P.Bind | _: P.Map => w("("); proc(p); w(")") // lowering re-associates these away; kept correct regardless
     case P.Call(e) if !simple(e) => w("("); exp(e); w(")")
     case _ => proc(p)
   }
-
-  private def selfCall(c: P.SelfCall): S =
-    S.App(S.Sel(S.This, if (frameCalls(c.method)) c.method + "$body" else c.method), Nil, c.args)
-
-  /** `p` where its value is dropped: the `.void`s at the ends of its branches are not needed. */
-  private def valueDropped(p: P): P = p match {
-    case P.Void(first) => first
-    case P.Then(ss, next) => P.Then(ss, valueDropped(next))
-    case P.If(c, t, e) => P.If(c, valueDropped(t), valueDropped(e))
-    case P.Match(s, cases) => P.Match(s, cases.map(c => c.copy(body = valueDropped(c.body))))
-    case other => other
-  }
-
-  /**
-   * The methods of a class that get a second form `m$body`: its body without the handler that
-   * records an uncaught failure on the object (`recover$`), for synchronous calls on `this` made
-   * outside any try. There the callee's failure goes on to the caller's own handler, of the same
-   * object, with nothing between that could catch it; `recover$` of a class without a `recover`
-   * block records only the first failure, so recording it once, in the caller, is the same. The
-   * per-frame `recoverWith` (a node, a closure and an interpreter step per call) is then paid once
-   * per process instead of once per frame. A class with a `recover` block keeps one handler per
-   * frame: its branches run once for each method the failure leaves.
-   */
-  private def frameMethods(c: LClass): Set[String] =
-    if (c.recover.nonEmpty) Set.empty
-    else {
-      val called = Set.newBuilder[String]
-      def walk(p: P): Unit = p match {
-        case P.SelfCall(m, _) => called += m
-        case P.Then(_, next) => walk(next)
-        case P.Bind(first, _, rest) => walk(first); walk(rest)
-        case P.Void(first) => walk(first)
-        case P.If(_, t, e) => walk(t); walk(e)
-        case P.While(_, body) => walk(body)
-        case P.Foreach(_, _, _, body) => walk(body)
-        case P.Match(_, cases) => cases.foreach(c => walk(c.body))
-        case _ => // a try keeps its callees' handlers; the other computations make no calls
-      }
-      c.methods.foreach(_.cps.foreach(walk))
-      called.result() intersect c.methods.filter(_.cps.isDefined).map(_.sig.name).toSet
-    }
 
   /** A computation as the body of a lambda or branch, one line per statement (each starts a new line). */
   private def procBody(p: P): Unit = p match {
@@ -482,8 +431,7 @@ private[emit] final class Printer {
           indented { nl(); proc(p) }
         }
       }
-      bodyMethods = frameMethods(c)
-      try c.methods.foreach(method) finally bodyMethods = Set.empty
+      c.methods.foreach(method)
       c.http.foreach(http(c.name, _))
       blank()
       line(s"override def toString: String = if (createdAt$$ eq null) s\"${Naming.displayName(c.absName)}#$${System.identityHashCode(this)}\" " +
@@ -570,35 +518,29 @@ private[emit] final class Printer {
     line("}")
   }
 
-  /** A method's continuation body; its synchronous calls on `this` outside a try go to `m$body`. */
-  private def cpsBody(p: P): Unit = {
-    frameCalls = bodyMethods
-    try procBody(p) finally frameCalls = Set.empty
-  }
-
   /**
-   * A method with a second form `m$body` (see `frameMethods`): `m`, for asynchronous calls, the
-   * interface and calls inside a try, is `m$body` with the handler.
+   * A method with a frame form (`LMethod.frame`): `m`, for asynchronous calls, the interface and
+   * calls inside a try, is the frame form with the handler.
    */
-  private def framedMethod(m: LMethod, p: P): Unit = {
+  private def framedMethod(m: LMethod, p: P, frame: String): Unit = {
     val args = m.sig.params.map(_._1).mkString(", ")
     val result = tpe(m.sig.result)
     blank()
     declStart(0)
     val over = if (m.overrides) "override " else ""
     line(s"${over}def ${m.sig.name}${params(m.sig.params)}: Proc[$result] =")
-    indented(line(s"${m.sig.name}$$body($args).recoverWith { case e$$: Throwable => Proc.raise(recover$$(e$$)) }"))
-    line(s"private def ${m.sig.name}$$body${params(m.sig.params)}: Proc[$result] = {")
+    indented(line(s"$frame($args).recoverWith { case e$$: Throwable => Proc.raise(recover$$(e$$)) }"))
+    line(s"private def $frame${params(m.sig.params)}: Proc[$result] = {")
     indented {
       m.shadowedParams.foreach { case (in, local) => line(s"var $local = $in") }
       line("if (dead$ != null) throw ObjectDeadException")
-      line("Proc.defer {"); indented(cpsBody(p)); line("}")
+      line("Proc.defer {"); indented(procBody(p)); line("}")
     }
     line("}")
   }
 
-  private def procMethod(m: LMethod): Unit = m.cps match {
-    case Some(p) if bodyMethods(m.sig.name) => framedMethod(m, p)
+  private def procMethod(m: LMethod): Unit = (m.cps, m.frame) match {
+    case (Some(p), Some(frame)) => framedMethod(m, p, frame)
     case _ => plainProcMethod(m)
   }
 
@@ -611,7 +553,7 @@ private[emit] final class Printer {
       m.shadowedParams.foreach { case (in, local) => line(s"var $local = $in") }
       line("if (dead$ != null) throw ObjectDeadException")
       m.cps.foreach { p =>
-        line("Proc.defer {"); indented(cpsBody(p)); line("}.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }")
+        line("Proc.defer {"); indented(procBody(p)); line("}.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }")
       }
       m.plain.foreach { case (ss, v) =>
         line("try {")

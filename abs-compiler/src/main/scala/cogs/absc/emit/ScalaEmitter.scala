@@ -1,7 +1,6 @@
 package cogs.absc.emit
 
 import cogs.absc.lower._
-import cogs.absc.typecheck.TypedProgram
 
 /** A generated Scala source file. */
 final case class EmittedFile(relativePath: String, text: String)
@@ -26,19 +25,6 @@ final case class EmittedProgram(files: List[EmittedFile], mainObject: Option[Str
 object ScalaEmitter {
   /** The package of generated code. */
   val DefaultPackage = "absmodel"
-
-  def emit(program: TypedProgram): EmittedProgram = print(Lower(program, DefaultPackage))
-
-  /**
-   * Emit with the instrumentation a monitor configuration asks for: asynchronous calls that may
-   * reach an observed method pass their arguments to the trace, and the main object runs the
-   * program under the embedded monitor pipeline. Nothing else changes.
-   */
-  def emit(program: TypedProgram, instrumentation: Instrumentation): EmittedProgram =
-    print(Lower(program, DefaultPackage, instrumentation))
-
-  /** Emit into another package (`p.Bank`, runner `p_main.Main`), so that several programs can be compiled together. */
-  def emit(program: TypedProgram, pkg: String): EmittedProgram = print(Lower(program, pkg))
 
   /** Print a lowered program. */
   def print(p: LProgram): EmittedProgram = {

@@ -124,6 +124,8 @@ object P {
   final case class Then(stats: List[St], next: P) extends P
   /** `first.flatMap { binder => rest }`: the binder of the value `first` gives (`None`: ignored). */
   final case class Bind(first: P, binder: Option[(String, T)], rest: P) extends P
+  /** `first.map { binder => value }`: a continuation that only computes the result (made by [[Optimise]]). */
+  final case class Map(first: P, binder: Option[(String, T)], value: S) extends P
   /** `first` with its value dropped (`.void`). */
   final case class Void(first: P) extends P
   /** `Proc.await(guard)`: suspends until the guard holds; gives `()`. */
@@ -139,8 +141,8 @@ object P {
   final case class Call(e: S) extends P
   /**
    * A synchronous call on `this` of a method compiled as a continuation: `this.m(..)`, or
-   * `this.m$body(..)` where the printer can leave the failure to the caller's handler (see
-   * `Printer.frameCalls`). `method` is the callee's Scala name.
+   * `this.m$body(..)`, its frame form, where the effect analysis leaves the failure to the
+   * caller's handler (`TypedProgram.isFrameCall`). `method` is the Scala name of the form called.
    */
   final case class SelfCall(method: String, args: List[S]) extends P
   final case class If(cond: S, thenp: P, elsep: P) extends P
@@ -231,10 +233,13 @@ final case class LInit(plain: Option[List[St]], suspending: Option[P])
  * A method. `body` is plain statements and a result (`plain`) or a lowered computation (`cps`);
  * `shadowedParams` are the parameters the body assigns: `(name in the signature, local name)`.
  * `direct`: the name of the plain body's value-returning form (`m$now`), when synchronous calls
- * on `this` call it directly; `m` then only wraps its value in a `Proc`.
+ * on `this` call it directly; `m` then only wraps its value in a `Proc`. `frame`: the name of a
+ * continuation's frame form (`m$body`: its body without the failure handler), when some
+ * synchronous call on `this` calls it (`TypedProgram.hasFrameForm`); `m` is then `m$body` with
+ * the handler.
  */
 final case class LMethod(sig: LSig, overrides: Boolean, shadowedParams: List[(String, String)],
-    plain: Option[(List[St], S)], cps: Option[P], direct: Option[String] = None) extends LDecl
+    plain: Option[(List[St], S)], cps: Option[P], direct: Option[String] = None, frame: Option[String] = None) extends LDecl
 
 /**
  * A constant of the module, computed on first use: `lazy val name: tpe = rhs` (a string, an

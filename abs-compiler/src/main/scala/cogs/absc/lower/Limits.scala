@@ -44,7 +44,7 @@ import scala.collection.mutable
  * single statement list with a local of inferred type (the driver then reports the construct as
  * too large, see `TooLargeTest`).
  */
-private[lower] object Limits {
+object Limits {
   val MaxNodes = 1500
   val MaxStatementNodes = 400
   /** Characters of one string constant: at most 3 bytes each in the class file's UTF-8, so below 65,535 bytes. */
@@ -158,6 +158,7 @@ private final class Limits {
     case P.Done(v) => P.Done(top(v))
     case P.Then(ss, next) => P.Then(stats(ss), proc(next))
     case P.Bind(f, b, r) => P.Bind(proc(f), b, proc(r))
+    case P.Map(f, b, v) => P.Map(proc(f), b, top(v))
     case P.Void(f) => P.Void(proc(f))
     case P.Await(g) => P.Await(guard(g))
     case P.AwaitValue(f) => P.AwaitValue(top(f))

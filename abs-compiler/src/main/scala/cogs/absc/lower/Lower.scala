@@ -15,11 +15,10 @@ import cogs.absc.typecheck._
  */
 object Lower {
   /**
-   * Lower `program`. `mainModule`: the module whose main block the program runs (default: the
-   * last module that has one, as the ABS tools do).
+   * Lower `program`. `mainModule`: the module whose main block the program runs, as the
+   * pipeline's `entry` phase chose it (None: no main block runs).
    */
-  def apply(program: TypedProgram, pkg: String, instrumentation: Instrumentation = Instrumentation.Off,
-      mainModule: Option[String] = None): LProgram =
+  def apply(program: TypedProgram, pkg: String, instrumentation: Instrumentation, mainModule: Option[String]): LProgram =
     new Lower(program, pkg, instrumentation).lower(mainModule)
 }
 
@@ -33,13 +32,10 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
 
   def lower(mainModule: Option[String]): LProgram = {
     val modules = program.userModules.map(m => m -> lowerModule(m))
-    val mains = program.userModules.filter(_.main.isDefined)
-    val chosen = mainModule match {
-      case Some(n) => mains.find(_.name == n)
-      case None => mains.lastOption
-    }
+    val chosen = mainModule.map(n => program.userModules.find(m => m.name == n && m.main.isDefined)
+      .getOrElse(throw new IllegalArgumentException(s"absc: module $n has no main block")))
     val main = chosen.flatMap(m => modules.collectFirst { case (`m`, lm) => lm })
-    Limits(LProgram(pkg, modules.map(_._2), main, chosen.exists(hasTestResult), instrumentation.monitorConfig, origins))
+    LProgram(pkg, modules.map(_._2), main, chosen.exists(hasTestResult), instrumentation.monitorConfig, origins)
   }
 
   /** The ABS construct behind each JVM method of the generated code (see [[LProgram]]). */
@@ -54,10 +50,8 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
         (s"$cls.<init>" -> (c.pos, s"the fields and init block of class '${c.name}'")) ::
           c.methods.valuesIterator.filter(_.body.isDefined).flatMap { ms =>
             val origin = (ms.pos, s"method '${c.name}.${ms.name}'")
-            // `m$body`: the handler-less form the printer gives a continuation method it calls
-            // synchronously on `this` (emit.Printer.frameMethods); registered for every method,
-            // since that choice is the printer's, and a name that is never generated costs nothing.
-            (s"$cls.${names.method(ms)}" -> origin) :: (s"$cls.${names.method(ms)}$$body" -> origin) ::
+            (s"$cls.${names.method(ms)}" -> origin) ::
+              (if (program.hasFrameForm(ms)) List(s"$cls.${names.frameMethod(ms)}" -> origin) else Nil) :::
               (if (program.hasDirectForm(ms)) List(s"$cls.${names.directMethod(ms)}" -> origin) else Nil)
           }.toList
       }
@@ -287,7 +281,8 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
     })
     val isRun = m.name == "run" && m.params.isEmpty
     if (program.needsContinuation(m))
-      LMethod(signature, isRun, shadowed, None, Some(stmts.cpsBlock(body.stmts, mc, assigned, tail = true)))
+      LMethod(signature, isRun, shadowed, None, Some(stmts.cpsBlock(body.stmts, mc, assigned, tail = true)),
+        frame = if (program.hasFrameForm(m)) Some(names.frameMethod(m)) else None)
     else {
       val (init, result) = body.stmts.lastOption match {
         case Some(r: ReturnStmt) => (body.stmts.init, Some(r))

@@ -523,7 +523,7 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
     if (sessionCall(m, ctx)) return P.Call(checkedSyncCall(c, m, ctx))
     val args = c.args.map(exp(_, ctx))
     c.target match {
-      case ThisExp() => P.SelfCall(names.method(m), args)
+      case ThisExp() => P.SelfCall(if (program.isFrameCall(c)) names.frameMethod(m) else names.method(m), args)
       case t =>
         P.Call(S.App(S.App(S.Sel(S.Id("Proc"), "sync"), Nil, List(target(t, c, ctx), S.str(c.method))), Nil,
           List(message(t, m, args, ctx))))

@@ -33,6 +33,9 @@ private[lower] final class Names(program: TypedProgram, val pkg: String) {
   /** The value-returning form of a method that direct synchronous calls use (no ABS name contains `$`). */
   def directMethod(m: MethodSym): String = method(m) + "$now"
 
+  /** The frame form of a method compiled as a continuation: its body without the failure handler (see EffectPhase). */
+  def frameMethod(m: MethodSym): String = method(m) + "$body"
+
   private def typeLevel(name: String): String = Naming.typeName(name, moduleObjectNames)
 
   /** Type-level Scala names already taken in each module by data types, constructors and exceptions. */

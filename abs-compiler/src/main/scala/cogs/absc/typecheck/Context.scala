@@ -58,6 +58,9 @@ private[typecheck] final class Tables {
   /** Synchronous calls on `this` that run as a plain Scala call, and their callees (see EffectPhase). */
   val directCalls = new IdentityHashMap[SyncCall, java.lang.Boolean]
   val directCallees = new IdentityHashMap[MethodSym, java.lang.Boolean]
+  /** Synchronous calls on `this` that call the callee's frame form `m$body`, and their callees (see EffectPhase). */
+  val frameCalls = new IdentityHashMap[SyncCall, java.lang.Boolean]
+  val frameCallees = new IdentityHashMap[MethodSym, java.lang.Boolean]
   /** User-defined schedulers: of classes, and of `new` expressions whose statement names one (SchedulerAnnotations). */
   val classSchedulers = new IdentityHashMap[ClassSym, SchedulerSpec]
   val newSchedulers = new IdentityHashMap[NewExp, SchedulerSpec]

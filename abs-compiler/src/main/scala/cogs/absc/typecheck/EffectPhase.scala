@@ -32,6 +32,19 @@ import cogs.absc.ast._
  * plain that wait is a scheduling point of the caller (only the object's COG at run time tells).
  * A direct call that a monitor configuration maps to a session protocol message is compiled
  * through its check all the same, run at once (`LowerExp.syncCallNow`): the facts here stay true.
+ *
+ * And which synchronous calls on `this` of a method compiled as a continuation call its frame
+ * form `m$body`, its body without the handler that records an uncaught failure on the object
+ * (`recover$`): a call made outside any try, as a step of a method's continuation, in a class
+ * without a `recover` block. There the callee's failure goes on to the caller's own handler, of
+ * the same object, with nothing between that could catch it; `recover$` of a class without a
+ * `recover` block records only the first failure, so recording it once, in the caller, is the
+ * same, and the per-frame `recoverWith` (a node, a closure and an interpreter step per call) is
+ * paid once per process instead of once per frame. Inside a try the callee's failure must reach
+ * its own handler first; a class with a `recover` block runs its branches once for each method
+ * the failure leaves. A method gets the frame form when some call uses it. (A call that a
+ * monitor configuration maps to a session message is compiled through its check instead, and
+ * then does not use the frame form it was given.)
  */
 private[typecheck] trait EffectPhase { self: Checker =>
 
@@ -192,6 +205,38 @@ private[typecheck] trait EffectPhase { self: Checker =>
       tables.directCalls.put(c, true)
       tables.directCallees.put(m, true)
     }
+
+    for (m <- methods; c <- m.ownerClass if c.recover.isEmpty) recordFrameCalls(m.decl.get.body)
+  }
+
+  /**
+   * The frame calls of a method body (see the class comment): the statements of its continuation
+   * outside any try whose whole expression is a synchronous call on `this` of a method compiled
+   * as a continuation (lowering makes each such statement a step of the continuation, the call a
+   * plain `this.m(..)`).
+   */
+  private def recordFrameCalls(s: Stmt): Unit = s match {
+    case Block(ss, _) => ss.foreach(recordFrameCalls)
+    case IfStmt(_, t, f, _) => recordFrameCalls(t); f.foreach(recordFrameCalls)
+    case WhileStmt(_, body, _) => recordFrameCalls(body)
+    case ForeachStmt(_, _, _, body, _) => recordFrameCalls(body)
+    case SwitchStmt(_, bs, _) => bs.foreach(br => recordFrameCalls(br.body))
+    case _: TryCatchStmt => // a try keeps its callees' handlers
+    case _ if Option(tables.needsContinuation.get(s)).exists(_.booleanValue) =>
+      val call = s match {
+        case VarDeclStmt(_, _, Some(c: SyncCall), _) => Some(c)
+        case AssignStmt(_, c: SyncCall, _) => Some(c)
+        case ExpStmt(c: SyncCall, _) => Some(c)
+        case ReturnStmt(c: SyncCall, _) => Some(c)
+        case _ => None
+      }
+      for (c @ SyncCall(ThisExp(), _, _) <- call) tables.refs.get(c) match {
+        case m: MethodSym if m.owner.isInstanceOf[ClassSym] && tables.methodNeedsContinuation.get(m) == java.lang.Boolean.TRUE =>
+          tables.frameCalls.put(c, true)
+          tables.frameCallees.put(m, true)
+        case _ =>
+      }
+    case _ =>
   }
 
   private def syncCalls(s: Stmt): List[SyncCall] = {

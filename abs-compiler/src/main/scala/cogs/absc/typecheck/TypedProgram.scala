@@ -270,6 +270,16 @@ final class TypedProgram private[typecheck] (
   /** Is this method the callee of some direct call (see [[isDirect(c:*]]), so it needs its value-returning form? */
   def hasDirectForm(m: MethodSym): Boolean = Option(tables.directCallees.get(m)).exists(_.booleanValue)
 
+  /**
+   * Does this synchronous call on `this` call the callee's frame form (`m$body`, its body without
+   * the handler that records a failure on the object), leaving the failure to the caller's
+   * handler? See EffectPhase.
+   */
+  def isFrameCall(c: SyncCall): Boolean = Option(tables.frameCalls.get(c)).exists(_.booleanValue)
+
+  /** Is this method the callee of some frame call (see [[isFrameCall]]), so it needs its frame form? */
+  def hasFrameForm(m: MethodSym): Boolean = Option(tables.frameCallees.get(m)).exists(_.booleanValue)
+
   /** The init block of a class may suspend (only through synchronous calls of [Atomic] interface methods). */
   def initMaySuspend(c: ClassSym): Boolean = c.init.exists(maySuspend(_: Stmt))
 

@@ -2,7 +2,7 @@ package cogs.absc.driver
 
 import cogs.absc.run.ProgramRunner
 
-import cogs.absc.emit.{EmittedFile, ScalaEmitter}
+import cogs.absc.emit.EmittedFile
 import cogs.absc.lib.Out
 import cogs.absc.diag.Diagnostic
 import cogs.absc.parse.Parser
@@ -68,7 +68,7 @@ class CorpusRunTest {
         case Right(units) => TypeChecker.check(units) match {
           case Left(ds) => Left(ds.filter(_.isError).map(_.render(text)).mkString("\n"))
           case Right(typed) =>
-            val e = ScalaEmitter.emit(typed, pkg)
+            val e = Pipeline.translate(typed, pkg)
             Right((e.files.map(g => EmittedFile(s"p$i/${g.relativePath}", g.text)), e.mainObject))
         }
       }

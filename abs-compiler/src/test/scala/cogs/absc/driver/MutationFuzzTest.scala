@@ -1,7 +1,7 @@
 package cogs.absc.driver
 
 import cogs.absc.driver.DriverTestSupport._
-import cogs.absc.emit.{EmittedFile, ScalaEmitter}
+import cogs.absc.emit.EmittedFile
 import cogs.absc.parse.Parser
 import cogs.absc.typecheck.TypeChecker
 import org.junit.jupiter.api.Assertions._
@@ -139,7 +139,7 @@ class MutationFuzzTest {
         // The core, as absc compile without -p builds it: a product line's declarations go.
         core <- cogs.absc.spl.Flatten.flatten(List(unit), None).toOption
         typed <- TypeChecker.check(core).toOption
-      } yield ScalaEmitter.emit(typed, s"fuzz.m$i").files.map(g => EmittedFile(s"m$i/${g.relativePath}", g.text))
+      } yield Pipeline.translate(typed, s"fuzz.m$i").files.map(g => EmittedFile(s"m$i/${g.relativePath}", g.text))
       // absc compile accepted it just before; the same phases must accept it again.
       assertTrue(program.isDefined, s"$name ($mutation): accepted by absc compile, rejected when emitted again")
       program.get.map(f => (f, (i, name, mutation, file, text)))

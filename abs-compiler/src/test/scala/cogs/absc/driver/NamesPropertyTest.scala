@@ -2,7 +2,7 @@ package cogs.absc.driver
 
 import cogs.absc.run.ProgramRunner
 
-import cogs.absc.emit.{EmittedFile, ScalaEmitter}
+import cogs.absc.emit.EmittedFile
 import cogs.absc.lib.Out
 import cogs.absc.parse.Parser
 import cogs.absc.typecheck.TypeChecker
@@ -87,7 +87,7 @@ class NamesPropertyTest {
     }
     assertTrue(checked.size >= candidates.size / 2, s"only ${checked.size} of ${candidates.size} generated programs are valid ABS")
 
-    val emitted = checked.map { case (i, text, typed) => (i, text, ScalaEmitter.emit(typed, s"prop.p$i")) }
+    val emitted = checked.map { case (i, text, typed) => (i, text, Pipeline.translate(typed, s"prop.p$i")) }
     val out = Files.createTempDirectory("absc-names")
     val sources = emitted.flatMap { case (i, _, e) => e.files.map(f => EmittedFile(s"p$i/${f.relativePath}", f.text)) }.toList
     val errors = ScalaCompiler.compile(sources, System.getProperty("java.class.path"), out)

@@ -19,7 +19,7 @@ class DeepNestingTest {
     val text = s"module Deep;\n{\n$body\n}\n"
     val unit = Parser.parse("deep.abs", text).fold(ds => fail(ds.map(_.render(text)).mkString("\n")), identity)
     val typed = TypeChecker.check(List(unit)).fold(ds => fail(ds.map(_.render(text)).mkString("\n")), identity)
-    ScalaEmitter.emit(typed).files.map(_.text).mkString
+    cogs.absc.driver.Pipeline.translate(typed).files.map(_.text).mkString
   }
 
   @Test def nestedIfStatements(): Unit = {

@@ -49,7 +49,7 @@ class GoldenTest {
     val name = p
     val unit = Parser.parse(name, text).fold(ds => fail(ds.map(_.render(text)).mkString("\n")), identity)
     val typed = TypeChecker.check(List(unit)).fold(ds => fail(ds.map(_.render(text)).mkString("\n")), identity)
-    ScalaEmitter.emit(typed).files.map(f => s"// ===== ${f.relativePath}\n${f.text}").mkString("\n")
+    cogs.absc.driver.Pipeline.translate(typed).files.map(f => s"// ===== ${f.relativePath}\n${f.text}").mkString("\n")
   }
 
   @TestFactory
