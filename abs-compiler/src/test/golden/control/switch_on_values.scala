@@ -25,6 +25,7 @@ object Test {
           // switch_on_values.abs:11
           var k: AbsInt = AbsInt(0)
           while (k < n) {
+            Cogs.stopPoint()
             acc = acc + AbsInt(1)
             k = k + AbsInt(1)
           }

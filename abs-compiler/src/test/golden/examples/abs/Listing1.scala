@@ -87,6 +87,7 @@ object Listing1 {
     var futures: List[Fut[AbsInt]] = Nil
     // Listing1.abs:39
     while (i < n) {
+      Cogs.stopPoint()
       // Listing1.abs:40
       val f: Fut[AbsInt] = nullCheck(master, "call of 'recursive_m' on null at examples/abs/Listing1.abs:40:25").send("recursive_m")(Ainterface.recursive_m(AbsInt(5), i))
       // Listing1.abs:41

@@ -913,6 +913,40 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
 
   private[runtime] def isClosedOrHalting: Boolean = closed || (halting ne null)
 
+  /**
+   * Stop now, whatever runs (absc's `test --timeout`, which gives up on a model): the workers are
+   * interrupted, the COGs queued in the executor dropped, and every thread waiting in [[run]],
+   * `join` or `awaitQuiescence` is woken with an `IllegalStateException` saying the runtime was
+   * stopped. A process in the middle of a slice cannot be stopped from outside its thread (the
+   * JVM has no safe way): it ends at its next scheduling point or [[Cogs.stopPoint]] (absc puts
+   * one in every loop it generates, and `Proc.loopWhile` has one), which throws
+   * `CancellationException` on an interrupted worker of a stopped runtime. Waits at most
+   * `cogs.shutdown-timeout` for the workers to end; true if they all did. Later calls (and a
+   * `close` after it) do nothing and return whether the workers have ended.
+   */
+  private[cogs] def stop(): Boolean = {
+    val first = synchronized { if (halting eq null) { halting = StopCause; closed = true; true } else false }
+    if (!first) return pool.isTerminated
+    watchdog.stop()
+    pool.shutdownNow()
+    val ended =
+      try pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS)
+      catch { case _: InterruptedException => Thread.currentThread().interrupt(); false }
+    try { if (tracing ne null) tracing.close() } catch { case _: RuntimeException => }
+    halted(new Halted(StopCause, null, ended))
+    ended
+  }
+
+  /** True once [[stop]] was called: what the interrupt of a worker means (see [[Cogs.stopPoint]]). */
+  private[cogs] def stopping: Boolean = halting eq StopCause
+
+  /**
+   * What the program running on this runtime keeps of its run (absc's program context: its output,
+   * random numbers, Model API objects, ...), for the code of that program to find from any of its
+   * processes ([[CogRuntime.contextHere]]); null if none. Set before the first object is created.
+   */
+  @volatile private[cogs] var context: AnyRef = _
+
   // ------------------------------------------------------------------ the watchdog
 
   /**
@@ -1086,6 +1120,16 @@ object CogRuntime {
 
   private[runtime] val Placement = new ThreadLocal[Cog]
 
+  /** Why a stopped runtime ([[CogRuntime.stop]]) halted: told apart from a fatal error by identity. */
+  private[runtime] val StopCause: Throwable =
+    new java.util.concurrent.CancellationException("the runtime was stopped")
+
+  /** The [[CogRuntime.context]] of the runtime whose process runs on this thread; null outside every process. */
+  private[cogs] def contextHere: AnyRef = {
+    val c = Cog.current()
+    if (c eq null) null else c.runtime.context
+  }
+
   /**
    * The runtime's logger (System.Logger, so no logging library is imposed: the JDK routes it to
    * java.util.logging unless the application installs a LoggerFinder, e.g. SLF4J's bridge).
@@ -1123,7 +1167,9 @@ object CogRuntime {
 
   /** What a halt left behind: the fatal error, the processes that were left waiting, and whether the executor stopped in time. */
   private[runtime] final class Halted(val error: Throwable, left: List[String], stopped: Boolean) {
-    val message: String = if (left eq null) "cogs: the runtime halted after a fatal error" else {
+    val message: String =
+      if (error eq StopCause) "cogs: the runtime was stopped" + (if (stopped) "" else "; some workers did not stop within cogs.shutdown-timeout")
+      else if (left eq null) "cogs: the runtime halted after a fatal error" else {
       val b = new StringBuilder(s"cogs: the runtime halted after a fatal error ($error)")
       if (!stopped) b ++= "; some workers did not stop within cogs.shutdown-timeout"
       if (left.isEmpty) b ++= "; no process was left waiting"

@@ -242,7 +242,9 @@ object Proc {
 
   /** `while (cond) body` with any scheduling points in `body`, in constant memory. */
   def loopWhile(cond: => Boolean)(body: => Proc[Unit]): Proc[Unit] = {
-    lazy val loop: Proc[Unit] = new Defer(() => if (cond) new Bind[Any, Unit](body, _ => loop) else UnitPure)
+    // A body that reaches no scheduling point runs all iterations in one slice: Cogs.stopPoint
+    // lets a stopped runtime end it.
+    lazy val loop: Proc[Unit] = new Defer(() => { Cogs.stopPoint(); if (cond) new Bind[Any, Unit](body, _ => loop) else UnitPure })
     loop
   }
 

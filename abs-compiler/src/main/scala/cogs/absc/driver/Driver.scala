@@ -533,24 +533,28 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
 
   /**
    * Runs the program's main object in this JVM, in a fresh class loader, on a new thread, and
-   * returns how it ended. `programErr` receives the runner's failure report. With a timeout, a
-   * program still running after it is abandoned (its threads are daemons) and fails.
+   * returns how it ended. `programErr` receives the runner's failure report; `output` the program's
+   * text (standard output unless given). With a timeout, a program still running then is stopped
+   * (`ProgramRunner.Session.stop`: its output takes nothing more, its runtime's workers are
+   * interrupted and end at the next check point of the generated loops) and fails; if its threads
+   * do not end (code without a check point), they are left behind as daemons and the failure says so.
    */
-  def execute(built: Built, args: Array[String], programErr: PrintStream, timeoutMillis: Long = 0L): ProgramRunner.Outcome =
+  def execute(built: Built, args: Array[String], programErr: PrintStream, timeoutMillis: Long = 0L,
+      output: cogs.absc.lib.Output = Out.stdout): ProgramRunner.Outcome =
     built.program.mainObject match {
       case None => ProgramRunner.Outcome(Exit.Compile, None, Some("the program has no main block"))
       case Some(mainObject) =>
         // --classpath: the classes of --foreign implementations, found by the model's own loader.
         val extra = program.classpath.map(p => at(Paths.get(p)).toAbsolutePath.toUri.toURL)
         val loader = new URLClassLoader("absc-program", (built.program.classes.toUri.toURL :: extra).toArray, getClass.getClassLoader)
-        val session = new ProgramRunner.Session(verbose, programErr)
+        val session = new ProgramRunner.Session(verbose, programErr, output)
         @volatile var result: ProgramRunner.Outcome = null
         val thread = new Thread(() => {
           result =
             try ProgramRunner.withSession(session)(invokeMain(loader, mainObject, args, session))
             catch {
               case e: Throwable => // an Error out of the program's main, outside the runner's reach
-                Out.flush()
+                output.flush()
                 session.err.println(s"absc: the program failed: ${ProgramRunner.describe(e)}")
                 if (verbose) e.printStackTrace(session.err)
                 ProgramRunner.Outcome(Exit.Failure, None, Some(ProgramRunner.describe(e)))
@@ -565,7 +569,16 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
           }
         }
         if (thread.isAlive) {
-          ProgramRunner.Outcome(Exit.Failure, None, Some(s"timed out after ${timeoutMillis / 1000.0} s"))
+          val timedOut = s"timed out after ${timeoutMillis / 1000.0} s"
+          // The runtime waits cogs.shutdown-timeout for its workers; the runner's thread returns
+          // once its rt.run is woken, which the stop does last.
+          val stopped = session.stop()
+          thread.join(StopGraceMillis)
+          if (stopped && !thread.isAlive) {
+            loader.close()
+            ProgramRunner.Outcome(Exit.Failure, None, Some(s"$timedOut (stopped)"))
+          } else ProgramRunner.Outcome(Exit.Failure, None, Some(s"$timedOut; it could not be stopped (a process runs code " +
+            "without a check point, e.g. a foreign class or a recursive function), so its threads keep running in this JVM"))
         } else {
           loader.close()
           result
@@ -628,7 +641,7 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
         } catch {
           case e: InvocationTargetException =>
             val cause = Option(e.getCause).getOrElse(e)
-            Out.flush()
+            session.output.flush()
             session.err.println(s"absc: the program failed: ${ProgramRunner.describe(cause)}")
             if (verbose) cause.printStackTrace(session.err)
             ProgramRunner.Outcome(Exit.Failure, None, Some(ProgramRunner.describe(cause)))
@@ -711,8 +724,12 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
           try {
             val report = new ByteArrayOutputStream
             val reportStream = new PrintStream(report, true, UTF_8)
-            var outcome: ProgramRunner.Outcome = null
-            val output = Out.capture { outcome = execute(built, Array.empty, reportStream, timeoutMillis) }
+            // An output of its own: a model stopped after a timeout writes nothing into the next one's.
+            val captured = new ByteArrayOutputStream
+            val programOut = new cogs.absc.lib.Output(captured, autoFlush = false, intervalNanos = 0L)
+            val outcome = execute(built, Array.empty, reportStream, timeoutMillis, programOut)
+            programOut.close()
+            val output = captured.toString(UTF_8)
             val verdict =
               if (outcome.status != Exit.Ok) Left(outcome.failure.getOrElse(s"exit status ${outcome.status}"))
               else outcome.testResult match {
@@ -746,6 +763,9 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     Paths.get(name).getFileName.toString.stripSuffix(".abs").replaceAll("[^A-Za-z0-9._-]", "_")
 
   private final val MaxScalacErrors = 20
+
+  /** How long a stopped program's main thread may take to return after its runtime stopped. */
+  private final val StopGraceMillis = 5000L
 }
 
 object Driver {

@@ -65,7 +65,7 @@ class TestCommandTest {
     val f = absFile(dir, "sleeper")
     val r = test("--timeout", "0.5", f)
     assertEquals(1, r.status)
-    assertEquals(s"FAIL $f: timed out after 0.5 s\n0 passed, 1 failed\n", r.out)
+    assertEquals(s"FAIL $f: timed out after 0.5 s (stopped)\n0 passed, 1 failed\n", r.out)
   }
 
   @Test def verboseShowsTheOutputOfPassingTestsToo(): Unit = {

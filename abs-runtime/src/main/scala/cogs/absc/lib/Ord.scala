@@ -129,25 +129,37 @@ object Ord extends Ordering[Any] {
 /**
  * Small numbers naming objects and futures, assigned on first request and stable for the
  * object's life (weakly held). Used to print them and to order objects whose identity hash codes
- * collide.
+ * collide. Numbered per run (the current run's [[Identity.Table]], in its `cogs.absc.run.RunContext`):
+ * each model of `absc test` numbers its objects from 1, as a fresh JVM does.
  */
 object Identity {
-  private val ids = new java.util.WeakHashMap[AnyRef, java.lang.Long]()
-  private var next = 0L
+  private def table: Table = cogs.absc.run.RunContext.current.identities
 
   /** Forget every identity: `absc explore` numbers each schedule's objects from 1, as a fresh JVM does. */
-  private[absc] def reset(): Unit = ids.synchronized { ids.clear(); next = 0L }
+  private[absc] def reset(): Unit = table.reset()
 
   /** How many numbers were given out since the last reset (`absc explore` tells from it whether a step named an object). */
-  private[absc] def assigned: Long = ids.synchronized(next)
+  private[absc] def assigned: Long = table.assigned
 
-  def id(o: AnyRef): Long = ids.synchronized {
-    val known = ids.get(o)
-    if (known != null) known.longValue
-    else {
-      next += 1
-      ids.put(o, java.lang.Long.valueOf(next))
-      next
+  def id(o: AnyRef): Long = table.id(o)
+
+  /** The numbers of one run. */
+  final class Table {
+    private val ids = new java.util.WeakHashMap[AnyRef, java.lang.Long]()
+    private var next = 0L
+
+    private[absc] def reset(): Unit = ids.synchronized { ids.clear(); next = 0L }
+
+    private[absc] def assigned: Long = ids.synchronized(next)
+
+    def id(o: AnyRef): Long = ids.synchronized {
+      val known = ids.get(o)
+      if (known != null) known.longValue
+      else {
+        next += 1
+        ids.put(o, java.lang.Long.valueOf(next))
+        next
+      }
     }
   }
 }

@@ -196,16 +196,16 @@ private[absc] final class AbsSessions(entries: List[SessionEntry]) {
 }
 
 /**
- * What generated code calls. The sessions of the run in progress are in [[current]]: set by
- * the runner before the main block and cleared after the report, so that the same class loader
- * may run several models one after the other (`absc test`); two monitored runs at once in one
- * JVM would share it (absc runs one program at a time).
+ * What generated code calls. The sessions of the run in progress are in its [[RunContext]]: set
+ * by the runner before the main block and cleared after the report; runs one after the other or
+ * at once in one JVM (`absc test`) each see their own.
  */
 object AbsSessions {
-  @volatile private var current: AbsSessions = _
+  // The sessions of the run whose process calls (its RunContext), or null.
+  private def current: AbsSessions = RunContext.current.sessions
 
-  private[absc] def install(s: AbsSessions): Unit = current = s
-  private[absc] def uninstall(): Unit = current = null
+  private[absc] def install(rt: cogs.runtime.CogRuntime, s: AbsSessions): Unit = RunContext.of(rt).sessions = s
+  private[absc] def uninstall(rt: cogs.runtime.CogRuntime): Unit = RunContext.of(rt).sessions = null
 
   /** `new C(..)` of a class that plays a role: the object is offered its roles; returns it. */
   def created[T <: Active](o: T, cls: String): T = {

@@ -26,7 +26,7 @@ private[absc] final class Monitoring private (pipeline: Pipeline, val runtime: C
     // the sessions are ended, and the pipeline's summary and `result` JSON line must give that
     // status, not the properties' alone. The sessions' report follows the pipeline's, on the
     // runner's error stream, and its JSON lines follow the pipeline's in the same file.
-    val sessionOutcome = sessions.map { s => AbsSessions.uninstall(); s.finish() }
+    val sessionOutcome = sessions.map { s => AbsSessions.uninstall(runtime); s.finish() }
     val status = if (sessionOutcome.exists(_.failed)) ProgramRunner.ExitMonitor else report.exitStatus
     if (sessions.isEmpty) { if (output.summary == SummaryTarget.Stderr) { err.print(report.summary(output.maxViolations)); err.flush() } }
     else {
@@ -61,8 +61,11 @@ private[absc] final class Monitoring private (pipeline: Pipeline, val runtime: C
 private[absc] object Monitoring {
   final case class Verdict(violated: Boolean, headline: String)
 
-  /** The pipeline of `configText` (HOCON), monitor classes loaded by `loader`, and a runtime traced into it. */
-  def start(configText: String, loader: ClassLoader): Monitoring = {
+  /**
+   * The pipeline of `configText` (HOCON), monitor classes loaded by `loader`, and a runtime traced
+   * into it, whose program context is `context`.
+   */
+  def start(configText: String, loader: ClassLoader, context: RunContext): Monitoring = {
     val full = ConfigFactory.parseString(configText, ConfigParseOptions.defaults().setOriginDescription("the monitor configuration"))
     // The sessions section (protocol texts embedded by absc) is ours; the pipeline rejects keys it does not know.
     val entries = SessionConfig.parse(full, "the monitor configuration", None)
@@ -76,7 +79,9 @@ private[absc] object Monitoring {
       if (sessions.nonEmpty) output.copy(summary = SummaryTarget.None, json = None)
       else if (output.summary == SummaryTarget.Stderr) output.copy(summary = SummaryTarget.None)
       else output))
-    sessions.foreach(AbsSessions.install)
-    new Monitoring(pipeline, CogRuntime.withTracing(pipeline.tracing), output, sessions)
+    val rt = CogRuntime.withTracing(pipeline.tracing)
+    rt.context = context
+    sessions.foreach(AbsSessions.install(rt, _))
+    new Monitoring(pipeline, rt, output, sessions)
   }
 }

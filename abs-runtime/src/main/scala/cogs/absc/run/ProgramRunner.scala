@@ -2,7 +2,7 @@ package cogs.absc.run
 
 import java.io.PrintStream
 
-import cogs.absc.lib.{AbsException, CreationFailed, ThrownAt, HeapOverflowException, Out, StackOverflowException}
+import cogs.absc.lib.{AbsException, CreationFailed, HeapOverflowException, Out, Output, StackOverflowException, ThrownAt}
 import cogs.absc.modelapi.{HttpObjects, ModelApiServer, ModelView}
 import cogs.runtime.{CallFailedException, CogRuntime, ControlledRun, DeadlockException, Proc}
 
@@ -91,11 +91,39 @@ object ProgramRunner {
    * `monitor`: the HOCON text of a monitor pipeline (programs compiled with `--monitor`), or null.
    */
   def runMain(args: Array[String], main: CogRuntime => Proc[Unit], monitor: String = null): Unit =
-    if (!captured(main)) finish(withModelApi(args)(execute(main, isTest = false, monitor, _)))
+    if (!captured(main)) finish(inContext(withModelApi(args)(execute(main, isTest = false, monitor, _))))
 
   /** The main block of a program that declares `Bool testresult`; the Proc yields its final value. */
   def runTest(args: Array[String], main: CogRuntime => Proc[Boolean], monitor: String = null): Unit =
-    if (!captured(main)) finish(withModelApi(args)(execute(main, isTest = true, monitor, _)))
+    if (!captured(main)) finish(inContext(withModelApi(args)(execute(main, isTest = true, monitor, _))))
+
+  // ------------------------------------------------------------------ the program context
+
+  /**
+   * The context of the run this thread runs (see [[RunContext]]): made by [[inContext]] for each
+   * run, attached to its runtime before the first object, and kept here for the runner's own code
+   * (flushing the run's output before a report), which runs outside every process.
+   */
+  private[this] val running = new ThreadLocal[RunContext]
+
+  private def inContext(body: => Outcome): Outcome = {
+    val s = session.get()
+    val c = new RunContext(if (s ne null) s.output else Out.stdout, RunContext.seedProperty)
+    inContext(c)(body)
+  }
+
+  private def inContext[A](c: RunContext)(body: => A): A = {
+    val previous = running.get()
+    running.set(c)
+    try body
+    finally running.set(previous)
+  }
+
+  /** The run's output: where the program's text goes, flushed before every report on standard error. */
+  private def output: Output = { val c = running.get(); if (c ne null) c.output else Out.stdout }
+
+  /** `rt`, with this thread's run context attached (before any object exists on it). */
+  private def attached(rt: CogRuntime): CogRuntime = { rt.context = running.get(); rt }
 
   // ------------------------------------------------------------------ the Model API
 
@@ -174,8 +202,34 @@ object ProgramRunner {
    * Set by the driver around a call of the generated `main`, on the calling thread. The generated
    * classes are loaded by a child of absc's class loader, so they see this very object.
    */
-  private[absc] final class Session(val verbose: Boolean, val err: PrintStream) {
+  private[absc] final class Session(val verbose: Boolean, val err: PrintStream, val output: Output = Out.stdout) {
     @volatile var outcome: Outcome = _
+    // The run's runtime once made, and whether the driver stopped the run; under this object's lock.
+    private[this] var runtime: CogRuntime = _
+    private[this] var stopped = false
+
+    /** The runner made `rt` for the run; if the driver already stopped the run, it is stopped now. */
+    private[run] def started(rt: CogRuntime): Unit = {
+      val stopNow = synchronized { runtime = rt; stopped }
+      if (stopNow) rt.stop()
+    }
+
+    /** True once [[stop]] was called. */
+    def wasStopped: Boolean = synchronized(stopped)
+
+    /**
+     * Give up on the run (`absc test --timeout`): its output takes nothing more (what it printed
+     * so far is flushed first; standard output is only flushed), and its runtime is stopped (`CogRuntime.stop`: the workers are interrupted, a
+     * process spinning in a loop of generated code ends at the loop's check point). True if every
+     * worker ended within `cogs.shutdown-timeout`; a process in code without a check point (a
+     * foreign class, a library call that never returns) keeps its worker. The runner's own thread
+     * then returns soon after (its `rt.run` is woken).
+     */
+    def stop(): Boolean = {
+      val rt = synchronized { stopped = true; runtime }
+      if (output eq Out.stdout) output.flush() else output.close()
+      if (rt ne null) rt.stop() else true
+    }
     /**
      * Set by `absc explore` before it calls the generated `main`: the runner then only hands over
      * the main block (into [[mainBlock]]) and runs nothing; the explorer runs it once per schedule.
@@ -223,11 +277,11 @@ object ProgramRunner {
 
   private def executeWith[A](main: CogRuntime => Proc[A], isTest: Boolean, monitor: String,
       modelApi: Option[CogRuntime => ModelApiServer]): Outcome =
-    if (monitor eq null) executeOn(CogRuntime(), main, isTest, modelApi)
+    if (monitor eq null) executeOn(attached(CogRuntime()), main, isTest, modelApi)
     else {
       val loader = Option(Thread.currentThread().getContextClassLoader).getOrElse(getClass.getClassLoader)
       val started =
-        try Right(Monitoring.start(monitor, loader))
+        try Right(Monitoring.start(monitor, loader, running.get()))
         catch { case e: Exception => Left(e) }
       started match {
         case Left(e) =>
@@ -258,7 +312,7 @@ object ProgramRunner {
           case ScheduleFile.StepReplay(_, steps, _, _, _) if !monitored && modelApi.isEmpty =>
             given.close()
             val c = new ControlledRun
-            rt = c.runtime
+            rt = attached(c.runtime)
             controlled = Some((c, steps))
           case _ =>
         }
@@ -269,10 +323,14 @@ object ProgramRunner {
           err.println(s"absc: ${e.getMessage}")
           return Outcome(ExitUsage, None, Some(e.getMessage))
       }
+    // absc test gives up on the run from another thread: it stops this runtime.
+    val s = session.get()
+    if (s ne null) s.started(rt)
     // On the runtime that runs the program (a step replay's controlled run replaced the given one).
-    rt.stuckReporter = stuckReporter(err, verbose, main.getClass.getClassLoader)
+    val out = output
+    rt.stuckReporter = stuckReporter(err, verbose, main.getClass.getClassLoader, out)
     // What the main block printed reaches a pipe before it waits (Out's comment).
-    rt.mainBlockSuspends = () => Out.flush()
+    rt.mainBlockSuspends = () => out.flush()
     val api =
       try modelApi.map(start => start(rt))
       catch {
@@ -326,7 +384,7 @@ object ProgramRunner {
     } finally {
       try {
         flushOutput()
-        placement.foreach(RemotePlacement.stop)
+        placement.foreach(RemotePlacement.stop(rt, _))
         // A model stopped by /quit while a process still ran without suspending: its workers cannot be
         // stopped from here, and a close would wait for them (cogs.shutdown-timeout). They are daemon
         // threads: the JVM ends without them (absc exits, a standalone program returns from main).
@@ -354,8 +412,9 @@ object ProgramRunner {
     @volatile var outcome: Outcome = null
     val ended = new java.util.concurrent.CountDownLatch(1)
     val s = session.get()
+    val c = running.get()
     val runner = new Thread(() => {
-      try outcome = withSession(s)(runMainBlock(rt, main, isTest, None, server, diverged))
+      try outcome = withSession(s)(inContext(c)(runMainBlock(rt, main, isTest, None, server, diverged)))
       finally {
         // The main block's output is out before the model goes on serving.
         flushOutput()
@@ -436,6 +495,9 @@ object ProgramRunner {
       case e: ScheduleFile.BadSchedule =>
         err.println(s"absc: ${e.getMessage}")
         Outcome(ExitUsage, None, Some(e.getMessage))
+      case _: Throwable if stoppedBySession =>
+        // absc test gave up on the run and stopped it: the driver says so, nothing to add here.
+        Outcome(ExitFailure, None, Some("stopped"))
       case e: InterruptedException =>
         Thread.currentThread().interrupt()
         fail("interrupted", e)
@@ -491,6 +553,8 @@ object ProgramRunner {
     } else outcome
   }
 
+  private def stoppedBySession: Boolean = { val s = session.get(); (s ne null) && s.wasStopped }
+
   private def strict: Boolean = Option(System.getProperty("cogs.absc.strict")).exists(_.trim.equalsIgnoreCase("true"))
 
   private def count(n: Int, what: String): String = if (n == 1) s"1 $what" else s"$n ${what}es"
@@ -539,7 +603,7 @@ object ProgramRunner {
    * naming the method and the ABS lines the stack shows (innermost first); the JVM stack with -v.
    * Captures the session's stream and flags: it is called on the watchdog's thread.
    */
-  private def stuckReporter(out: PrintStream, verbose: Boolean, loader: ClassLoader): cogs.runtime.StuckProcess => Unit = s => {
+  private def stuckReporter(out: PrintStream, verbose: Boolean, loader: ClassLoader, programOut: Output): cogs.runtime.StuckProcess => Unit = s => {
     val lines =
       try AbsLines.ofStack(s.stack, loader)
       catch { case _: Exception => Nil } // only the location is lost
@@ -553,7 +617,7 @@ object ProgramRunner {
         s"scheduling point (await, get, suspend or the end of the method)$at; until it does, it holds one of the " +
         "runtime's worker threads, and no other object can use that thread")
     if (verbose) s.stack.foreach(f => b ++= "\n\tat " ++= f.toString)
-    Out.flush() // what the program printed so far comes before the warning
+    programOut.flush() // what the program printed so far comes before the warning
     out.println(b.result())
     out.flush()
   }
@@ -650,7 +714,7 @@ object ProgramRunner {
   }
 
   private def flushOutput(): Unit = {
-    Out.flush()
+    output.flush()
     System.out.flush()
   }
 

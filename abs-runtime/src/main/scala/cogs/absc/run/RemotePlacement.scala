@@ -35,10 +35,11 @@ object RemotePlacement {
   /** The configuration key that maps deployment components to nodes. */
   final val DeploymentKey = "cogs.distributed.deployment"
 
-  // Set once at start, before the main block runs, and read by the processes that run `new`:
-  // volatile, so every worker sees it.
-  @volatile private[this] var current$ : RemotePlacement = _
-  def current: RemotePlacement = current$
+  /**
+   * The placement of the run whose process calls (its [[RunContext]]), or null. Set once at start,
+   * before the main block runs, and read by the processes that run `new`.
+   */
+  def current: RemotePlacement = RunContext.current.placement
 
   /** Thrown when the configuration maps deployment components but the placement cannot start. */
   final class StartFailed(message: String, cause: Throwable) extends RuntimeException(message, cause)
@@ -56,7 +57,7 @@ object RemotePlacement {
           "but the module cogs-distributed is not on the class path (run the compiled model with it, " +
           "see docs/distributed.md, \"ABS deployment components on cluster nodes\")", null)
       val p = it.next().start(rt, config, loader)
-      current$ = p
+      RunContext.of(rt).placement = p
       Some(p)
     }
 
@@ -74,8 +75,9 @@ object RemotePlacement {
       List(classOf[cogs.runtime.CogRuntime], classOf[cogs.monitor.pipeline.Pipeline]))
 
   /** Stop placement (after the main block). */
-  def stop(p: RemotePlacement): Unit = {
-    if (current$ eq p) current$ = null
+  def stop(rt: CogRuntime, p: RemotePlacement): Unit = {
+    val c = RunContext.of(rt)
+    if (c.placement eq p) c.placement = null
     p.close()
   }
 }

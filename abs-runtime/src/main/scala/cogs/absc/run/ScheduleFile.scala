@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, Paths}
 import scala.jdk.CollectionConverters._
 import com.typesafe.config.{ConfigRenderOptions, ConfigValueFactory}
-import cogs.absc.lib.AbsRandom
 import cogs.runtime.{CogRuntime, ScheduleTrace}
 
 /**
@@ -85,7 +84,7 @@ private[absc] object ScheduleFile {
     case Off => Off
     case r @ Record(_, trace, seed, _, _) =>
       rt.useSchedule(trace)
-      AbsRandom.setSeedPerCog(seed)
+      RunContext.of(rt).random.setSeedPerCog(seed)
       r.copy(model = fingerprint(anchor))
     case Replay(file, _) =>
       val recorded = read(file)
@@ -95,13 +94,13 @@ private[absc] object ScheduleFile {
         case None => ScheduleTrace.replay(recorded.cogs)
       }
       rt.useSchedule(trace)
-      AbsRandom.setSeedPerCog(recorded.seed)
+      RunContext.of(rt).random.setSeedPerCog(recorded.seed)
       Replay(file, Some(trace))
     case StepReplay(file, _, seed, trace, model) =>
       checkModel(file, model, anchor)
       // On a runtime that is not controlled (a monitored run): each COG's order, as in a Replay.
       if (!controlled) rt.useSchedule(ScheduleTrace.replay(trace))
-      AbsRandom.setSeedPerCog(seed)
+      RunContext.of(rt).random.setSeedPerCog(seed)
       mode
   }
 
@@ -145,15 +144,15 @@ private[absc] object ScheduleFile {
 
   /** After the run (also one that failed: its schedule is the one worth replaying). */
   def finish(mode: Mode): Unit = mode match {
+    // The seed was the run's own (RunContext.random): nothing to undo.
     case Record(file, trace, seed, model, erlang) =>
-      AbsRandom.unseed()
       if (erlang) ErlangTrace.write(file, trace.steps)
       else {
         val steps = trace.steps
         write(file, steps.map { case (k, v) => k -> v.map(_.call) }, seed, model = model,
           methods = Some(steps.map { case (k, v) => k -> v.map(_.method) }))
       }
-    case Replay(_, _) | StepReplay(_, _, _, _, _) => AbsRandom.unseed()
+    case Replay(_, _) | StepReplay(_, _, _, _, _) => ()
     case Off => ()
   }
 
