@@ -196,9 +196,7 @@ private[emit] final class Printer {
     case St.Eval(S.Block(ss, r)) => stats(ss); stat(St.Eval(r))
     case St.Eval(x) => nl(); exp(x)
     case St.If(c, t, e) => line("if ("); exp(c); w(") {"); block(t); elseChain(e)
-    // Cogs.stopPoint: where a runtime that was stopped (absc test --timeout) ends a loop that
-    // reaches no scheduling point; one read of the thread's interrupt flag otherwise.
-    case St.While(c, body) => line("while ("); exp(c); w(") {"); indented(line("Cogs.stopPoint()")); if (body.nonEmpty) block(body); line("}")
+    case St.While(c, body) => line("while ("); exp(c); w(") {"); block(body); line("}")
     case St.Foreach(list, elem, index, body) =>
       index match {
         case None => nl(); operand(list); w(s".foreach { $elem =>"); block(body); line("}")

@@ -94,7 +94,11 @@ private[lower] final class LowerStmt(x: LowerExp) {
     case r: ReturnStmt => List(St.Eval(value(r.exp, ctx))) // only reached in the main block or init: a value dropped
     case IfStmt(c, t, e, _) =>
       List(St.If(x.exp(c, ctx), scopedBody(t, ctx, assigned), e.map(scopedBody(_, ctx, assigned)).getOrElse(Nil)))
-    case WhileStmt(c, body, _) => List(St.While(x.exp(c, ctx), scopedBody(body, ctx, assigned)))
+    // Cogs.stopPoint first in every loop: where a runtime that was stopped (absc test --timeout)
+    // ends a loop that reaches no scheduling point; one read of the thread's interrupt flag
+    // otherwise.
+    case WhileStmt(c, body, _) =>
+      List(St.While(x.exp(c, ctx), St.Eval(S.call("Cogs.stopPoint")) :: scopedBody(body, ctx, assigned)))
     case f: ForeachStmt =>
       val list = x.exp(f.list, ctx)
       ctx.locals.scoped {
