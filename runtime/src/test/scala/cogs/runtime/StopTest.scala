@@ -74,6 +74,9 @@ class StopTest {
         assertTrue(e.getCause.isInstanceOf[CancellationException], String.valueOf(e.getCause))
       case other => fail(s"run ended with $other")
     }
+    // The pool counts as terminated when its workers have deregistered, a moment before their
+    // threads have returned: wait (bounded) for the threads themselves.
+    workers(prefix).foreach(_.join(10000))
     assertEquals(Nil, workers(prefix).map(_.getName))
     // Stopped once: again, and close, do nothing.
     assertTrue(rt.stop())
