@@ -27,12 +27,21 @@ class PrinterTest {
   @Test def aChainOfContinuations(): Unit = {
     val p = P.Bind(P.AwaitValue(S.Id("f")), Some(("v", T.Ref("AbsInt"))),
       P.Then(List(St.Assign(S.Id("x"), S.Id("v"))), P.Bind(P.Await(G.Claim(S.Id("g"))), None, P.Done(S.Id("x")))))
+    // The printer lays out what it is given: the last step as it is...
+    assertEquals(
+      """Proc.await(f).flatMap { (v: AbsInt) =>
+        |  x = v
+        |  Proc.awaitResolved(g).flatMap { _ =>
+        |    Proc.done(x)
+        |  }
+        |}""".stripMargin, proc(p))
+    // ...and fused into a map once the optimise pass has made it one (a P.Map).
     assertEquals(
       """Proc.await(f).flatMap { (v: AbsInt) =>
         |  x = v
         |  Proc.awaitResolved(g).map { _ =>
         |    x
         |  }
-        |}""".stripMargin, proc(p))
+        |}""".stripMargin, proc(Optimise.proc(p)))
   }
 }
