@@ -235,7 +235,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
       return p
     }
     if (s.diverged) { s.waiting = true; return null }
-    val expected = s.expected
+    val expected = s.expectedLive
     if (expected eq null) {
       if (!s.checked) return pickReady(r)
       // A checked replay past the end of this COG's recording. A call the recording never ran here
@@ -660,7 +660,10 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     if (p.traceMode == TraceHooks.Traced && outcome != SliceDone) traceSuspended(p, outcome)
     if (outcome != SliceDone && (onSuspend ne null)) suspended()
     outcome match {
-      case SliceDone    => p.finish()
+      case SliceDone    =>
+        p.finish()
+        val s = schedule
+        if ((s ne null) && (s.replay ne null)) s.callEnded(p.scheduleName)
       case SliceParked  => park(p)
       case SliceYielded =>
         // `suspend` lets every process that is enabled now run first, calls that wait in the

@@ -151,6 +151,26 @@ private[runtime] final class CogSchedule(val id: String, val replay: Array[Strin
 
   def expected: String = if ((replay ne null) && next < replay.length) replay(next) else null
 
+  // Replay: the calls that ended on this COG. How many slices a process takes depends on whether
+  // each future it awaits was already resolved when it got there, which the threads' timing
+  // decides; a call that ends in fewer slices than recorded would leave the COG waiting for ever
+  // for a resumption that cannot come, so the recording's remaining entries for an ended call are
+  // passed over. COG-confined: written when a slice ends, read when the COG picks.
+  private[this] var endedCalls: java.util.HashSet[String] = _
+
+  /** Replay: the call named `name` ended here. */
+  def callEnded(name: String): Unit =
+    if (name ne null) {
+      if (endedCalls eq null) endedCalls = new java.util.HashSet[String]
+      endedCalls.add(name)
+    }
+
+  /** Replay: the next entry, past those naming calls that ended here already. */
+  def expectedLive: String = {
+    while ((endedCalls ne null) && next < replay.length && endedCalls.contains(replay(next))) next += 1
+    expected
+  }
+
   /** A replay that checks each decision's method (see ScheduleTrace). */
   def checked: Boolean = replayMethods ne null
 

@@ -92,6 +92,22 @@ class ScheduleTraceTest {
     assertEquals(recorded, runWith(ScheduleTrace.replay(cut)))
   }
 
+  @Test def aCallThatEndsInFewerSlicesThanRecordedDoesNotStopTheReplay(): Unit = {
+    val recording = ScheduleTrace.record()
+    val recorded = runWith(recording)
+    val d = recording.decisions
+    val methods = recording.steps.map { case (k, v) => k -> v.map(_.method) }
+    // The logger's third call recorded as taking two slices (as an `await` on a future that was
+    // not yet resolved when recorded would): each `add` here takes one. Before, the COG waited
+    // for ever for the second slice, and the run ended in a deadlock report.
+    def twice[A](xs: List[A]): List[A] = xs.take(3) ++ xs.drop(2)
+    val longer = d.updated("x1.1", twice(d("x1.1")))
+    assertEquals(recorded, runWith(ScheduleTrace.replay(longer)))
+    val checked = ScheduleTrace.replay(longer, methods.updated("x1.1", twice(methods("x1.1"))))
+    assertEquals(recorded, runWith(checked))
+    assertEquals(None, checked.divergence)
+  }
+
   @Test def theScheduleIsChosenBeforeTheFirstObject(): Unit = {
     val rt = CogRuntime.withOverrides("cogs.executor.parallelism = 1")
     try {

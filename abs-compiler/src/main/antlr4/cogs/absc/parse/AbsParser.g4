@@ -90,7 +90,7 @@ constructorDecl : TYPE_ID constructorArgs? ;
 constructorArgs : LPAREN ( constructorArg ( COMMA constructorArg )* )? RPAREN ;
 
 /** A constructor argument type, optionally naming a selector (accessor) function. */
-constructorArg : type LOWER_ID? ;
+constructorArg : annotation* type LOWER_ID? ;
 
 typeSynDecl : TYPE TYPE_ID typeParams? ASSIGN type SEMI ;
 

@@ -105,7 +105,7 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
         case other => other
       }, caseObject = true)
     else {
-      val named = c.argTypes.indices.map(i => c.selectorNames.lift(i).flatten).toList
+      val named = c.argTypes.indices.map(i => c.httpKeys.lift(i).flatten.orElse(c.selectorNames.lift(i).flatten)).toList
       val http = if (program.usesModelApi && named.exists(_.isDefined)) Some(named) else None
       LCtor(c.name, names.constructor(c), if (c.arity == 0) Nil else tps, fields, parent, caseObject = c.arity == 0, httpNames = http)
     }

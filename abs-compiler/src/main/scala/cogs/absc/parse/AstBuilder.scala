@@ -111,7 +111,9 @@ private[parse] final class AstBuilder(file: String) {
 
   private def constructorArgs(c: ConstructorArgsContext): List[ConstructorArg] =
     if (c == null) Nil
-    else list(c.constructorArg)(a => ConstructorArg(typeRef(a.`type`), Option(a.LOWER_ID).map(_.getText))(pos(a)))
+    else list(c.constructorArg)(a =>
+      // `[HTTPName: "key"] T x`: the annotations go on the type, as on a type argument.
+      ConstructorArg(typeRef(a.`type`, annotations(a.annotation)), Option(a.LOWER_ID).map(_.getText))(pos(a.`type`)))
 
   private def typeSynDecl(c: TypeSynDeclContext, anns: List[Annotation]): TypeSynDecl =
     TypeSynDecl(c.TYPE_ID.getText, typeParams(c.typeParams), typeRef(c.`type`), anns)(pos(c.TYPE_ID))

@@ -72,8 +72,21 @@ private[typecheck] trait SignaturePhase { self: Checker =>
     for ((cd, cs) <- d.decl.constructors.zip(d.ctors)) {
       cs.args = cd.args.map(a => resolveType(a.tpe, d.module, tps))
       cs.sels = cd.args.map(_.selector)
+      cs.keys = cd.args.map(httpKey)
     }
   }
+
+  // `data D = C([HTTPName: "key"] T x, ..)`: the key of the argument in the Model API's JSON (the
+  // Erlang backend's rule, which reads string literals only).
+  private def httpKey(a: ConstructorArg): Option[String] =
+    a.tpe.annotations.find(x => x.tag.exists(_.name == Annotations.HttpName)).flatMap { x =>
+      x.value match {
+        case StringLit(key) => Some(key)
+        case other =>
+          error(other.pos, "the key of '[HTTPName: ..]' on a constructor argument must be a string literal")
+          None
+      }
+    }
 
   private def exceptionSig(c: ConstructorSym): Unit = {
     val ed = c.decl.asInstanceOf[ExceptionDecl]

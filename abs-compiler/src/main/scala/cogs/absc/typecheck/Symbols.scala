@@ -163,6 +163,7 @@ final class ConstructorSym private[typecheck] (val name: String, val module: Mod
   def kind: String = if (isException) "exception" else "constructor"
   private[typecheck] var args: List[Type] = Nil
   private[typecheck] var sels: List[Option[String]] = Nil
+  private[typecheck] var keys: List[Option[String]] = Nil
 
   def isException: Boolean = decl.isInstanceOf[ExceptionDecl]
 
@@ -170,6 +171,9 @@ final class ConstructorSym private[typecheck] (val name: String, val module: Mod
 
   /** The selector name of each argument, if it has one. */
   def selectorNames: List[Option[String]] = sels
+
+  /** The Model API's key of each argument, `[HTTPName: "key"]` on its type, if it has one. */
+  def httpKeys: List[Option[String]] = keys
 
   def arity: Int = args.length
 

@@ -32,7 +32,7 @@ class ModelApiEndToEndTest {
       |  [HTTPCallable] Int ratio(Int a, Int b);
       |  [HTTPCallable] Item item(String name);
       |}
-      |data Item = Item(String name, Int price, Bool);
+      |data Item = Item(String name, Int price, [HTTPName: "inStock"] Bool);
       |class StockImpl implements Stock {
       |  Map<String, Int> items = map[];
       |  Int add(String item, Int n) {
@@ -102,8 +102,9 @@ class ModelApiEndToEndTest {
       assertEquals("{\"result\":4}", compact(posted.body))
       assertEquals("{\"result\":{\"apples\":5,\"pears\":4}}", compact(get(m, "call/stock/all").body))
       assertEquals("{\"items\":{\"apples\":5,\"pears\":4}}", compact(get(m, "o/stock").body))
-      // A data value as a JSON object of its named arguments (the unnamed Bool is left out), as the manual says.
-      assertEquals("{\"result\":{\"name\":\"apples\",\"price\":5}}", compact(get(m, "call/stock/item?name=apples").body))
+      // A data value as a JSON object of its named arguments, as the manual says; the Bool has no
+      // selector, but a key of its own ([HTTPName: "inStock"], the Erlang backend's rule).
+      assertEquals("{\"result\":{\"name\":\"apples\",\"price\":5,\"inStock\":true}}", compact(get(m, "call/stock/item?name=apples").body))
       val methods = compact(get(m, "call/stock").body)
       assertTrue(methods.contains("{\"name\":\"add\",\"parameters\":[{\"name\":\"item\",\"type\":\"String\"},{\"name\":\"n\",\"type\":\"Int\"}],\"return\":\"Int\"}"), methods)
       // The clock is not there yet: 0 (see the README).

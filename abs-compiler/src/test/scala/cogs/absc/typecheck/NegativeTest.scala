@@ -210,7 +210,9 @@ class NegativeTest {
     ("HTTPName on a data value", m("{ [HTTPName: \"n\"] Int x = 1; }"),
       List("2:4: error: '[HTTPName: ..]' exposes an object; this statement gives a value of type Int")),
     ("HTTPName on skip", m("{ [HTTPName: \"n\"] skip; }"),
-      List("2:4: error: '[HTTPName: ..]' applies to a statement that declares or assigns a variable, or to 'new C(..);'"))
+      List("2:4: error: '[HTTPName: ..]' applies to a statement that declares or assigns a variable, or to 'new C(..);'")),
+    ("HTTPName key of a constructor argument not a literal", m("def String k() = \"k\"; data D = D([HTTPName: k()] Int);"),
+      List("2:45: error: the key of '[HTTPName: ..]' on a constructor argument must be a string literal"))
   )
 
   @TestFactory def rejected(): java.util.List[DynamicTest] = cases.map { case (name, program, expected) =>

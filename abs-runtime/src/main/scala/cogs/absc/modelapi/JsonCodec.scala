@@ -3,7 +3,7 @@ package cogs.absc.modelapi
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import com.fasterxml.jackson.databind.node.{JsonNodeFactory, ObjectNode}
 
-import cogs.absc.lib.{AbsInt, AbsMap, AbsRat, AbsSet, Pair, Show}
+import cogs.absc.lib.{AbsInt, AbsMap, AbsRat, AbsSet, Duration, Just, Left, Pair, Right, Show, Time, Triple}
 
 /**
  * ABS values to JSON and back, as the ABS manual's Model API chapter specifies.
@@ -16,8 +16,10 @@ import cogs.absc.lib.{AbsInt, AbsMap, AbsRat, AbsSet, Pair, Show}
  * of a page wants a number, not an exact fraction), List and Set as arrays, Map as an object keyed
  * by the ABS `toString` of the keys (a String key as itself), everything else as its ABS
  * `toString`, except a value of a data type of the model whose constructor names some of its
- * arguments ([[HttpData]]): a JSON object of the named ones. (The standard library's types, such
- * as `Pair` and `Maybe`, stay `toString`.)
+ * arguments ([[HttpData]]): a JSON object of the named ones. The standard library's constructors
+ * name their arguments too, so they are objects the same way, as the Erlang backend gives them:
+ * `Pair(1, "a")` is `{"fst":1,"snd":"a"}`, `Just(3)` is `{"fromJust":3}`, `Time(5)` is
+ * `{"timeValue":5}`; constructors without arguments (`Nothing`, `InfDuration`) stay `toString`.
  */
 private[modelapi] object JsonCodec {
   // Single-quoted strings too: the manual's own example body is `{ 'param1': 'value', 'param2': 50 }`,
@@ -106,6 +108,12 @@ private[modelapi] object JsonCodec {
     case d: HttpData =>
       val o = nodes.objectNode()
       d.http$names.iterator.zip(d.productIterator).foreach { case (n, v) => if (n ne null) o.set[JsonNode](n, toJson(v)) }
+      o
+    case d @ (_: Pair[_, _] | _: Triple[_, _, _] | _: Just[_] | _: Left[_] | _: Right[_] | _: Time | _: Duration.Duration) =>
+      // The library's case classes: their Scala field names are the ABS selector names.
+      val p = d.asInstanceOf[Product]
+      val o = nodes.objectNode()
+      p.productElementNames.zip(p.productIterator).foreach { case (n, v) => o.set[JsonNode](n, toJson(v)) }
       o
     case other => nodes.textNode(Show.show(other))
   }

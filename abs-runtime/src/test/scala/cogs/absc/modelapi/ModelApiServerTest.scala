@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode
 import org.junit.jupiter.api.Assertions._
 import org.junit.jupiter.api.{AfterEach, BeforeEach, Test}
 
+import cogs.absc.lib
 import cogs.absc.lib.{AbsFrac, AbsInt, AbsMap, AbsRat, DivisionByZeroException, Pair}
 import cogs.runtime.{ActiveObject, CogRuntime, Cogs, Fut, Proc}
 
@@ -93,12 +94,18 @@ class ModelApiServerTest {
 
   @Test def encodesResultsAfterTheManual(): Unit = {
     val r = ok(get("call/echo/values")).get("result")
-    assertEquals("""{"half":0.5,"set":[1,2],"nested":{"k":[true,false]},"data":"Just(3)","rat":2}""", r.toString)
+    assertEquals("""{"half":0.5,"set":[1,2],"nested":{"k":[true,false]},"data":{"fromJust":3},"rat":2}""", r.toString)
   }
 
   @Test def encodesDataValuesWithNamedArgumentsAsObjects(): Unit = {
     assertEquals("""{"name":"apple","price":3}""", JsonCodec.toJson(Item("apple", AbsInt(3), true)).toString)
     assertEquals("""[{"name":"pear","price":2}]""", JsonCodec.toJson(List(Item("pear", AbsInt(2), false))).toString)
+    // The standard library's constructors as the Erlang backend gives them: named arguments as fields.
+    assertEquals("""{"fst":1,"snd":{"fromJust":"a"}}""", JsonCodec.toJson(Pair(AbsInt(1), lib.Just("a"))).toString)
+    assertEquals("""{"fstT":true,"sndT":[1],"trdT":"Nothing"}""", JsonCodec.toJson(lib.Triple(true, List(AbsInt(1)), lib.Nothing)).toString)
+    assertEquals("""[{"left":1},{"right":"x"}]""", JsonCodec.toJson(List(lib.Left(AbsInt(1)), lib.Right("x"))).toString)
+    assertEquals("""{"timeValue":2.5}""", JsonCodec.toJson(lib.Time(AbsRat(AbsInt(5), AbsInt(2)))).toString)
+    assertEquals("""[{"durationValue":3},"InfDuration"]""", JsonCodec.toJson(List(lib.Duration.Duration(AbsRat(AbsInt(6), AbsInt(2))), lib.InfDuration)).toString)
   }
 
   @Test def unknownObjectsAndMethodsAre404(): Unit = {
