@@ -43,7 +43,7 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
 
   // Made before the pool, whose thread factory tells it about each worker.
   private[runtime] lazy val watchdog: Watchdog =
-    new Watchdog(this, settings.stuckAfter.toNanos, s"${settings.threadNamePrefix}-watchdog")
+    new Watchdog(this, settings.stuckAfter.toNanos, s"${settings.threadNamePrefix}-watchdog", settings.gcOverheadLimit)
 
   // Identities of traced objects and futures (only used when tracing is on).
   private[this] val traceIds = new AtomicLong
@@ -649,6 +649,24 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
   // MaxKeptFailures are kept: when full, the records read meanwhile are dropped (once every
   // MaxKeptFailures failures that found it full, so a program that keeps failing unobserved does
   // not sweep at every failure); what still does not fit is only counted.
+  // Objects made by one creation site (a `new` in a loop) told apart in messages, `object #2
+  // created at f.abs:7:9`: numbered lazily, in the order this run's messages first name them, so
+  // that creating an object costs nothing; weakly, so that naming an object never keeps it alive.
+  private[this] val siteNames = new java.util.WeakHashMap[ActiveObject, Integer]
+  private[this] val siteCounts = new java.util.HashMap[String, Integer]
+
+  /** 1 for the first object of `site` a message names, 2 for the next other one, ... */
+  private[runtime] def siteOrdinal(o: ActiveObject, site: String): Int = siteNames.synchronized {
+    val known = siteNames.get(o)
+    if (known ne null) known.intValue
+    else {
+      val n = siteCounts.getOrDefault(site, 0).intValue + 1
+      siteCounts.put(site, n)
+      siteNames.put(o, n)
+      n
+    }
+  }
+
   private[this] val failedLog = new java.util.concurrent.ConcurrentLinkedQueue[FailureRecord]
   private[this] val failedKept = new AtomicInteger
   private[this] val failuresNotKept = new AtomicLong
@@ -956,6 +974,16 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
    */
   @volatile private[cogs] var stuckReporter: StuckProcess => Unit = _
 
+  /**
+   * The watchdog found the heap full and the collector busy for a whole window without an
+   * OutOfMemoryError (see Watchdog): treated as one, the fatal error of a worker.
+   */
+  private[runtime] def heapExhausted(message: String): Unit = {
+    val e = new OutOfMemoryError(message)
+    logQuietly(s"cogs: out of memory (cogs.on-fatal-error = ${settings.onFatalError})", e)
+    applyFatalPolicy(e)
+  }
+
   private[runtime] def reportStuck(s: StuckProcess): Unit = {
     val r = stuckReporter
     if (r ne null) r(s) else Log.log(Level.WARNING, s.message)
@@ -977,13 +1005,15 @@ object CogRuntime {
       shutdownTimeout: java.time.Duration,
       onFatalError: String = Settings.Shutdown,
       reportUnobservedFailures: Boolean = true,
-      stuckAfter: java.time.Duration = Settings.DefaultStuckAfter
+      stuckAfter: java.time.Duration = Settings.DefaultStuckAfter,
+      gcOverheadLimit: Double = Settings.DefaultGcOverheadLimit
   )
 
   object Settings {
     final val Shutdown = "shutdown"
     final val Continue = "continue"
     private[runtime] val DefaultStuckAfter = java.time.Duration.ofSeconds(5)
+    private[runtime] final val DefaultGcOverheadLimit = 0.9
 
     /**
      * What reference.conf says, without reading it (`CogRuntime()` when [[ConfigProbe]] finds
@@ -996,7 +1026,8 @@ object CogRuntime {
       shutdownTimeout = java.time.Duration.ofSeconds(10),
       onFatalError = Shutdown,
       reportUnobservedFailures = true,
-      stuckAfter = DefaultStuckAfter
+      stuckAfter = DefaultStuckAfter,
+      gcOverheadLimit = DefaultGcOverheadLimit
     )
 
     def apply(config: Config): Settings = {
@@ -1010,10 +1041,13 @@ object CogRuntime {
         shutdownTimeout = c.getDuration("shutdown-timeout"),
         onFatalError = c.getString("on-fatal-error"),
         reportUnobservedFailures = c.getBoolean("report-unobserved-failures"),
-        stuckAfter = c.getDuration("watchdog.stuck-after")
+        stuckAfter = c.getDuration("watchdog.stuck-after"),
+        gcOverheadLimit = c.getDouble("watchdog.gc-overhead-limit")
       )
       require(settings.onFatalError == Shutdown || settings.onFatalError == Continue,
         s"cogs.on-fatal-error must be '$Shutdown' or '$Continue', got '${settings.onFatalError}'")
+      require(settings.gcOverheadLimit >= 0 && settings.gcOverheadLimit <= 1,
+        s"cogs.watchdog.gc-overhead-limit must be from 0 (off) to 1, got ${settings.gcOverheadLimit}")
       require(!settings.stuckAfter.isNegative, s"cogs.watchdog.stuck-after must not be negative, got ${settings.stuckAfter}")
       require(settings.throughput >= 1, s"cogs.throughput must be at least 1, got ${settings.throughput}")
       require(settings.parallelism <= 32767, s"cogs.executor.parallelism is too large: ${settings.parallelism}")

@@ -232,7 +232,11 @@ private[runtime] final class Process(
       case null => s"(an ended call).$m"
       case o: ActiveObject =>
         val site = o.creationSite
-        if (site eq null) s"$o.$m" else s"${o.traceName}.$m (object created at $site)"
+        if (site eq null) s"$o.$m"
+        else {
+          val n = if (o.cog eq null) 1 else o.cog.runtime.siteOrdinal(o, site)
+          s"${o.traceName}.$m (object ${if (n > 1) s"#$n " else ""}created at $site)"
+        }
       case t => s"$t.$m"
     }
   }

@@ -50,8 +50,21 @@ import java.util.concurrent.locks.LockSupport
  * line. For the same reason the watchdog ends for good at the first VirtualMachineError it meets
  * (only a report allocates): the run is ending, or goes on (`cogs.on-fatal-error = continue`)
  * without a watchdog.
+ *
+ * == A heap that is full without an OutOfMemoryError ==
+ * A collector can spend nearly all its time on a heap that stays full and still find room for
+ * each allocation: no OutOfMemoryError, and the program crawls on for minutes (issue 28, item 6).
+ * The JVM's own limit (`UseGCOverheadLimit`) exists for the Parallel collector only. So, about once
+ * a second, the watchdog also reads the collectors' accumulated time and the heap's occupancy
+ * (native reads that allocate nothing) into a ring covering at least 10 s ([[HeapJudge]]); when over a whole
+ * window the collectors took at least `gcOverheadLimit` of the wall time and the heap was at least
+ * 90% full at every reading, the heap is as good as exhausted, and the runtime is given
+ * an OutOfMemoryError as a fatal error from a worker would be (`cogs.on-fatal-error` decides;
+ * absc's out-of-memory report and exit follow). Both conditions over a whole window, so a
+ * program that collects hard but frees memory, or one whose heap is full but quiet, is left alone.
  */
-private[runtime] final class Watchdog(rt: CogRuntime, stuckAfterNanos: Long, threadName: String) {
+private[runtime] final class Watchdog(rt: CogRuntime, stuckAfterNanos: Long, threadName: String,
+    gcOverheadLimit: Double = 0.0) {
   import Watchdog._
 
   // The runtime's live workers, as an array replaced (under this object's lock) when a worker
@@ -122,7 +135,7 @@ private[runtime] final class Watchdog(rt: CogRuntime, stuckAfterNanos: Long, thr
         running.set(false)
         if (workers.length == 0 || !running.compareAndSet(false, true)) return
       }
-      try sample()
+      try { sample(); if (gcOverheadLimit > 0) heapCheck() }
       catch {
         case _: RuntimeException => forget()
         // Out of memory (only a report allocates): the watchdog ends for good, `running` left set
@@ -164,9 +177,85 @@ private[runtime] final class Watchdog(rt: CogRuntime, stuckAfterNanos: Long, thr
       }
     }
   }
+
+  // The heap check (only the watchdog thread calls it).
+  private[this] lazy val collectors = java.lang.management.ManagementFactory.getGarbageCollectorMXBeans.toArray(
+    new Array[java.lang.management.GarbageCollectorMXBean](0))
+  private[this] val heap = new HeapJudge(gcOverheadLimit)
+
+  private def heapCheck(): Unit = {
+    val now = System.nanoTime()
+    if (!heap.wantsReading(now)) return
+    var gc = 0L
+    val cs = collectors
+    var i = 0
+    while (i < cs.length) { val t = cs(i).getCollectionTime; if (t > 0) gc += t; i += 1 }
+    val r = Runtime.getRuntime
+    if (heap.reading(now, gc, r.totalMemory - r.freeMemory, r.maxMemory)) {
+      val running = runningNow()
+      rt.heapExhausted(heap.verdict + (if (running.isEmpty) "" else running.mkString("; running: ", ", ", "")))
+    }
+  }
+}
+
+/**
+ * The heap check's judgement (see Watchdog, "A heap that is full without an OutOfMemoryError"),
+ * apart from the JVM so that it can be tested with readings made up: a ring of [[Slots]] readings
+ * at least [[Step]] apart, so that a full ring spans at least 10 s. It allocates nothing but its
+ * verdict, once.
+ */
+private[runtime] final class HeapJudge(limit: Double) {
+  import HeapJudge._
+  private[this] val readAt = new Array[Long](Slots)
+  private[this] val gcMillis = new Array[Long](Slots)
+  private[this] val full = new Array[Boolean](Slots)
+  private[this] var readings = 0L
+  private[this] var judged = false
+  private[this] var share = 0L
+  private[this] var spanMillis = 0L
+
+  /** Whether a reading at `now` is due: the last one is at least a step old, and no verdict yet. */
+  def wantsReading(now: Long): Boolean =
+    limit > 0 && !judged && (readings == 0 || now - readAt(((readings - 1) % Slots).toInt) >= Step)
+
+  /**
+   * One reading: the time, the collectors' accumulated milliseconds, the heap's used and maximum
+   * bytes. True when it completes a window over which the heap was at least [[FullShare]] full at
+   * every reading and the collectors took at least `limit` of the wall time: then (only once) the
+   * heap is as good as exhausted, and [[verdict]] says why.
+   */
+  def reading(now: Long, gc: Long, used: Long, max: Long): Boolean = {
+    val slot = (readings % Slots).toInt
+    readAt(slot) = now; gcMillis(slot) = gc; full(slot) = used >= FullShare * max
+    readings += 1
+    if (readings < Slots || judged) return false
+    val oldest = (readings % Slots).toInt // the slot the next reading overwrites
+    val wall = (now - readAt(oldest)) / 1000000L
+    var allFull = true
+    var i = 0
+    while (i < Slots) { allFull &&= full(i); i += 1 }
+    if (allFull && wall > 0 && (gc - gcMillis(oldest)).toDouble >= limit * wall) {
+      judged = true
+      share = math.min(100L, (gc - gcMillis(oldest)) * 100 / wall)
+      spanMillis = wall
+    }
+    judged
+  }
+
+  def verdict: String =
+    s"the heap stayed over ${(FullShare * 100).toInt}% full and the garbage collector took $share% of the last " +
+      s"${spanMillis / 1000} s (cogs.watchdog.gc-overhead-limit = $limit): the heap is as good as exhausted"
+}
+
+private[runtime] object HeapJudge {
+  final val Step = 1000000000L // 1 s between readings
+  final val Slots = 11
+  /** At every reading of a window, the heap is at least this full. */
+  final val FullShare = 0.9
 }
 
 private[runtime] object Watchdog {
+
   private final val MinPeriod = 1000000L      // 1 ms
   private final val MaxPeriod = 1000000000L   // 1 s
 

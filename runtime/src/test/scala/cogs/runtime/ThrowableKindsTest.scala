@@ -132,6 +132,17 @@ class FatalErrorHaltTest {
     assertThrows(classOf[IllegalStateException], () => rt.awaitQuiescence())
   }
 
+  @Test def aHeapFoundExhaustedHaltsTheRuntimeAsAnOutOfMemoryErrorWould(): Unit = {
+    // What the watchdog calls when its HeapJudge gives a verdict (HeapJudgeTest judges).
+    val latch = rt.spawn(new LatchImpl)
+    val waiting = latch.send("waitOpen")(_.waitOpen())
+    rt.heapExhausted("the heap stayed over 90% full (a test)")
+    val h = assertThrows(classOf[IllegalStateException], () => waiting.join(): Unit)
+    assertTrue(h.getMessage.contains("halted after a fatal error"), h.getMessage)
+    assertTrue(h.getCause.isInstanceOf[OutOfMemoryError], h.toString)
+    assertEquals("the heap stayed over 90% full (a test)", h.getCause.getMessage)
+  }
+
   @Test def aLinkageErrorHaltsTheRuntimeAndRunSaysSo(): Unit = {
     val t = rt.spawn(new TImpl)
     val h = assertThrows(classOf[IllegalStateException], () => rt.run(t.send("linkage")(_.linkage()).get): Unit)

@@ -144,6 +144,29 @@ class UnobservedFailureTest {
     } finally rt.close()
   }
 
+  @Test def objectsOfOneCreationSiteAreToldApartAndKeepTheirNumber(): Unit = {
+    val rt = runtime("cogs.report-unobserved-failures = off")
+    try {
+      rt.run {
+        for (_ <- 1 to 3) { // one `new` in a loop: three objects, one site
+          val s: Stuck = Cogs.spawn(new StuckImpl)
+          s.tell("never")(_.never())
+          s.tell("never")(_.never())
+        }
+        Proc.unit
+      }
+      val waiting = rt.endReport().filter(_.contains("Stuck.never"))
+      assertEquals(6, waiting.size, waiting.toString)
+      def label(line: String) = line.substring(line.indexOf("Stuck.never ("), line.indexOf(") awaits") + 1)
+      val labels = waiting.map(label)
+      assertEquals(Set("Stuck.never (object created at model.abs:3:9)", "Stuck.never (object #2 created at model.abs:3:9)",
+        "Stuck.never (object #3 created at model.abs:3:9)"), labels.toSet, waiting.toString)
+      assertTrue(labels.groupBy(identity).values.forall(_.size == 2), s"each object's two processes share its name: $waiting")
+      // A later message names the same objects the same way.
+      assertEquals(labels.sorted, rt.endReport().filter(_.contains("Stuck.never")).map(label).sorted)
+    } finally rt.close()
+  }
+
   @Test def endReportListsFailuresThenWaitingProcesses(): Unit = {
     val rt = runtime("cogs.report-unobserved-failures = off")
     try {

@@ -619,12 +619,15 @@ private[driver] final class PackageCommand(ctx: Main.Context) extends AbscComman
 @Command(name = "test", mixinStandardHelpOptions = true, versionProvider = classOf[VersionProvider],
   description = Array("Run each FILE as a test program.",
     "The main block of each must declare 'Bool testresult', which must be True when the program ends. Prints 'PASS FILE' or 'FAIL FILE: reason' for each, then 'N passed, N failed'. A failing test's output is shown on stderr."),
-  footer = Array("", "Exit status: 0 if every test passed, 1 if one failed, 2 on a bad command line."))
+  footer = Array("", "A test's end-of-run report (failed processes nobody read, processes still waiting) is shown with its output when it fails, or with -v; with --strict such a report fails the test.",
+    "Exit status: 0 if every test passed, 1 if one failed, 2 on a bad command line."))
 private[driver] final class TestCommand(ctx: Main.Context) extends AbscCommand(ctx) {
   @Mixin var build: BuildOptions = _
   @Mixin var workers: WorkerOptions = _
   @Mixin var products: ProductOptions = _
-  override protected def programOptions: ProgramOptions = ProgramOptions(None, workersOption(workers), product = products.selected)
+  @Mixin var endReport: EndReportOptions = _
+  override protected def programOptions: ProgramOptions = ProgramOptions(None, workersOption(workers), product = products.selected,
+    strict = endReport.strict, endReport = !endReport.noEndReport)
 
   @Opt(names = Array("--timeout"), paramLabel = "SECONDS", defaultValue = "0",
     description = Array("Fail a test still running after SECONDS (0: no limit; the default)."))

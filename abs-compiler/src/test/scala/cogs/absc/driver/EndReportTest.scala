@@ -55,6 +55,25 @@ class EndReportTest {
     assertEquals(4, both.status, "--strict still decides the status when the report is left out")
   }
 
+  @Test def absTestTakesStrictAndNoEndReport(): Unit = {
+    val dir = tempDir("absc-end-test")
+    val f = absFile(dir, "onewaytest", Failing.replace("println(\"done\");", "Bool testresult = True;"))
+    def test(options: String*) = absc(AbsBackend, (List("test", "--no-cache") ++ options :+ f): _*)
+    val plain = test()
+    assertEquals(Exit.Ok, plain.status, plain.err)
+    assertEquals(s"PASS $f\n1 passed, 0 failed\n", plain.out)
+    assertEquals("", plain.err, "a passing test's end report is not shown without -v")
+    val strict = test("--strict")
+    assertEquals(Exit.Failure, strict.status, strict.err)
+    assertEquals(s"FAIL $f: --strict: 1 process failed unobserved\n0 passed, 1 failed\n", strict.out)
+    assertTrue(strict.err.contains("C.m (object created at onewaytest.abs:7:9) failed"), strict.err)
+    val verbose = test("-v", "--no-end-report")
+    assertEquals(Exit.Ok, verbose.status, verbose.err)
+    assertFalse(verbose.err.contains("nobody read the failure"), verbose.err)
+    val verboseReport = test("-v")
+    assertTrue(verboseReport.err.contains("nobody read the failure"), verboseReport.err)
+  }
+
   @Test def aFutureNobodyReadIsReportedOneThatWasReadIsNot(): Unit = {
     val r = run("kept",
       """module Kept;
