@@ -14,7 +14,8 @@ import scala.jdk.CollectionConverters._
  * as JVMs of its own on loopback. Checked: `examples/distributed/DcOnNodes.abs` on two nodes (the
  * main program's output on stdout, n1's lines prefixed, exit status 0); bad options are one
  * paragraph with status 2 and start no JVM; a killed main node, and absc stopped by a signal,
- * leave no node's JVM behind. Every wait is bounded; no timing is checked.
+ * leave no node's JVM behind; `absc package --cluster` gives a directory whose `bin/run` runs
+ * each node with only a JDK. Every wait is bounded; no timing is checked.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 400, unit = TimeUnit.SECONDS)
@@ -26,13 +27,13 @@ class AbsRunNodesTest {
   @AfterAll def cleanUp(): Unit = deleteTree(cache)
 
   /** absc in a child JVM, its output and errors collected apart. */
-  private final class Absc(args: String*) {
-    val process: Process = {
+  private class Absc(args: String*) {
+    protected def command: List[String] = {
       val java = Paths.get(System.getProperty("java.home"), "bin", "java").toString
-      val cmd = List(java, "-Xss16m", "-cp", System.getProperty("java.class.path"), "cogs.absc.driver.Main", "run",
+      List(java, "-Xss16m", "-cp", System.getProperty("java.class.path"), "cogs.absc.driver.Main", "run",
         "--cache-dir", cache.toString) ++ args
-      new ProcessBuilder(cmd: _*).start()
     }
+    val process: Process = new ProcessBuilder(command: _*).start()
     private val out = new StringBuffer
     private val err = new StringBuffer
     private val readers = List(collect(process.getInputStream, out), collect(process.getErrorStream, err))
@@ -171,6 +172,47 @@ class AbsRunNodesTest {
       absc.await(120)
       assertAllEnd(nodes, absc)
     } finally absc.kill()
+  }
+
+  /** Any command, its output and errors collected apart (the same helper). */
+  private final class Command(cmd: String*) extends Absc {
+    override protected def command: List[String] = cmd.toList
+  }
+
+  @Test def aPackagedModelRunsItsNodesWithOnlyAJdk(): Unit = {
+    val dir = Files.createTempDirectory("absc-nodes-package")
+    try {
+      val pkg = dir.resolve("pkg")
+      val java = Paths.get(System.getProperty("java.home"), "bin", "java").toString
+      val absc = new Command(java, "-Xss16m", "-cp", System.getProperty("java.class.path"), "cogs.absc.driver.Main", "package",
+        "--cluster", "--cache-dir", cache.toString, "-o", pkg.toString, example.toString)
+      assertEquals(0, absc.await(300), absc.both)
+      assertTrue(Files.isExecutable(pkg.resolve("bin").resolve("run")), absc.both)
+      val Seq(p0, p1) = cogs.distributed.Launcher.freePorts(2)
+      val conf = dir.resolve("cluster.conf")
+      Files.writeString(conf,
+        s"""cogs.distributed {
+           |  nodes { main = "127.0.0.1:$p0", n1 = "127.0.0.1:$p1" }
+           |  deployment { Left = "main", Right = "n1" }
+           |}
+           |""".stripMargin)
+      val run = pkg.resolve("bin").resolve("run").toString
+      val n1 = new Command(run, "--node", "n1", "--config", conf.toString)
+      val main = new Command(run, "--node", "main", "--config", conf.toString)
+      try {
+        assertEquals(0, main.await(240), s"main: ${main.both}\nn1: ${n1.both}")
+        assertEquals(0, n1.await(60), s"main: ${main.both}\nn1: ${n1.both}")
+        assertTrue(main.stdout.linesIterator.contains("sum 385, counted 385 in 10 calls, by worker W"), main.both)
+        assertTrue(n1.stdout.linesIterator.contains("worker W squares 10"), n1.both)
+        assertFalse(main.stdout.contains("worker W squares"), main.both)
+      } finally { main.kill(); n1.kill() }
+      val bad = new Command(run, "--node", "n7", "--config", conf.toString)
+      try {
+        assertEquals(2, bad.await(60), bad.both)
+        assertTrue(bad.stderr.contains("run: --node: no node named 'n7'"), bad.both)
+        assertFalse(bad.stderr.contains("\tat "), bad.both)
+      } finally bad.kill()
+    } finally deleteTree(dir)
   }
 
   private def deleteTree(p: Path): Unit =
