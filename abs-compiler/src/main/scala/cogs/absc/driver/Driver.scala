@@ -592,18 +592,7 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
    * this JVM and only one at a time, so that is all it affects.
    */
   private def withWorkers[A](body: => A): A = {
-    val props = program.workers.map(n => "cogs.executor.parallelism" -> n.toString).toList ++
-      program.record.map(f => "cogs.absc.record" -> Paths.get(f).toAbsolutePath.toString) ++
-      program.recordFormat.map(f => "cogs.absc.record-format" -> f) ++
-      program.replay.map(f => "cogs.absc.replay" -> Paths.get(f).toAbsolutePath.toString) ++
-      program.clockLimit.map(l => "cogs.absc.clock-limit" -> l) ++
-      program.port.map(p => "cogs.absc.modelapi.port" -> p.toString) ++
-      program.modelApiIndexFile.map(f => "cogs.absc.modelapi.index-file" -> Paths.get(f).toAbsolutePath.toString) ++
-      (if (program.strict) List("cogs.absc.strict" -> "true") else Nil) ++
-      (if (program.endReport) Nil else List("cogs.absc.end-report" -> "false")) ++
-      program.urlPrefix.map(p => "cogs.absc.modelapi.url-prefix" -> p) ++
-      program.modelApiStaticDir.map(d => "cogs.absc.modelapi.static-dir" -> Paths.get(d).toAbsolutePath.toString) ++
-      program.foreign.map { case (abs, impl) => cogs.absc.lib.Foreign.property(abs) -> impl }
+    val props = runProperties
     if (props.isEmpty) body
     else {
       val before = props.map { case (k, _) => k -> Option(System.getProperty(k)) }
@@ -616,6 +605,21 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
       }
     }
   }
+
+  /** The system properties that carry the run's options to the program's runtime (this JVM's, or a node's). */
+  private def runProperties: List[(String, String)] =
+    program.workers.map(n => "cogs.executor.parallelism" -> n.toString).toList ++
+      program.record.map(f => "cogs.absc.record" -> Paths.get(f).toAbsolutePath.toString) ++
+      program.recordFormat.map(f => "cogs.absc.record-format" -> f) ++
+      program.replay.map(f => "cogs.absc.replay" -> Paths.get(f).toAbsolutePath.toString) ++
+      program.clockLimit.map(l => "cogs.absc.clock-limit" -> l) ++
+      program.port.map(p => "cogs.absc.modelapi.port" -> p.toString) ++
+      program.modelApiIndexFile.map(f => "cogs.absc.modelapi.index-file" -> Paths.get(f).toAbsolutePath.toString) ++
+      (if (program.strict) List("cogs.absc.strict" -> "true") else Nil) ++
+      (if (program.endReport) Nil else List("cogs.absc.end-report" -> "false")) ++
+      program.urlPrefix.map(p => "cogs.absc.modelapi.url-prefix" -> p) ++
+      program.modelApiStaticDir.map(d => "cogs.absc.modelapi.static-dir" -> Paths.get(d).toAbsolutePath.toString) ++
+      program.foreign.map { case (abs, impl) => cogs.absc.lib.Foreign.property(abs) -> impl }
 
   private def invokeMain(loader: ClassLoader, mainObject: String, args: Array[String],
       session: ProgramRunner.Session): ProgramRunner.Outcome = {
@@ -665,8 +669,43 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
         } finally built.close()
     }
 
+  /**
+   * `absc run --nodes local:N` / `--node NAME`: build (through the cache), then run the model's
+   * nodes as JVMs on its classes and the distributed module's class path (see [[Nodes]]).
+   */
+  private[driver] def runOnNodes(sources: List[SourceFile], cache: CachePolicy, keepGenerated: Option[Path], args: Array[String],
+      plan: Nodes.Plan, javaOptions: List[String]): Int =
+    Nodes.distributedClassPath match {
+      case Left(why) => err.println(s"absc: $why"); Exit.Compile
+      case Right(distributed) =>
+        build(sources, cache, keepGenerated) match {
+          case Left(f) => f.status
+          case Right(built) =>
+            try built.program.mainObject match {
+              case None =>
+                err.println("absc: nothing to run: the program has no main block")
+                Exit.Compile
+              case Some(mainObject) =>
+                val extra = program.classpath.map(p => at(Paths.get(p)).toAbsolutePath.toString)
+                val classPath = (built.program.classes.toAbsolutePath.toString :: extra) ++ distributed
+                phase("run") { Nodes.run(plan, classPath, mainObject, args, runProperties, javaOptions, err) }
+            } finally built.close()
+        }
+    }
+
   /** `absc package`: build (through the cache) and write the program's directory (see [[Packager]]). */
-  def packageTo(sources: List[SourceFile], cache: CachePolicy, out: Path, name: String): Int =
+  def packageTo(sources: List[SourceFile], cache: CachePolicy, out: Path, name: String, cluster: Boolean = false): Int = {
+    val distributed =
+      if (!cluster) Right(Nil)
+      else Nodes.distributedClassPath.map(_.map(Paths.get(_)).filter(p => Files.exists(p)))
+    distributed match {
+      case Left(why) => err.println(s"absc: $why"); Exit.Compile
+      case Right(extra) => packageWith(sources, cache, out, name, extra, cluster)
+    }
+  }
+
+  private def packageWith(sources: List[SourceFile], cache: CachePolicy, out: Path, name: String, distributed: List[Path],
+      cluster: Boolean): Int =
     build(sources, cache, None) match {
       case Left(f) => f.status
       case Right(built) =>
@@ -678,10 +717,19 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
             try {
               val libRoot = built.cacheRoot.getOrElse(built.program.dir)
               phase("package") {
-                Packager.write(built.program, main, FastRun.programJar(built.program),
-                  FastRun.runClassPath(ClassPath.entries, libRoot), out, name, Versions.absc)
+                val own = FastRun.runClassPath(ClassPath.entries, libRoot)
+                // The distributed module's jars that the program's class path does not have yet (by file name).
+                // (scala-library: the program's is a copy named after its hash.)
+                val names = own.map(_.getFileName.toString).toSet
+                val library = names.exists(_.startsWith("scala-library"))
+                val extra = distributed.filter { p =>
+                  val n = p.getFileName.toString
+                  Files.isRegularFile(p) && !names(n) && !(library && n.startsWith("scala-library"))
+                }.distinct
+                Packager.write(built.program, main, FastRun.programJar(built.program), own ++ extra, out, name, Versions.absc, cluster)
               }
               err.println(s"absc: wrote ${out.resolve("bin").resolve(name)} (run it; it needs only a Java 17 or newer)")
+              if (cluster) err.println(s"absc: wrote ${out.resolve("bin").resolve("run")} (one node: run --node NAME --config FILE)")
               Exit.Ok
             } catch {
               case e @ (_: IOException | _: java.io.UncheckedIOException | _: SecurityException) =>

@@ -251,6 +251,22 @@ private[driver] final class ForeignOptions {
   var classpath: String = _
 }
 
+/** `--nodes`, `--node`, `--config`, `--deploy`: a model whose deployment components run on cluster nodes (see [[Nodes]]). */
+private[driver] final class NodeOptions {
+  @Opt(names = Array("--nodes"), paramLabel = "local:N",
+    description = Array("Run the model on N JVMs of this machine (loopback, free ports): the node 'main' runs the main block, the nodes n1 .. n(N-1) serve the objects of the deployment components mapped to them (--deploy or --config). Their lines are prefixed with [n1] etc.; the exit status is the main node's."))
+  var nodes: String = _
+  @Opt(names = Array("--node"), paramLabel = "NAME",
+    description = Array("Run one node of a cluster configured in --config FILE (every node's address in cogs.distributed.nodes): 'main' runs the main block, any other name serves; start each node, on its machine, with the same model and FILE."))
+  var node: String = _
+  @Opt(names = Array("--config"), paramLabel = "FILE",
+    description = Array("The cluster's configuration (HOCON): cogs.distributed.deployment { Component = node, .. }, for --node cogs.distributed.nodes { main = \"host:port\", n1 = \"host:port\", .. }, and any cogs.distributed or pekko setting; every node reads it."))
+  var config: String = _
+  @Opt(names = Array("--deploy"), paramLabel = "COMPONENT=NODE",
+    description = Array("Map the deployment component named COMPONENT (new DeploymentComponent(\"COMPONENT\", ..)) to NODE; comma-separated or repeated; overrides --config's mapping."))
+  var deploy: java.util.List[String] = _
+}
+
 /** `--monitor`, for the commands that can build a monitored program. */
 private[driver] final class MonitorOptions {
   @Opt(names = Array("--monitor"), paramLabel = "CONF",
@@ -455,6 +471,7 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
   @Mixin var products: ProductOptions = _
   @Mixin var endReport: EndReportOptions = _
   @Mixin var foreign: ForeignOptions = _
+  @Mixin var cluster: NodeOptions = _
   override protected def programOptions: ProgramOptions = {
     val bindings = Option(foreign.foreign).map(_.asScala.toList).getOrElse(Nil).map { b =>
       b.split("=", 2) match {
@@ -499,13 +516,32 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
       recordFormat = Option(schedule.recordFormat), foreign = bindings.toMap, classpath = classpath)
   }
 
-  def call(): Integer =
+  def call(): Integer = {
+    val plan = Nodes.plan(Option(cluster.nodes), Option(cluster.node), Option(cluster.config),
+      Option(cluster.deploy).map(_.asScala.toList).getOrElse(Nil)) match {
+      case Left(why) => throw new CommandLine.ParameterException(spec.commandLine, why)
+      case Right(p) => p
+    }
+    plan.foreach { _ =>
+      // What needs the whole run in one JVM (a recording of every COG, one Model API, one monitor pipeline).
+      val single = List("--port" -> modelApi.port, "--record" -> schedule.record, "--replay" -> schedule.replay, "--monitor" -> monitor.config)
+      single.find(_._2 != null).foreach { case (o, _) =>
+        throw new CommandLine.ParameterException(spec.commandLine, s"$o is not supported with --nodes or --node (it needs the whole run in one JVM)")
+      }
+    }
     withMonitoredSources { (sources, m) =>
       val d = driverFor(m, CompilerJvm.fromSystemProperties)
       d.server = build.server(ctx.env).map(new ServerClient(_))
-      if (plain) d.fastRequest = FastRun.request
-      d.run(sources, build.policy(ctx.env), Option(build.keepGenerated), ctx.programArgs)
+      plan match {
+        case Some(p) =>
+          val javaOptions = ctx.env("JAVA_OPTS").toList.flatMap(_.trim.split("\\s+")).filter(_.nonEmpty)
+          d.runOnNodes(sources, build.policy(ctx.env), Option(build.keepGenerated), ctx.programArgs, p, javaOptions)
+        case None =>
+          if (plain) d.fastRequest = FastRun.request
+          d.run(sources, build.policy(ctx.env), Option(build.keepGenerated), ctx.programArgs)
+      }
     }
+  }
 
   /**
    * `absc run FILE.abs... [-- ARG...]` and nothing else: the only form the launcher's fast path
@@ -594,6 +630,10 @@ private[driver] final class PackageCommand(ctx: Main.Context) extends AbscComman
     description = Array("The launcher's and the jar's name (default: the first FILE's name, lower-case)."))
   var name: String = _
 
+  @Opt(names = Array("--cluster"),
+    description = Array("Also package the module cogs-distributed and write OUT/bin/run, which runs one node of the model on a cluster: 'OUT/bin/run --node NAME --config FILE' (as 'absc run --node')."))
+  var cluster: Boolean = false
+
   @Mixin var build: BuildOptions = _
   @Mixin var main: MainModuleOptions = _
   @Mixin var products: ProductOptions = _
@@ -610,7 +650,7 @@ private[driver] final class PackageCommand(ctx: Main.Context) extends AbscComman
       case None =>
         withSources { sources =>
           val d = new Driver(ctx.backend, ctx.err, common.verbose, CompilerJvm.fromSystemProperties, program = programOptions, debug = common.debug)
-          d.packageTo(sources, build.policy(ctx.env), output, n)
+          d.packageTo(sources, build.policy(ctx.env), output, n, cluster)
         }
     }
   }

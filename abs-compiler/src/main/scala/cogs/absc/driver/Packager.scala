@@ -56,7 +56,7 @@ private[driver] object Packager {
    * earlier package there. `runClassPath`: what the program runs on (jars or class directories).
    */
   def write(program: CompiledProgram, mainObject: String, programJar: Path, runClassPath: List[Path], out: Path, name: String,
-      version: String): Unit = {
+      version: String, cluster: Boolean = false): Unit = {
     val bin = out.resolve("bin")
     val lib = out.resolve("lib")
     if (Files.isDirectory(lib)) ClassCache.deleteTree(lib)
@@ -100,8 +100,22 @@ private[driver] object Packager {
     Files.writeString(launcher, launcherText(name, mainObject, jar.getFileName.toString :: libs.map(_.getFileName.toString), version), UTF_8)
     try Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"))
     catch { case _: UnsupportedOperationException => launcher.toFile.setExecutable(true, false) }
+    // --cluster: bin/run, one node of the model on a cluster (the distributed module is on runClassPath).
+    if (cluster) {
+      val run = bin.resolve("run")
+      Files.writeString(run, template("node-launcher.sh").replace("@NAME@", name).replace("@MAIN@", mainObject)
+        .replace("@JAR@", jar.getFileName.toString).replace("@VERSION@", version), UTF_8)
+      try Files.setPosixFilePermissions(run, PosixFilePermissions.fromString("rwxr-xr-x"))
+      catch { case _: UnsupportedOperationException => run.toFile.setExecutable(true, false) }
+    }
     Files.writeString(lib.resolve(Marker), s"made by absc $version; main class $mainObject\n", UTF_8)
   }
+
+  private def template(resource: String): String =
+    Using.resource(getClass.getResourceAsStream(resource)) { in =>
+      if (in == null) throw new IOException(s"absc's jar has no $resource template (a broken build)")
+      new String(in.readAllBytes(), UTF_8)
+    }
 
   private def jarDirectory(dir: Path, jar: Path): Unit = {
     val files = Using.resource(Files.walk(dir))(_.iterator.asScala.filter(Files.isRegularFile(_)).toVector)
@@ -121,12 +135,7 @@ private[driver] object Packager {
 
   /** The launcher script: the template with the program's name, main class and jars filled in. */
   def launcherText(name: String, mainObject: String, jars: List[String], version: String): String = {
-    val template =
-      Using.resource(getClass.getResourceAsStream("launcher.sh")) { in =>
-        if (in == null) throw new IOException("absc's jar has no launcher.sh template (a broken build)")
-        new String(in.readAllBytes(), UTF_8)
-      }
-    template
+    template("launcher.sh")
       .replace("@NAME@", name)
       .replace("@MAIN@", mainObject)
       .replace("@JARS@", jars.mkString(" "))

@@ -57,7 +57,7 @@ class CommandLineTest {
     assertEquals("absc: Unknown option: '--frobnicate'\nabsc: see 'absc run --help' for the usage\n", r.err)
     val typo = absc(backend, "run", "--no-cach", f)
     assertEquals(2, typo.status)
-    assertEquals("absc: Unknown option: '--no-cach'\nabsc: did you mean '--no-cache' or '--no-server' or '--no-end-report'?\nabsc: see 'absc run --help' for the usage\n", typo.err)
+    assertEquals("absc: Unknown option: '--no-cach'\nabsc: did you mean '--no-cache' or '--no-server' or '--no-end-report' or '--nodes' or '--node'?\nabsc: see 'absc run --help' for the usage\n", typo.err)
     val command = absc(backend, "jump", f)
     assertEquals(2, command.status)
     assertEquals("absc: unknown command 'jump' (the commands: check, dump, compile, run, test, package, products, explore)\nabsc: see 'absc --help' for the usage\n", command.err)

@@ -1,0 +1,84 @@
+package cogs.absc.driver
+
+import java.nio.file.Files
+
+import org.junit.jupiter.api.Assertions._
+import org.junit.jupiter.api.Test
+
+/**
+ * The options of `absc run --nodes` / `--node` checked before anything starts ([[Nodes.plan]]):
+ * what each wrong combination says, and what a right one plans. Running the nodes is tested end
+ * to end in the module distributed (`AbsRunNodesTest`), which has Pekko.
+ */
+class NodesPlanTest {
+  private def conf(text: String): String = {
+    val f = Files.createTempFile("cluster", ".conf")
+    Files.writeString(f, text)
+    f.toFile.deleteOnExit()
+    f.toString
+  }
+
+  private def error(nodes: Option[String], node: Option[String], config: Option[String], deploy: List[String]): String =
+    Nodes.plan(nodes, node, config, deploy) match {
+      case Left(why) => why
+      case Right(p)  => fail(s"expected an error, got $p")
+    }
+
+  @Test def noNodeOptionsNoPlan(): Unit =
+    assertEquals(Right(None), Nodes.plan(None, None, None, Nil))
+
+  @Test def localNodesWithDeploy(): Unit =
+    Nodes.plan(Some("local:3"), None, None, List("Right=n1,Left=main", "Far = n2")) match {
+      case Right(Some(p: Nodes.Local)) =>
+        assertEquals(List("main", "n1", "n2"), p.names)
+        assertEquals(Map("Right" -> "n1", "Left" -> "main", "Far" -> "n2"), p.deployment)
+      case other => fail(s"$other")
+    }
+
+  @Test def deployOverridesTheFile(): Unit = {
+    val f = conf("cogs.distributed.deployment { Right = n2, Left = main }")
+    Nodes.plan(Some("local:2"), None, Some(f), List("Right=n1")) match {
+      case Right(Some(p: Nodes.Local)) => assertEquals(Map("Right" -> "n1", "Left" -> "main"), p.deployment)
+      case other => fail(s"$other")
+    }
+  }
+
+  @Test def badNodesValues(): Unit = {
+    for (spec <- List("local:1", "local:0", "local:65", "local:x", "remote:2", "2"))
+      assertTrue(error(Some(spec), None, None, List("R=n1")).startsWith(s"--nodes: '$spec' is not local:N with N from 2 to 64"), spec)
+  }
+
+  @Test def aComponentOnANodeThatIsNotStarted(): Unit =
+    assertEquals("deployment component 'Right' is mapped to node 'n2', but --nodes local:2 starts the nodes main, n1",
+      error(Some("local:2"), None, None, List("Right=n2")))
+
+  @Test def otherMistakes(): Unit = {
+    assertTrue(error(Some("local:2"), None, None, Nil).startsWith("no deployment component is mapped to a node"))
+    assertTrue(error(Some("local:2"), Some("n1"), None, List("R=n1")).contains("exclude each other"))
+    assertTrue(error(None, None, None, List("R=n1")).startsWith("--deploy maps deployment components"))
+    assertTrue(error(Some("local:2"), None, None, List("Right")).startsWith("--deploy: 'Right' is not COMPONENT=NODE"))
+    assertTrue(error(Some("local:2"), None, Some("/no/such/file.conf"), Nil).startsWith("--config: no such file"))
+    assertTrue(error(Some("local:2"), None, Some(conf("cogs.distributed.deployment { Right = ")), Nil).startsWith("--config: "))
+    assertTrue(error(Some("local:2"), None, None, List("a.b=n1")).contains("has a '.' in its name"))
+  }
+
+  @Test def oneNodeOfAConfiguredCluster(): Unit = {
+    val f = conf("""cogs.distributed {
+                   |  nodes { main = "10.0.0.1:25520", n1 = "10.0.0.2:25521" }
+                   |  deployment { Right = n1 }
+                   |}""".stripMargin)
+    Nodes.plan(None, Some("n1"), Some(f), Nil) match {
+      case Right(Some(p: Nodes.One)) =>
+        assertEquals(Map("main" -> ("10.0.0.1" -> 25520), "n1" -> ("10.0.0.2" -> 25521)), p.addresses)
+        assertEquals(Map("Right" -> "n1"), p.deployment)
+      case other => fail(s"$other")
+    }
+    assertTrue(error(None, Some("n1"), None, List("Right=n1")).startsWith("--node n1 needs --config FILE"))
+    assertTrue(error(None, Some("n3"), Some(f), Nil).startsWith("--node: no node named 'n3'"))
+    assertTrue(error(None, Some("n1"), Some(f), List("Right=n2")).startsWith("deployment component 'Right' is mapped to node 'n2', but"))
+    val noMain = conf("""cogs.distributed { nodes { n1 = "h:1" }, deployment { R = n1 } }""")
+    assertTrue(error(None, Some("n1"), Some(noMain), Nil).contains("has no node named 'main'"))
+    val badPort = conf("""cogs.distributed { nodes { main = "h:1", n1 = "h:99999" }, deployment { R = n1 } }""")
+    assertTrue(error(None, Some("n1"), Some(badPort), Nil).contains("n1 = \"h:99999\" is not an address HOST:PORT"))
+  }
+}
