@@ -678,8 +678,13 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
             try {
               val libRoot = built.cacheRoot.getOrElse(built.program.dir)
               phase("package") {
+                // --foreign/--classpath: the implementations' classes go into lib/ with the rest, and
+                // the bindings into the launcher (the properties `absc run` sets around its run).
+                val foreignClasses = program.classpath.map(p => Paths.get(p).toAbsolutePath.normalize)
+                val foreignProps = program.foreign.toList.sorted.map { case (abs, impl) => cogs.absc.lib.Foreign.property(abs) -> impl }
                 Packager.write(built.program, main, FastRun.programJar(built.program),
-                  FastRun.runClassPath(ClassPath.entries, libRoot), out, name, Versions.absc)
+                  FastRun.runClassPath(ClassPath.entries, libRoot), out, name, Versions.absc,
+                  foreignClasses, foreignProps)
               }
               err.println(s"absc: wrote ${out.resolve("bin").resolve(name)} (run it; it needs only a Java 17 or newer)")
               Exit.Ok
