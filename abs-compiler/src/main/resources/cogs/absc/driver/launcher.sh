@@ -43,7 +43,7 @@ EOF
 
 bad() { echo "$name: $1 (see '$name --help')" >&2; exit 2; }
 
-props=()
+props=(@PROPS@) # what 'absc package' was told: the --foreign bindings
 recording=""
 format=""
 while [ $# -gt 0 ]; do

@@ -726,7 +726,12 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
                   val n = p.getFileName.toString
                   Files.isRegularFile(p) && !names(n) && !(library && n.startsWith("scala-library"))
                 }.distinct
-                Packager.write(built.program, main, FastRun.programJar(built.program), own ++ extra, out, name, Versions.absc, cluster)
+                // --foreign/--classpath: the implementations' classes go into lib/ with the rest, and
+                // the bindings into the launcher (the properties `absc run` sets around its run).
+                val foreignClasses = program.classpath.map(p => Paths.get(p).toAbsolutePath.normalize)
+                val foreignProps = program.foreign.toList.sorted.map { case (abs, impl) => cogs.absc.lib.Foreign.property(abs) -> impl }
+                Packager.write(built.program, main, FastRun.programJar(built.program), own ++ extra, out, name, Versions.absc,
+                  cluster, foreignClasses, foreignProps)
               }
               err.println(s"absc: wrote ${out.resolve("bin").resolve(name)} (run it; it needs only a Java 17 or newer)")
               if (cluster) err.println(s"absc: wrote ${out.resolve("bin").resolve("run")} (one node: run --node NAME --config FILE)")

@@ -249,6 +249,22 @@ private[driver] final class ForeignOptions {
   @Opt(names = Array("--classpath"), paramLabel = "PATH",
     description = Array("Directories and jars, separated by ':', added to the program's class path (for --foreign classes)."))
   var classpath: String = _
+
+  /** The bindings (ABS class -> implementation) and the class path entries, checked. */
+  def parsed(spec: picocli.CommandLine.Model.CommandSpec): (Map[String, String], List[String]) = {
+    val bindings = Option(foreign).map(_.asScala.toList).getOrElse(Nil).map { b =>
+      b.split("=", 2) match {
+        case Array(c, i) if c.trim.nonEmpty && i.trim.nonEmpty && c.contains('.') => c.trim -> i.trim
+        case _ => throw new CommandLine.ParameterException(spec.commandLine,
+          s"--foreign: '$b' is not MODULE.CLASS=JAVA_CLASS (e.g. Greeter.HelloImpl=my.pkg.HelloJava)")
+      }
+    }
+    val entries = Option(classpath).toList.flatMap(_.split(java.io.File.pathSeparator)).filter(_.nonEmpty)
+    entries.find(p => !java.nio.file.Files.exists(java.nio.file.Paths.get(p))).foreach { p =>
+      throw new CommandLine.ParameterException(spec.commandLine, s"--classpath: no such file or directory: $p")
+    }
+    (bindings.toMap, entries)
+  }
 }
 
 /** `--nodes`, `--node`, `--config`, `--deploy`: a model whose deployment components run on cluster nodes (see [[Nodes]]). */
@@ -444,8 +460,12 @@ private[driver] final class CompileCommand(ctx: Main.Context) extends AbscComman
   override protected def monitorConfig: Option[String] = Option(monitor.config)
   @Mixin var main: MainModuleOptions = _
   @Mixin var products: ProductOptions = _
-  override protected def programOptions: ProgramOptions =
-    ProgramOptions(Option(main.mainModule), None, mainModuleOption = true, product = products.selected)
+  @Mixin var foreign: ForeignOptions = _
+  override protected def programOptions: ProgramOptions = {
+    val (bindings, classpath) = foreign.parsed(spec)
+    ProgramOptions(Option(main.mainModule), None, mainModuleOption = true, product = products.selected,
+      foreign = bindings, classpath = classpath)
+  }
 
   def call(): Integer = {
     noProgramArgs()
@@ -473,17 +493,7 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
   @Mixin var foreign: ForeignOptions = _
   @Mixin var cluster: NodeOptions = _
   override protected def programOptions: ProgramOptions = {
-    val bindings = Option(foreign.foreign).map(_.asScala.toList).getOrElse(Nil).map { b =>
-      b.split("=", 2) match {
-        case Array(c, i) if c.trim.nonEmpty && i.trim.nonEmpty && c.contains('.') => c.trim -> i.trim
-        case _ => throw new CommandLine.ParameterException(spec.commandLine,
-          s"--foreign: '$b' is not MODULE.CLASS=JAVA_CLASS (e.g. Greeter.HelloImpl=my.pkg.HelloJava)")
-      }
-    }
-    val classpath = Option(foreign.classpath).toList.flatMap(_.split(java.io.File.pathSeparator)).filter(_.nonEmpty)
-    classpath.find(p => !java.nio.file.Files.exists(java.nio.file.Paths.get(p))).foreach { p =>
-      throw new CommandLine.ParameterException(spec.commandLine, s"--classpath: no such file or directory: $p")
-    }
+    val (bindings, classpath) = foreign.parsed(spec)
     if ((schedule.record ne null) && (schedule.replay ne null))
       throw new CommandLine.ParameterException(spec.commandLine, "--record and --replay exclude each other")
     if ((schedule.recordFormat ne null) && (schedule.record eq null))
@@ -513,7 +523,7 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
       modelApiIndexFile = Option(modelApi.indexFile), product = products.selected,
       strict = endReport.strict, endReport = !endReport.noEndReport,
       urlPrefix = Option(modelApi.urlPrefix), modelApiStaticDir = Option(modelApi.staticDir),
-      recordFormat = Option(schedule.recordFormat), foreign = bindings.toMap, classpath = classpath)
+      recordFormat = Option(schedule.recordFormat), foreign = bindings, classpath = classpath)
   }
 
   def call(): Integer = {
@@ -637,8 +647,12 @@ private[driver] final class PackageCommand(ctx: Main.Context) extends AbscComman
   @Mixin var build: BuildOptions = _
   @Mixin var main: MainModuleOptions = _
   @Mixin var products: ProductOptions = _
-  override protected def programOptions: ProgramOptions =
-    ProgramOptions(Option(main.mainModule), None, mainModuleOption = true, product = products.selected)
+  @Mixin var foreign: ForeignOptions = _
+  override protected def programOptions: ProgramOptions = {
+    val (bindings, classpath) = foreign.parsed(spec)
+    ProgramOptions(Option(main.mainModule), None, mainModuleOption = true, product = products.selected,
+      foreign = bindings, classpath = classpath)
+  }
 
   def call(): Integer = {
     noProgramArgs()

@@ -56,7 +56,8 @@ private[driver] object Packager {
    * earlier package there. `runClassPath`: what the program runs on (jars or class directories).
    */
   def write(program: CompiledProgram, mainObject: String, programJar: Path, runClassPath: List[Path], out: Path, name: String,
-      version: String, cluster: Boolean = false): Unit = {
+      version: String, cluster: Boolean = false, foreignClasses: List[Path] = Nil,
+      properties: List[(String, String)] = Nil): Unit = {
     val bin = out.resolve("bin")
     val lib = out.resolve("lib")
     if (Files.isDirectory(lib)) ClassCache.deleteTree(lib)
@@ -74,9 +75,9 @@ private[driver] object Packager {
       taken += candidate
       candidate
     }
-    val libs = runClassPath.map { entry =>
+    def copy(entry: Path, dirJar: => String): Path =
       if (Files.isDirectory(entry)) {
-        val target = lib.resolve(unique(s"${entry.getParent.getParent.getFileName}-classes.jar"))
+        val target = lib.resolve(unique(dirJar))
         jarDirectory(entry, target)
         target
       } else {
@@ -84,7 +85,8 @@ private[driver] object Packager {
         Files.copy(entry, target)
         target
       }
-    }
+    val libs = runClassPath.map(e => copy(e, s"${e.getParent.getParent.getFileName}-classes.jar")) ++
+      foreignClasses.map(e => copy(e, s"foreign-${Option(e.getFileName).fold("classes")(_.toString)}.jar"))
 
     // The program's jar: its classes, and a manifest that makes `java -jar` work from lib/.
     val manifest = new Manifest
@@ -97,7 +99,8 @@ private[driver] object Packager {
     FastRun.copyJar(programJar, jar, manifest)
 
     val launcher = bin.resolve(name)
-    Files.writeString(launcher, launcherText(name, mainObject, jar.getFileName.toString :: libs.map(_.getFileName.toString), version), UTF_8)
+    Files.writeString(launcher,
+      launcherText(name, mainObject, jar.getFileName.toString :: libs.map(_.getFileName.toString), version, properties), UTF_8)
     try Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwxr-xr-x"))
     catch { case _: UnsupportedOperationException => launcher.toFile.setExecutable(true, false) }
     // --cluster: bin/run, one node of the model on a cluster (the distributed module is on runClassPath).
@@ -134,11 +137,15 @@ private[driver] object Packager {
   }
 
   /** The launcher script: the template with the program's name, main class and jars filled in. */
-  def launcherText(name: String, mainObject: String, jars: List[String], version: String): String = {
+  def launcherText(name: String, mainObject: String, jars: List[String], version: String,
+      properties: List[(String, String)] = Nil): String = {
+    // Each property one shell word in single quotes (a ' inside closes, escapes and reopens).
+    val props = properties.map { case (k, v) => "'" + s"-D$k=$v".replace("'", "'\\''") + "'" }.mkString(" ")
     template("launcher.sh")
       .replace("@NAME@", name)
       .replace("@MAIN@", mainObject)
       .replace("@JARS@", jars.mkString(" "))
+      .replace("@PROPS@", props)
       .replace("@VERSION@", version)
   }
 }

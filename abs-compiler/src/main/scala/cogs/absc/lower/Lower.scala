@@ -154,6 +154,11 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
         val params = f.params.map(p => (x.bind(p, c0), x.tpe(p.tpe, c0)))
         LFunction(f.name, names.function(f), f.typeParams.map(p => Naming.typeParam(p.name)), funParams, params,
           x.tpe(f.resultType, c0), x.exp(e, c0), f.pos.line)
+      case bb @ BuiltinBody(VarUse(SqliteQuery.Keyword) :: db :: sql :: params) =>
+        val c0 = ctx(f.module)
+        val ps = f.params.map(p => (x.bind(p, c0), x.tpe(p.tpe, c0)))
+        LFunction(f.name, names.function(f), f.typeParams.map(p => Naming.typeParam(p.name)), Nil, ps, x.tpe(f.resultType, c0),
+          sqliteQuery(f, bb, db, sql, params, c0), f.pos.line)
       case _: BuiltinBody if Library.isLibrary(f.module.name) =>
         // A library module's hook into the runtime: `AbsDC.f(params)` (cogs.absc.lib), as the declared type.
         val c0 = ctx(f.module)
@@ -166,6 +171,41 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
         // Only the standard library's builtins have an implementation (cogs.absc.lib).
         throw new LowerError(bb.pos, s"builtin function '${f.name}' is not supported yet: only the standard library's builtin functions are implemented")
     }
+  }
+
+  /**
+   * An SQLite query function's body: `Sqlite.query(at, file, sql, params, column kinds)(row)`,
+   * where `row` makes the list's element from a row's converted columns (cogs.absc.lib.Sqlite).
+   * `c0` has the function's parameters bound (the query's arguments use them).
+   */
+  private def sqliteQuery(f: FunctionSym, bb: BuiltinBody, db: PureExp, sql: PureExp, params: List[PureExp], c0: Ctx): S = {
+    def text(e: PureExp): String = e match {
+      case StringLit(v) => v
+      case TemplateString(parts, Nil) => parts.mkString
+      case other => throw new LowerError(other.pos, "an SQLite query's file and SQL text must be string literals")
+    }
+    def kind(t: Type): String = SqliteQuery.valueKind(b, t).getOrElse(throw new LowerError(bb.pos, s"no SQLite kind for $t"))
+    val args = params.map(p => S.Infix(S.str(kind(program.typeOf(p))), "->", x.exp(p, c0)))
+    val r = "r$"
+    def col(i: Int, k: String): S = {
+      val scalaType = k match {
+        case "Int" => "AbsInt"
+        case "Rat" => "AbsRat"
+        case "Float" => "Double"
+        case "Bool" => "Boolean"
+        case _ => "String"
+      }
+      S.TypeApp(S.Sel(S.App(S.Id(r), Nil, List(S.Lit(i.toString))), "asInstanceOf"), List(T.Ref(scalaType)))
+    }
+    val (kinds, row) = SqliteQuery.rowShape(b, f.resultType) match {
+      case Right(SqliteQuery.Single(k)) => (List(k), col(0, k))
+      case Right(SqliteQuery.Row(c, ks)) =>
+        (ks, S.App(S.Id(x.ctorPath(c, c0)), Nil, ks.zipWithIndex.map { case (k, i) => col(i, k) }))
+      case Left(why) => throw new LowerError(bb.pos, why)
+    }
+    val call = S.App(S.Id("Sqlite.query"), Nil, List(S.str(x.site(bb)), S.str(text(db)), S.str(text(sql)),
+      S.App(S.Id("List"), Nil, args), S.App(S.Id("List"), Nil, kinds.map(S.str))))
+    S.App(call, Nil, List(S.Lambda(List((r, Some(T.Ref("IndexedSeq[Any]")))), row)))
   }
 
   // ------------------------------------------------------------------ interfaces and classes

@@ -125,7 +125,7 @@ private[lower] final class LowerStmt(x: LowerExp) {
     case a: AwaitStmt => throw new IllegalStateException(s"absc: await at ${a.pos} was not marked as suspending")
     case s: SuspendStmt => throw new IllegalStateException(s"absc: suspend at ${s.pos} was not marked as suspending")
     case d: DurationStmt => throw new IllegalStateException(s"absc: duration at ${d.pos} was not marked as suspending")
-    case m: MoveCogToStmt => throw new LowerError(m.pos, "movecogto (deployment components) is not supported yet")
+    case m: MoveCogToStmt => throw new LowerError(m.pos, "'movecogto' is not supported (the checker reports it)")
   }
 
   /**

@@ -263,6 +263,12 @@ private[typecheck] trait CheckerBase {
       case Some(Annotations.Foreign) if a.tag.isEmpty => // on a class: SignaturePhase
       case Some(Annotations.HttpCallable) if a.tag.isEmpty =>
         if (site != "method") warning(a.pos, s"'[${Annotations.HttpCallable}]' applies to method declarations of interfaces; it is ignored here")
+      case Some(n) if n.equalsIgnoreCase("Priority") =>
+        // Checked against the reference (abstools at 139ec809f): neither its Java nor its Erlang
+        // backend reads such an annotation, and the manual does not define one; so ignoring it
+        // schedules as the reference does. Priorities are written as a scheduler function.
+        warning(a.pos, s"annotation '$n' is ignored, as the reference backends ignore it: no ABS backend schedules by it; " +
+          "to prefer some processes, give the COG a scheduler ([Scheduler: f(queue)], module ABS.Scheduler)")
       case Some(n) if Annotations.Unsupported.contains(n) =>
         warning(a.pos, s"annotation '$n' (${Annotations.Unsupported(n)}) is not supported; it is ignored")
       case Some(n) =>

@@ -299,18 +299,54 @@ private[typecheck] trait ExpressionPhase { self: Checker =>
 
   /** The body of a function defined by an expression. */
   def checkFunctionBody(f: FunctionSym): Unit = f.decl.foreach { d =>
+    def ctx = Ctx(
+      module = f.module,
+      where = Where.InFunction(f),
+      tparams = f.tparams.map(p => p.name -> p).toMap,
+      vars = f.params.map(l => l.name -> l).toMap,
+      funParams = f.funParams.map(p => p.name -> p).toMap,
+      partial = if (f.isPartial) Some(f) else None)
     d.body match {
       case ExpBody(body) =>
-        val ctx = Ctx(
-          module = f.module,
-          where = Where.InFunction(f),
-          tparams = f.tparams.map(p => p.name -> p).toMap,
-          vars = f.params.map(l => l.name -> l).toMap,
-          funParams = f.funParams.map(p => p.name -> p).toMap,
-          partial = if (f.isPartial) Some(f) else None)
         val t = checkPure(body, ctx)
         expect(body.pos, t, f.resultType)
+      case bb @ BuiltinBody(VarUse(SqliteQuery.Keyword) :: args) => checkSqliteQuery(f, d, bb, args, ctx)
       case BuiltinBody(_) =>
+    }
+  }
+
+  /**
+   * `def List<T> f(..) = builtin(sqlite3, "file", "SQL", params..)` (the ABS manual, "Embedded
+   * SQLite database queries"): the file and the query are literals, each parameter is a value SQL
+   * can take, and each row of the result can become a `T`. The query itself is SQLite's to judge,
+   * when it runs.
+   */
+  private def checkSqliteQuery(f: FunctionSym, d: FunctionDecl, bb: BuiltinBody, args: List[PureExp], ctx: Ctx): Unit = {
+    def literal(e: PureExp, what: String): Unit = e match {
+      case StringLit(_) | TemplateString(_, Nil) =>
+      case TemplateString(_, _) =>
+        error(e.pos, s"the $what of an SQLite query must be a string literal (a template string with $$..$$ holes is not; " +
+          "pass values as '?' parameters)")
+      case _ => error(e.pos, s"the $what of an SQLite query must be a string literal")
+    }
+    args match {
+      case db :: sql :: params =>
+        literal(db, "database file")
+        literal(sql, "SQL text")
+        for (p <- params) {
+          val t = inf.current(checkPure(p, ctx))
+          if (!hasError(t) && SqliteQuery.valueKind(b, t).isEmpty)
+            error(p.pos, s"an SQLite query parameter must be an Int, Float, Rat, Bool or String, found ${t.show}")
+        }
+      case _ =>
+        error(bb.pos, s"an SQLite query is builtin(sqlite3, \"database file\", \"SQL text\", parameters..): " +
+          s"found ${plural(args.length + 1, "argument")}")
+    }
+    SqliteQuery.rowShape(b, f.resultType) match {
+      case Left(why) if !hasError(f.resultType) =>
+        error(d.resultType.pos, s"an SQLite query function must return a List of Int, Float, Rat, Bool or String values, " +
+          s"or of a data type with one constructor whose arguments are such values (one per column): $why")
+      case _ =>
     }
   }
 

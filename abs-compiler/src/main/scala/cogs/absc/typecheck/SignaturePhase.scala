@@ -225,11 +225,6 @@ private[typecheck] trait SignaturePhase { self: Checker =>
         error(fp.pos, s"'${fp.name}' is both a function parameter and a parameter of '${f.name}'")
       new FunParamSym(fp.name, f, fp)
     }
-    d.body match {
-      case BuiltinBody(VarUse("sqlite3") :: _) =>
-        error(d.body.pos, "SQLite queries (builtin(sqlite3, ..)) are not supported yet")
-      case _ =>
-    }
   }
 
   // ---------------------------------------------------------------------------------

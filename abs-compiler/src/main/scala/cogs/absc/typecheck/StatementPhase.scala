@@ -229,7 +229,9 @@ private[typecheck] trait StatementPhase { self: Checker =>
         max.foreach(m => expect(m.pos, checkPure(m, ctx), b.RatT, " in the maximum duration"))
         ctx
       case MoveCogToStmt(_, _) =>
-        error(s.pos, "'movecogto' (deployment components) is not supported yet")
+        error(s.pos, "'movecogto' is not supported: it moves this COG to another deployment component, and the " +
+          "reference's Java and Erlang backends do not implement it either (only its retired Maude backend ran it), " +
+          "so there is no reference behaviour to match")
         ctx
     }
   }

@@ -105,6 +105,29 @@ class ForeignTest {
     assertTrue(r.err.contains("the foreign class greet.Missing of Greet.HelloImpl (cogs.absc.foreign.Greet.HelloImpl) is not on the class path"), r.err)
   }
 
+  @Test def aPackageCarriesTheBoundClassesAndRunsWithOnlyAJdk(): Unit = {
+    val out = dir.resolve("pkg")
+    val model = absFile(dir, "greet", this.model)
+    val r = absc(AbsBackend, "package", "--cache-dir", cache.toString, "-o", out.toString, "--name", "greet",
+      "--classpath", classes.toString, "--foreign", "Greet.HelloImpl=greet.HelloJava", model)
+    assertEquals(0, r.status, r.err)
+    // The implementation is in lib/ now: the package runs after the classes it was made from are gone.
+    val moved = dir.resolve("classes-moved")
+    Files.move(classes, moved)
+    try {
+      val pb = new ProcessBuilder("bash", out.resolve("bin/greet").toString)
+      pb.environment().put("JAVA_HOME", System.getProperty("java.home"))
+      pb.environment().put("ABSC_NO_CDS", "1")
+      val log = dir.resolve("pkg-out.txt")
+      pb.redirectErrorStream(true).redirectOutput(log.toFile)
+      val p = pb.start()
+      assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "the packaged program did not end in 120 s")
+      assertEquals(0, p.exitValue, Files.readString(log, UTF_8))
+      assertEquals("Java got hi / 42 / 1000000000000000000000000000000000 / False / 101 / 0 / the ABS body of Java got me\n",
+        Files.readString(log, UTF_8))
+    } finally Files.move(moved, classes)
+  }
+
   @Test def aBadBindingIsAUsageError(): Unit = {
     val r = run("--foreign", "HelloImpl")
     assertEquals(2, r.status, r.err)

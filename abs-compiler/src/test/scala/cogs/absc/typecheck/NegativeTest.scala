@@ -195,7 +195,7 @@ class NegativeTest {
     ("cost of a string", m("{ [Cost: \"x\"] skip; }"),
       List("2:10: error: type mismatch in the cost: expected Rat, found String")),
     ("movecogto", m("{ movecogto 1; }"),
-      List("2:3: error: 'movecogto' (deployment components) is not supported yet")),
+      List("2:3: error: 'movecogto' is not supported: it moves this COG to another deployment component, and the reference's Java and Erlang backends do not implement it either (only its retired Maude backend ran it), so there is no reference behaviour to match")),
     ("a deployment name without its import", m("{ Rat s = total(Speed); }"),
       List("2:11: error: unknown function 'total'", "2:17: error: the deployment constructor 'Speed' is in the module ABS.DC: add 'import * from ABS.DC;' to module 'T'")),
     // ---- the Model API (HttpAnnotations)

@@ -397,6 +397,13 @@ class TypeCheckerTest {
       warnings(m("[Frobnicate] class C { }\n{ Int x = 0; await x > 0; }")))
   }
 
+  @Test def aPriorityAnnotationIsIgnoredAsTheReferenceIgnoresItToo(): Unit = {
+    assertEquals(List(
+      "4:19: warning: annotation 'Priority' is ignored, as the reference backends ignore it: no ABS backend schedules by it; " +
+        "to prefer some processes, give the COG a scheduler ([Scheduler: f(queue)], module ABS.Scheduler)"),
+      warnings(m("interface I { Unit m(); }\nclass C implements I { Unit m() { } }\n{ I o = new C(); [Priority: 3] o!m(); }")))
+  }
+
   @Test def locationTypesAndNullabilityAreAcceptedSilently(): Unit =
     assertEquals(Nil, warnings(m("interface I {}\n{ [Far] I i = null; [Nullable] I j = i; Fut<[Near] I> f; }")))
 

@@ -731,6 +731,7 @@ object ProgramRunner {
   private[absc] def describe(t: Throwable): String = AbsException.lift(t) match {
     case _: AbsException if t.isInstanceOf[CreationFailed] || t.isInstanceOf[ThrownAt] => s"uncaught exception ${t.getMessage}"
     case e: AbsException => s"uncaught exception ${e.getMessage}"
+    case q: cogs.absc.lib.SqliteQueryFailed => q.getMessage
     case other =>
       val m = other.getMessage
       val name = other.getClass.getName
