@@ -336,7 +336,7 @@ final class CogRuntime private (
   }
 
   /** Give the COG in `w`'s slot to the pool (stealable, or near `w` for a grace time with affinity; it stays counted as active). */
-  private[runtime] def flushSlot(w: Worker): Unit = {
+  private def flushSlot(w: Worker): Unit = {
     val c = w.slot
     w.slot = null
     if (SchedulerCounters.ON) w.counts.flushes += 1
@@ -370,11 +370,31 @@ final class CogRuntime private (
   // queue either runs on this worker or becomes an ordinary pool task: exactly once, as a
   // forked one did. The slot has the same argument.
   //
-  // Why nothing starves: the grace is checked at the end of every batch (`runOn`), between the
-  // slices of a batch (`Cog.runBatch`) and every SlotPatience calls a slice sends (`afterSend`);
-  // so a COG waits near its worker at most the grace plus one slice (and those calls) before it
-  // is an ordinary pool task, which any idle worker may steal. And the chain itself yields to the
-  // pool's queues every MaxHandOffs batches, as before, unless nothing waits there.
+  // Why nothing starves: the grace is checked at the end of every batch (`runOn`) and every
+  // SlotPatience calls a slice sends (`afterSend`), and when a batch goes on with another slice
+  // the whole queue is forked (`batchGoesOn`, as the slot is flushed there); so a COG waits near
+  // its worker at most the grace plus one slice (a slice cannot be interrupted: a long one
+  // delays it) before it is an ordinary pool task, which any idle worker may steal. And the chain
+  // itself yields to the pool's queues every MaxHandOffs batches, as before, unless nothing
+  // waits there.
+
+  /**
+   * The batch on `w` goes on with another slice, which may run for any time: the COG in the slot
+   * is given to the pool (it would wait for all of the batch), and so is every COG near `w`,
+   * grace or not (SchedulingTest: a COG woken by one slice of a batch runs before the batch ends).
+   */
+  private[runtime] def batchGoesOn(w: Worker): Unit = {
+    val c = w.slot
+    if (c ne null) {
+      w.slot = null
+      c.fork()
+      if (SchedulerCounters.ON) w.counts.flushes += 1
+    }
+    if (affinity && !w.near.isEmpty) {
+      if (SchedulerCounters.ON) w.counts.expired += w.near.size
+      w.near.drain()
+    }
+  }
 
   /** Keep `cog` (scheduled, counted active) near worker `w`, which is inside `runOn`. */
   private def defer(w: Worker, cog: Cog): Unit = {

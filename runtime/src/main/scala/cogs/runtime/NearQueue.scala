@@ -17,44 +17,45 @@ private[runtime] final class NearQueue {
   private[this] var cogs = new Array[Cog](16)
   private[this] var times = new Array[Long](16)
   private[this] var head = 0 // index of the oldest entry
-  private[this] var size = 0
+  private[this] var count = 0
 
-  def isEmpty: Boolean = size == 0
+  def isEmpty: Boolean = count == 0
+  def size: Int = count
 
   def add(c: Cog, now: Long): Unit = {
-    if (size == cogs.length) grow()
-    val i = (head + size) & (cogs.length - 1)
+    if (count == cogs.length) grow()
+    val i = (head + count) & (cogs.length - 1)
     cogs(i) = c
     times(i) = now
-    size += 1
+    count += 1
   }
 
   /** The oldest entry, or null. */
   def poll(): Cog = {
-    if (size == 0) return null
+    if (count == 0) return null
     val c = cogs(head)
     cogs(head) = null
     head = (head + 1) & (cogs.length - 1)
-    size -= 1
+    count -= 1
     c
   }
 
   /** Fork every entry that entered at or before `bound` (a `System.nanoTime`); how many. */
   def expire(bound: Long): Int = {
     var n = 0
-    while (size > 0 && times(head) - bound <= 0) { poll().fork(); n += 1 }
+    while (count > 0 && times(head) - bound <= 0) { poll().fork(); n += 1 }
     n
   }
 
   /** Fork every entry. */
-  def drain(): Unit = while (size > 0) poll().fork()
+  def drain(): Unit = while (count > 0) poll().fork()
 
   private def grow(): Unit = {
     val n = cogs.length
     val cs = new Array[Cog](n * 2)
     val ts = new Array[Long](n * 2)
     var k = 0
-    while (k < size) {
+    while (k < count) {
       val i = (head + k) & (n - 1)
       cs(k) = cogs(i); ts(k) = times(i)
       k += 1
