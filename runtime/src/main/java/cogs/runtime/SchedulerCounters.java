@@ -25,10 +25,11 @@ final class SchedulerCounters {
     static final class Counts {
         long batches, slices, handOffs, slotFills, forks, flushes, resubmits;
         long calls, wakes, toSelf, toSlot, toIdle, toApart, toQueued;
+        long defers, expired;
 
         long[] values() {
             return new long[] {batches, slices, handOffs, slotFills, forks, flushes, resubmits,
-                calls, wakes, toSelf, toSlot, toIdle, toApart, toQueued};
+                calls, wakes, toSelf, toSlot, toIdle, toApart, toQueued, defers, expired};
         }
     }
 }

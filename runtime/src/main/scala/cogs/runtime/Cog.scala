@@ -99,7 +99,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
         // After a fatal error the batch stops: the error goes to the handler now, not after 31 more slices.
         p = if (n < limit && (fatal eq null)) pickNext() else null
         // The batch goes on: a COG woken into the slot would wait for all of it (see execute).
-        if ((p ne null) && (w ne null) && (w.slot ne null)) runtime.flushSlot(w)
+        if ((p ne null) && (w ne null)) runtime.batchGoesOn(w)
       }
       if (SchedulerCounters.ON && (w ne null)) { w.counts.batches += 1; w.counts.slices += n }
     } catch {

@@ -1,7 +1,7 @@
 package cogs.runtime
 
 import com.typesafe.config.{Config, ConfigFactory}
-import java.util.concurrent.{ConcurrentHashMap, ForkJoinPool, ForkJoinWorkerThread, TimeUnit, TimeoutException}
+import java.util.concurrent.{ConcurrentHashMap, ForkJoinPool, ForkJoinTask, ForkJoinWorkerThread, TimeUnit, TimeoutException}
 import java.util.concurrent.atomic.{AtomicInteger, AtomicLong}
 import java.util.concurrent.locks.{LockSupport, ReentrantLock}
 import scala.jdk.CollectionConverters._
@@ -15,7 +15,11 @@ import System.Logger.Level
  * Create it from configuration (`CogRuntime()` reads `cogs { ... }` from `application.conf` /
  * `reference.conf`), create objects with [[spawn]], run a main block with [[run]], and close it.
  */
-final class CogRuntime private (val settings: CogRuntime.Settings, private[runtime] val tracing: cogs.trace.Tracing)
+final class CogRuntime private (
+    val settings: CogRuntime.Settings,
+    private[runtime] val tracing: cogs.trace.Tracing,
+    /** Whether scheduled COGs are kept near their worker for a grace time (see [[NearQueue]], [[defer]]). */
+    private[runtime] val affinity: Boolean = CogRuntime.AffinityDefault)
     extends AutoCloseable {
   import CogRuntime._
 
@@ -285,7 +289,8 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
       if (w.inBatch && (w.slot eq null)) {
         w.slot = cog; w.slotSends = 0
         if (SchedulerCounters.ON) w.counts.slotFills += 1
-      } else {
+      } else if (affinity && w.inBatch) defer(w, cog)
+      else {
         cog.fork() // this worker's own queue: no contention on the shared submission queue
         if (SchedulerCounters.ON) w.counts.forks += 1
       }
@@ -317,27 +322,94 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
 
   /** After a call was queued: a slot whose COG has waited through [[SlotPatience]] sends is flushed. */
   @inline private def afterSend(): Unit = Thread.currentThread() match {
-    case w: Worker if w.slot ne null =>
-      val n = w.slotSends + 1
-      if (n >= SlotPatience) flushSlot(w) else w.slotSends = n
+    case w: Worker =>
+      if (w.slot ne null) {
+        val n = w.slotSends + 1
+        if (n >= SlotPatience) flushSlot(w) else w.slotSends = n
+      }
+      // A slice that keeps sending must not keep the COGs near this worker past their grace.
+      if (affinity && !w.near.isEmpty) {
+        val n = w.nearSends + 1
+        if (n >= SlotPatience) { w.nearSends = 0; expireNear(w) } else w.nearSends = n
+      }
     case _ =>
   }
 
-  /** Give the COG in `w`'s slot to the pool (stealable; it stays counted as active). */
-  private[runtime] def flushSlot(w: Worker): Unit = {
+  /** Give the COG in `w`'s slot to the pool (stealable, or near `w` for a grace time with affinity; it stays counted as active). */
+  private def flushSlot(w: Worker): Unit = {
     val c = w.slot
     w.slot = null
-    c.fork()
     if (SchedulerCounters.ON) w.counts.flushes += 1
+    if (affinity && w.inBatch) defer(w, c) else c.fork()
   }
 
   /** Schedule a COG that ran and has more to do: behind the others, never in the slot. */
   private[runtime] def executeFair(cog: Cog): Unit = Thread.currentThread() match {
     case w: Worker if w.runtime eq this =>
-      cog.fork()
       if (SchedulerCounters.ON) w.counts.resubmits += 1
+      if (affinity && w.inBatch) defer(w, cog) else cog.fork()
     case _ => submitOutside(cog)
   }
+
+  // ------------------------------------------------------------------ affinity (step 3)
+  //
+  // With `affinity` on, a COG that a worker would fork into its pool queue (an activation while
+  // the slot is taken, a flushed slot, a COG resubmitted after a full batch) goes into the
+  // worker's NearQueue instead, where no other worker can steal it. The worker runs it after its
+  // slot, in `runOn`'s chain; if it has waited `graceNanos` it is forked after all, so a busy
+  // worker cannot keep it from the idle one. The measurement behind it: docs/runtime-design.md,
+  // "Step 3".
+  //
+  // Why no wake-up can be lost: a COG enters the near queue only when it is SCHEDULED and counted
+  // in `active`, where before it was forked; it does not change its status there, so a producer
+  // that finds it SCHEDULED leaves its message in the inbox, as before. The queue is touched only
+  // by its worker (thread-confined, no new hand-off between threads), and only while that worker
+  // is inside `runOn` (`inBatch`; elsewhere the COG is forked as before). Every COG in it leaves
+  // it on that worker: run by `runOn`'s chain, forked by `expireNear`, or forked by `runOn`'s
+  // `finally` (also when a batch threw) before the worker goes back to the pool. So a COG in the
+  // queue either runs on this worker or becomes an ordinary pool task: exactly once, as a
+  // forked one did. The slot has the same argument.
+  //
+  // Why nothing starves: the grace is checked at the end of every batch (`runOn`) and every
+  // SlotPatience calls a slice sends (`afterSend`), and when a batch goes on with another slice
+  // the whole queue is forked (`batchGoesOn`, as the slot is flushed there); so a COG waits near
+  // its worker at most the grace plus one slice (a slice cannot be interrupted: a long one
+  // delays it) before it is an ordinary pool task, which any idle worker may steal. And the chain
+  // itself yields to the pool's queues every MaxHandOffs batches, as before, unless nothing
+  // waits there.
+
+  /**
+   * The batch on `w` goes on with another slice, which may run for any time: the COG in the slot
+   * is given to the pool (it would wait for all of the batch), and so is every COG near `w`,
+   * grace or not (SchedulingTest: a COG woken by one slice of a batch runs before the batch ends).
+   */
+  private[runtime] def batchGoesOn(w: Worker): Unit = {
+    val c = w.slot
+    if (c ne null) {
+      w.slot = null
+      c.fork()
+      if (SchedulerCounters.ON) w.counts.flushes += 1
+    }
+    if (affinity && !w.near.isEmpty) {
+      if (SchedulerCounters.ON) w.counts.expired += w.near.size
+      w.near.drain()
+    }
+  }
+
+  /** Keep `cog` (scheduled, counted active) near worker `w`, which is inside `runOn`. */
+  private def defer(w: Worker, cog: Cog): Unit = {
+    if (w.near.isEmpty) w.nearSends = 0
+    w.near.add(cog, System.nanoTime())
+    if (SchedulerCounters.ON) w.counts.defers += 1
+  }
+
+  /** Fork the COGs that waited near `w` for the grace time. */
+  private[runtime] def expireNear(w: Worker): Unit = {
+    val n = w.near.expire(System.nanoTime() - graceNanos)
+    if (SchedulerCounters.ON) w.counts.expired += n
+  }
+
+  private[this] val graceNanos: Long = AffinityGraceNanos
 
   // ------------------------------------------------------------------ scheduler counters
 
@@ -398,17 +470,27 @@ final class CogRuntime private (val settings: CogRuntime.Settings, private[runti
         cog.runBatch(w)
         cog = w.slot
         w.slot = null
+        if (affinity && !w.near.isEmpty) {
+          expireNear(w)
+          if (cog eq null) cog = w.near.poll()
+        }
         hops += 1
         if (SchedulerCounters.ON && (cog ne null)) w.counts.handOffs += 1
         if ((cog ne null) && hops >= MaxHandOffs) {
-          cog.fork() // let the queued COGs have this thread
-          cog = null
+          // Let the queued COGs have this thread; with affinity, only if some are queued here or
+          // submitted from outside (other workers' queues are theirs to run, or to steal from).
+          if (affinity && ForkJoinTask.getQueuedTaskCount == 0 && !pool.hasQueuedSubmissions) hops = 0
+          else {
+            cog.fork()
+            cog = null
+          }
         }
       }
     } finally {
       w.inBatch = false
       val left = w.slot
       if (left ne null) { w.slot = null; left.fork() }
+      if (affinity) w.near.drain()
       val idled = w.idled
       if (idled > 0) { w.idled = 0; cogsIdle(idled) }
     }
@@ -1113,7 +1195,20 @@ object CogRuntime {
 
   /** The per-worker counters, in the order schedulerCounters sums them. */
   private val CounterNames: List[String] = List("batches", "slices", "handOffs", "slotFills", "forks", "flushes", "resubmits",
-    "calls", "wakes", "toSelf", "toSlot", "toIdle", "toApart", "toQueued")
+    "calls", "wakes", "toSelf", "toSlot", "toIdle", "toApart", "toQueued", "defers", "expired")
+
+  /**
+   * Whether runtimes keep scheduled COGs near their worker (see `defer`): `-Dcogs.scheduler.affinity`,
+   * read once. An experiment of step 3 (docs/runtime-design.md), not a configuration key yet.
+   */
+  private[runtime] val AffinityDefault: Boolean = java.lang.Boolean.getBoolean("cogs.scheduler.affinity")
+
+  /** How long a COG stays near its worker before any worker may take it (`-Dcogs.scheduler.affinity.grace-us`, default 20). */
+  private val AffinityGraceNanos: Long = java.lang.Long.getLong("cogs.scheduler.affinity.grace-us", 20L) * 1000L
+
+  /** A runtime with affinity on or off, whatever the JVM's property says (for tests). */
+  private[runtime] def withAffinity(on: Boolean, settings: Settings = Settings.defaults): CogRuntime =
+    new CogRuntime(settings, null, on)
 
   /** Hand-offs a worker runs in a row before it goes back to the pool's queues. */
   private final val MaxHandOffs = 64
@@ -1128,6 +1223,9 @@ object CogRuntime {
     /** Calls sent since `slot` was filled. */
     var slotSends = 0
     var inBatch = false
+    /** COGs kept near this worker (affinity; see CogRuntime.defer), and calls sent since its grace was checked. */
+    val near: NearQueue = if (runtime.affinity) new NearQueue else null
+    var nearSends = 0
     /** COGs that went idle during this worker's current `runOn`, not yet taken off `active` (cogIdleOn). */
     var idled = 0
     // What the watchdog saw this worker run at its last sample (read and written by the watchdog's

@@ -50,7 +50,8 @@ class PublicApiTest {
             "cogs.runtime.Proc$Await", "cogs.runtime.Proc$AwaitFut", "cogs.runtime.Proc$Bind", "cogs.runtime.Proc$Defer",
             "cogs.runtime.Proc$Delay", "cogs.runtime.Proc$Ensure", "cogs.runtime.Proc$Get", "cogs.runtime.Proc$GetAt", "cogs.runtime.Proc$Handle",
             "cogs.runtime.Proc$Map", "cogs.runtime.Proc$Pure", "cogs.runtime.Proc$Raise", "cogs.runtime.Proc$Suspend$",
-            "cogs.runtime.Proc$Sync", "cogs.runtime.Watchdog", "cogs.runtime.Watchdog$", "cogs.runtime.StuckProcess");
+            "cogs.runtime.Proc$Sync", "cogs.runtime.Watchdog", "cogs.runtime.Watchdog$", "cogs.runtime.StuckProcess",
+            "cogs.runtime.NearQueue");
 
     private static Path classesRoot() throws URISyntaxException {
         return Paths.get(CogRuntime.class.getProtectionDomain().getCodeSource().getLocation().toURI());
