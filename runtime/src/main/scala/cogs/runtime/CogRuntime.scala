@@ -370,13 +370,14 @@ final class CogRuntime private (
   // queue either runs on this worker or becomes an ordinary pool task: exactly once, as a
   // forked one did. The slot has the same argument.
   //
-  // Why nothing starves: the grace is checked at the end of every batch (`runOn`) and every
-  // SlotPatience calls a slice sends (`afterSend`), and when a batch goes on with another slice
-  // the whole queue is forked (`batchGoesOn`, as the slot is flushed there); so a COG waits near
-  // its worker at most the grace plus one slice (a slice cannot be interrupted: a long one
-  // delays it) before it is an ordinary pool task, which any idle worker may steal. And the chain
-  // itself yields to the pool's queues every MaxHandOffs batches, as before, unless nothing
-  // waits there.
+  // NOT starvation-free, and so not to be switched on: the grace is checked only by the owning
+  // worker, at the end of every batch (`runOn`) and every SlotPatience calls a slice sends
+  // (`afterSend`), and when a batch goes on with another slice the whole queue is forked
+  // (`batchGoesOn`). So a COG near a worker waits for that worker's current slice, however long:
+  // a slice that spins (StopTest's spinners: the first in the slot, the others near it) keeps the
+  // COGs near its worker from the idle workers for ever. StopTest fails with affinity on. It is
+  // usable only once other workers can take entries whose grace has passed (a CAS per entry: a
+  // new lock-free hand-off, with its jcstress test; fix 4 of docs/runtime-design.md, section 4).
 
   /**
    * The batch on `w` goes on with another slice, which may run for any time: the COG in the slot
