@@ -60,6 +60,15 @@ class HeapJudgeTest {
     assertEquals(24, verdicts.indexOf(true), verdicts.toString) // 9,800 ms of the 10 s from 14 s to 24 s
   }
 
+  @Test def aRestartNeedsAWholeNewWindow(): Unit = {
+    val j = new HeapJudge(0.9)
+    assertEquals(List.fill(10)(false), feed(j, busy(10, 950)))
+    j.restart() // what the watchdog does on a reading under 90%, without reading the collectors
+    val later = (0 until 11).map(i => (9500L + i * 950L, 950L))
+    val verdicts = later.zipWithIndex.map { case ((gc, used), i) => j.reading((20 + i) * Second, gc, used, Max) }
+    assertEquals(List.fill(10)(false) :+ true, verdicts.toList)
+  }
+
   @Test def readingsComeAtMostOnceASecondAndNotAtAllWhenOff(): Unit = {
     val j = new HeapJudge(0.9)
     assertTrue(j.wantsReading(0))
