@@ -1096,7 +1096,7 @@ object CogRuntime {
     final val Shutdown = "shutdown"
     final val Continue = "continue"
     private[runtime] val DefaultStuckAfter = java.time.Duration.ofSeconds(5)
-    private[runtime] final val DefaultGcOverheadLimit = 0.9
+    private[runtime] final val DefaultGcOverheadLimit = 0.0
 
     /**
      * What reference.conf says, without reading it (`CogRuntime()` when [[ConfigProbe]] finds
