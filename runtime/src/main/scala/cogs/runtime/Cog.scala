@@ -288,7 +288,8 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     val recorded = if (s.next < s.replayMethods.length) s.replayMethods(s.next) else null
     val here = ScheduleTrace.methodOf(p)
     // A recording whose list of methods is shorter than its decisions (edited by hand) is checked as far as it goes.
-    if ((recorded eq null) || recorded == here) true
+    // One in the Erlang backend's format names the method without its class.
+    if ((recorded eq null) || recorded == here || (recorded.indexOf('.') < 0 && here.endsWith("." + recorded))) true
     else {
       diverge(s, s"COG ${s.id}, slice ${s.next + 1} of its recording: the recording runs call ${p.scheduleName} as " +
         s"$recorded, but here that call is $here")
@@ -659,6 +660,9 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
       }
     if (p.traceMode == TraceHooks.Traced && outcome != SliceDone) traceSuspended(p, outcome)
     if (outcome != SliceDone && (onSuspend ne null)) suspended()
+    val rec = schedule
+    if ((rec ne null) && rec.recording)
+      rec.note(if (outcome == SliceDone) ScheduleTrace.FutureWrite else ScheduleTrace.Suspend, p.scheduleName, ScheduleTrace.methodOf(p), runtime.now)
     outcome match {
       case SliceDone    =>
         p.finish()
@@ -792,6 +796,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
             if (control ne null) control.read(f)
             val o = f.outcome()
             if (o ne null) {
+              if (schedule ne null) noteRead(ScheduleTrace.AwaitFuture, f)
               o match {
                 case v: Fut.Value  => value = v.value; hasValue = true
                 case x: Fut.Failed => cur = new Raise(x.error); p.reraises(x)
@@ -811,6 +816,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
             if (o ne null) {
               // Emitted when get returns: a get that blocks first runs this case twice.
               if (p.traceMode == TraceHooks.Traced) TraceHooks.get(p, f)
+              if (schedule ne null) noteRead(ScheduleTrace.FutureRead, f)
               o match {
                 case v: Fut.Value  => value = v.value; hasValue = true
                 case x: Fut.Failed => cur = new Raise(x.error); p.reraises(x)
@@ -831,6 +837,16 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
       }
     }
     throw new AssertionError("unreachable")
+  }
+
+  // A recording notes which call's future a process read or awaited (ScheduleTrace.events); a
+  // future that is no call's (a promise, a timer) has no name in the schedule and is not noted.
+  private def noteRead(kind: String, f: Fut[_]): Unit = {
+    val s = schedule
+    if (s.recording) f match {
+      case q: Process if q.scheduleName ne null => s.note(kind, q.scheduleName, ScheduleTrace.methodOf(q), runtime.now)
+      case _                                    =>
+    }
   }
 
   /**

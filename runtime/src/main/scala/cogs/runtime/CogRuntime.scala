@@ -166,6 +166,7 @@ final class CogRuntime private (
     Placement.set(cog)
     val obj = try make finally Placement.set(prev)
     if (obj.cog ne cog) throw new IllegalStateException(s"$obj was not created by this spawn")
+    if (s ne null) recordNew(obj)
     if (tracing ne null) TraceHooks.created(this, obj, newCog)
     ActiveObject.startRun(obj)
     obj
@@ -203,9 +204,20 @@ final class CogRuntime private (
    * run's step also notes where it sent it (ControlledRun.Footprint). Ordinary runs never get here.
    */
   private def named(s: ScheduleTrace, cog: Cog, p: Process): Unit = {
-    p.scheduleName = s.callName(senderCog())
+    val sender = senderCog()
+    p.scheduleName = s.callName(sender)
+    if ((sender ne null) && sender.schedule.recording)
+      sender.schedule.note(ScheduleTrace.Invocation, p.scheduleName, ScheduleTrace.methodOf(p), now)
     val c = control
     if (c ne null) c.sent(cog, p)
+  }
+
+  // A recording notes the objects a COG's processes create (ScheduleTrace.events); objects created
+  // from outside the runtime's processes belong to no COG's story.
+  private def recordNew(obj: ActiveObject): Unit = {
+    val creator = senderCog()
+    if ((creator ne null) && creator.schedule.recording)
+      creator.schedule.noteNewObject(obj.getClass.getSimpleName, now)
   }
 
   /**

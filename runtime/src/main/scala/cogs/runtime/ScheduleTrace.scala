@@ -62,6 +62,17 @@ final class ScheduleTrace private (replayed: Map[String, Array[String]], methods
     if (replayed ne null) Map.empty
     else cogs.asScala.map(c => c.schedule.id -> c.schedule.stepsSoFar).toMap
 
+  /**
+   * Recording: what each COG did, in its order (see [[ScheduleTrace.Event]]): its slices as in
+   * [[steps]], and between them the calls its processes sent, the objects they created, the
+   * futures they read or awaited, and how each slice ended. What the Erlang backend's traces hold
+   * (for the tools written for them); a replay reads only the slices. May be read while the run
+   * goes on (the Model API's `/trace`). A replay: empty.
+   */
+  def events: Map[String, List[ScheduleTrace.Event]] =
+    if (replayed ne null) Map.empty
+    else cogs.asScala.map(c => c.schedule.id -> c.schedule.eventsSoFar).toMap
+
   // The first divergence of a checked replay (see the class comment), or null.
   private[this] val diverged = new java.util.concurrent.atomic.AtomicReference[String]
 
@@ -109,6 +120,31 @@ object ScheduleTrace {
    * time `time` (zero in an untimed run).
    */
   final case class Step(call: String, method: String, time: SimTime)
+
+  /**
+   * One thing a COG did in a recorded run, in the COG's order. `kind` is one of the constants
+   * below; `call` names the call the event is about (`x1.2#7`), except for [[NewObject]], where it
+   * names the object by the creating COG and its count of objects made (`x1.2@3`: the third object
+   * a process of COG `x1.2` created); `name` is
+   * the method (`Account.deposit`) or, for [[NewObject]], the class; `time` the simulated time.
+   *
+   *  - [[Schedule]]: the COG ran a slice of `call`;
+   *  - [[Invocation]]: a process of the COG sent `call`;
+   *  - [[NewObject]]: a process of the COG created an object (in a new COG or its own);
+   *  - [[FutureRead]]: a process of the COG read the future of `call` with `get`;
+   *  - [[AwaitFuture]]: a process of the COG awaited the future of `call`, which was resolved;
+   *  - [[Suspend]]: the slice of `call` ended without ending the call;
+   *  - [[FutureWrite]]: the slice of `call` ended the call (its future was resolved or failed).
+   */
+  final case class Event(kind: String, call: String, name: String, time: SimTime)
+
+  final val Schedule = "schedule"
+  final val Invocation = "invocation"
+  final val NewObject = "new_object"
+  final val FutureRead = "future_read"
+  final val AwaitFuture = "await_future"
+  final val Suspend = "suspend"
+  final val FutureWrite = "future_write"
 
   /** What a decision ran, as [[Step.method]] names it. */
   private[runtime] def methodOf(p: Process): String = {
@@ -181,8 +217,36 @@ private[runtime] final class CogSchedule(val id: String, val replay: Array[Strin
   /** Recording: `p` runs a slice at `now`. */
   def record(p: Process, now: SimTime): Unit = synchronized {
     recorded.add(p.scheduleName)
-    recordedMethods.add(ScheduleTrace.methodOf(p))
+    val m = ScheduleTrace.methodOf(p)
+    recordedMethods.add(m)
     recordedTimes.add(now)
+    recordedEvents.add(ScheduleTrace.Event(ScheduleTrace.Schedule, p.scheduleName, m, now))
+  }
+
+  /** Recording: everything this COG did, slices included (ScheduleTrace.events). */
+  private[this] val recordedEvents: java.util.ArrayList[ScheduleTrace.Event] =
+    if (replay eq null) new java.util.ArrayList[ScheduleTrace.Event] else null
+  private[this] var objects = 0L
+
+  /** Whether this COG records what it does (a recording, not a replay). */
+  def recording: Boolean = replay eq null
+
+  /** Recording: something a process of this COG did (an [[ScheduleTrace.Event]] other than a slice). */
+  def note(kind: String, call: String, name: String, now: SimTime): Unit = synchronized {
+    recordedEvents.add(ScheduleTrace.Event(kind, call, name, now))
+  }
+
+  /** Recording: a process of this COG created an object of class `cls` (its `objects`-th). */
+  def noteNewObject(cls: String, now: SimTime): Unit = synchronized {
+    objects += 1
+    recordedEvents.add(ScheduleTrace.Event(ScheduleTrace.NewObject, s"$id@$objects", cls, now))
+  }
+
+  /** Recording: a copy of this COG's events so far, from any thread. */
+  def eventsSoFar: List[ScheduleTrace.Event] = synchronized {
+    val b = List.newBuilder[ScheduleTrace.Event]
+    recordedEvents.forEach(e => b += e)
+    b.result()
   }
 
   /** Recording: a copy of this COG's steps so far, from any thread. */

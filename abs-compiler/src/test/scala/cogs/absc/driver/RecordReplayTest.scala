@@ -193,9 +193,18 @@ class RecordReplayTest {
     assertEquals(recording._2.programOut, r.programOut)
   }
 
-  @Test def aRecordingCanBeWrittenInTheErlangBackendsTraceFormat(): Unit = {
+  private lazy val erlangRecording: (Path, AbscResult) = {
     val trace = dir.resolve("erlang.json")
-    val r = run("--record", trace.toString, "--record-format", "erlang")
+    (trace, run("--record", trace.toString, "--record-format", "erlang"))
+  }
+
+  /** (type, caller_id, local_id, name) of each event of COG `i` of an Erlang-format trace. */
+  private def events(root: com.fasterxml.jackson.databind.JsonNode, i: Int): List[(String, String, Int, String)] =
+    root.get(i).get("local_trace").elements().asScala.toList.map(e =>
+      (e.get("type").textValue, e.get("caller_id").toString, e.get("local_id").intValue, e.get("name").textValue))
+
+  @Test def aRecordingCanBeWrittenInTheErlangBackendsTraceFormat(): Unit = {
+    val (trace, r) = erlangRecording
     assertEquals(0, r.status, r.err)
     val root = mapper.readTree(trace.toFile)
     assertTrue(root.isArray, root.toString.take(200))
@@ -203,21 +212,68 @@ class RecordReplayTest {
     val nodes = (0 until root.size).map(i => root.get(i).get("node").toString)
     assertEquals(List("[0]", "[0,0]", "[0,1]", "[0,2]"), nodes.toList)
     val fields = List("type", "caller_id", "local_id", "name", "reads", "writes", "time")
+    val types = Set("schedule", "invocation", "new_object", "future_read", "await_future", "suspend", "future_write")
     for (i <- 0 until root.size; e <- root.get(i).get("local_trace").elements().asScala) {
       assertEquals(fields.sorted, e.fieldNames().asScala.toList.sorted, e.toString)
-      assertEquals("schedule", e.get("type").textValue)
+      assertTrue(types.contains(e.get("type").textValue), e.toString)
       assertTrue(e.get("caller_id").isArray && e.get("local_id").isIntegralNumber && e.get("time").isNumber, e.toString)
     }
-    val log = root.get(1).get("local_trace").elements().asScala.toList
-    assertEquals(600, log.count(_.get("name").textValue == "m_add"))
-    // all() is the main block's (COG [0]) N-th call (x1#N), local_id N - 1 as the Erlang backend counts from 0.
-    val all = log.find(_.get("name").textValue == "m_all").get
-    assertEquals("[0]", all.get("caller_id").toString)
-    assertEquals(allCall.stripPrefix("x1#").toInt - 1, all.get("local_id").intValue)
-    assertEquals("[]", root.get(0).get("local_trace").get(0).get("caller_id").toString, "the main block is started from outside")
+    val main = events(root, 0)
+    assertEquals(("schedule", "[]"), (main.head._1, main.head._2), "the main block is started from outside")
+    // The main block creates the log and the two senders (its objects 0, 1, 2) and sends go twice, then all.
+    assertEquals(List(("new_object", "[0]", 0, "class_LogImpl"), ("new_object", "[0]", 1, "class_SenderImpl"),
+      ("new_object", "[0]", 2, "class_SenderImpl")), main.filter(_._1 == "new_object"))
+    val sent = main.filter(_._1 == "invocation")
+    assertEquals(List("m_go", "m_go", "m_all"), sent.map(_._4))
+    val all = sent.last
+    // all() is the main block's N-th call (x1#N), local_id N - 1 as the Erlang backend counts from 0.
+    assertEquals(allCall.stripPrefix("x1#").toInt - 1, all._3)
+    // It reads both go futures with get, and ends: its last event.
+    assertEquals(2, main.count(e => e._1 == "future_read" && e._4 == "m_go"), main.toString)
+    assertEquals("future_write", main.last._1)
+    // The log runs 600 adds and the all() the main block sent, each in one slice that ends the call.
+    val log = events(root, 1)
+    assertEquals(600, log.count(e => e._1 == "schedule" && e._4 == "m_add"))
+    assertEquals(601, log.count(_._1 == "future_write"))
+    val allRun = log.indexWhere(e => e._1 == "schedule" && e._4 == "m_all")
+    assertEquals(("schedule", "[0]", all._3, "m_all"), log(allRun), "the slice names the call by its sender's invocation")
+    assertEquals(("future_write", "[0]", all._3, "m_all"), log(allRun + 1))
+    // A sender sends 300 adds and suspends between them: its go call runs 301 slices, 300 of which suspend.
+    val sender = events(root, 2)
+    assertEquals(300, sender.count(e => e._1 == "invocation" && e._4 == "m_add"))
+    assertEquals(300, sender.count(_._1 == "suspend"))
+    assertEquals(1, sender.count(_._1 == "future_write"))
     val bad = run("--record", trace.toString, "--record-format", "xml")
     assertEquals(2, bad.status)
     assertTrue(bad.err.contains("--record-format must be 'cogs' or 'erlang', not 'xml'"), bad.err)
+  }
+
+  @Test def aRecordingInTheErlangFormatReplays(): Unit = {
+    val (trace, recorded) = erlangRecording
+    assertEquals(0, recorded.status, recorded.err)
+    for (_ <- 1 to 2) {
+      val replayed = run("--replay", trace.toString)
+      assertEquals(0, replayed.status, replayed.err)
+      assertEquals(recorded.programOut, replayed.programOut)
+    }
+    // The same trace with the log's first add renamed: the replay is checked by method name.
+    val root = mapper.readTree(trace.toFile)
+    val log = root.get(1).get("local_trace")
+    val firstAdd = log.elements().asScala.find(e => e.get("type").textValue == "schedule" && e.get("name").textValue == "m_add").get
+    firstAdd.asInstanceOf[com.fasterxml.jackson.databind.node.ObjectNode].put("name", "m_push")
+    val edited = dir.resolve("erlang-edited.json")
+    mapper.writeValue(edited.toFile, root)
+    val r = run("--replay", edited.toString)
+    assertEquals(2, r.status, r.err)
+    assertTrue(r.err.contains("the recording runs call") && r.err.contains("as push, but here that call is LogImpl.add"), r.err)
+  }
+
+  @Test def aDamagedErlangTraceSaysWhere(): Unit = {
+    refused("erl-node.json", """[ { "node": "zero", "local_trace": [] } ]""",
+      "cannot replay $file: the trace is damaged: entry 1 of the list is not an object with 'node'")
+    refused("erl-event.json", """[ { "node": [0], "local_trace": [ { "type": "schedule", "caller_id": [], "local_id": -1, "name": "m_main" } ] } ]""",
+      "the trace is damaged: event 1 of COG [0]: 'local_id' is not a number from 0")
+    refused("erl-scalar.json", "42", "it is neither a JSON object (absc's own format) nor a list of COGs")
   }
 
   @Test def recordAndReplayExcludeEachOther(): Unit = {

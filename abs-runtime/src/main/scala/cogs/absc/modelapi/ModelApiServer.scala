@@ -62,11 +62,11 @@ final class ModelApiServer private (server: HttpServer, pool: ExecutorService, v
 
   def url: String = s"http://${server.getAddress.getAddress.getHostAddress}:$port$urlPrefix"
 
-  // `/trace`: the steps of the run's recording so far (a run with --record), else null.
-  @volatile private[this] var traceSteps: () => Map[String, List[cogs.runtime.ScheduleTrace.Step]] = _
+  // `/trace`: what the run has recorded so far (a run with --record), else null.
+  @volatile private[this] var traceEvents: () => Map[String, List[cogs.runtime.ScheduleTrace.Event]] = _
 
-  /** Serve `/trace` from a recorded run's steps (read on each request, as the run goes on). */
-  private[absc] def serveTrace(steps: () => Map[String, List[cogs.runtime.ScheduleTrace.Step]]): Unit = traceSteps = steps
+  /** Serve `/trace` from a recorded run's events (read on each request, as the run goes on). */
+  private[absc] def serveTrace(events: () => Map[String, List[cogs.runtime.ScheduleTrace.Event]]): Unit = traceEvents = events
 
   /** True once a client asked for `/quit` (and got its answer). */
   def quitRequested: Boolean = quit.getCount == 0
@@ -135,7 +135,7 @@ final class ModelApiServer private (server: HttpServer, pool: ExecutorService, v
     case List("clock", "now") => json(ex, 200, JsonCodec.obj("result" -> JsonCodec.toJson(view.now())))
     case List("clock", "advance") => advance(ex)
     case List("dcs") => json(ex, 200, dcs())
-    case List("trace") => traceSteps match {
+    case List("trace") => traceEvents match {
       case null => json(ex, 404, error("/trace serves the run's recording: start the model with --record FILE"))
       case steps => json(ex, 200, cogs.absc.run.ErlangTrace.json(steps()))
     }

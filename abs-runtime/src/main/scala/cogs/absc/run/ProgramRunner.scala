@@ -360,7 +360,7 @@ object ProgramRunner {
       }
     // A recorded run serves its recording so far as the Erlang backend's /trace.
     schedule match {
-      case r: ScheduleFile.Record => api.foreach(_.serveTrace(() => r.trace.steps))
+      case r: ScheduleFile.Record => api.foreach(_.serveTrace(() => r.trace.events))
       case _ =>
     }
     val diverged = () => ScheduleFile.divergence(schedule)

@@ -23,8 +23,11 @@ import cogs.runtime.{CogRuntime, ScheduleTrace}
  * `methods` (an older one) is replayed as before, unchecked.
  *
  * `--record-format erlang` (`cogs.absc.record-format`) writes the recording in the Erlang
- * backend's trace format instead ([[ErlangTrace]]), for the tools written for that backend; absc
- * replays only its own format.
+ * backend's trace format instead ([[ErlangTrace]]), for the tools written for that backend, and
+ * `--replay` takes such a file too, checked by method name. That format has no place for a seed
+ * or a fingerprint: a recording in it draws its random numbers from [[ErlangSeed]] (or
+ * `cogs.absc.seed`), which its replay uses as well, and its replay cannot tell another model from
+ * the recorded one but by the methods its steps ran.
  *
  * `model` is a fingerprint of the compiled model (SHA-256 of its class files, see
  * [[fingerprint]]): a replay of another model, even one with a single literal changed, would
@@ -38,6 +41,9 @@ import cogs.runtime.{CogRuntime, ScheduleTrace}
  */
 private[absc] object ScheduleFile {
   final val Format = "cogs-schedule-1"
+
+  /** The seed of `random` in a recording in the Erlang backend's format, which cannot carry one. */
+  final val ErlangSeed = 0L
 
   /** What the run does with its schedule: nothing, record into a file, or replay one. */
   sealed trait Mode
@@ -61,12 +67,12 @@ private[absc] object ScheduleFile {
     (Option(System.getProperty("cogs.absc.record")).filter(_.nonEmpty), Option(System.getProperty("cogs.absc.replay")).filter(_.nonEmpty)) match {
       case (Some(_), Some(_)) => throw new BadSchedule("--record and --replay exclude each other")
       case (Some(r), None) =>
-        val seed = Option(System.getProperty("cogs.absc.seed")).map(_.trim.toLong).getOrElse(new java.util.SplittableRandom().nextLong())
         val erlang = Option(System.getProperty("cogs.absc.record-format")).map(_.trim) match {
           case None | Some("cogs") => false
           case Some("erlang") => true
           case Some(other) => throw new BadSchedule(s"--record-format must be 'cogs' or 'erlang', not '$other'")
         }
+        val seed = givenSeed.getOrElse(if (erlang) ErlangSeed else new java.util.SplittableRandom().nextLong())
         Record(Paths.get(r), ScheduleTrace.record(), seed, erlang = erlang)
       case (None, Some(p)) =>
         val file = Paths.get(p)
@@ -74,6 +80,8 @@ private[absc] object ScheduleFile {
         if (recorded.steps.isEmpty) Replay(file) else StepReplay(file, recorded.steps.get, recorded.seed, recorded.cogs, recorded.model)
       case (None, None) => Off
     }
+
+  private def givenSeed: Option[Long] = Option(System.getProperty("cogs.absc.seed")).map(_.trim.toLong)
 
   /**
    * Before the run: the runtime records or replays, `random` is seeded per COG. `anchor`: a class
@@ -146,7 +154,7 @@ private[absc] object ScheduleFile {
   def finish(mode: Mode): Unit = mode match {
     // The seed was the run's own (RunContext.random): nothing to undo.
     case Record(file, trace, seed, model, erlang) =>
-      if (erlang) ErlangTrace.write(file, trace.steps)
+      if (erlang) ErlangTrace.write(file, trace.events)
       else {
         val steps = trace.steps
         write(file, steps.map { case (k, v) => k -> v.map(_.call) }, seed, model = model,
@@ -187,7 +195,12 @@ private[absc] object ScheduleFile {
           val at = Option(e.getLocation).map(l => s"line ${l.getLineNr}, column ${l.getColumnNr}: ").getOrElse("")
           throw damaged(s"$at${e.getOriginalMessage.linesIterator.next()}")
       }
-    if ((root eq null) || !root.isObject) throw damaged("it is not a JSON object (a trace written by absc run --record is)")
+    if ((root ne null) && ErlangTrace.isErlangFormat(root)) {
+      val (cogs, methods) = ErlangTrace.read(root, damaged)
+      return Recorded(cogs, givenSeed.getOrElse(ErlangSeed), None, None, Some(methods))
+    }
+    if ((root eq null) || !root.isObject)
+      throw damaged("it is neither a JSON object (absc's own format) nor a list of COGs (the Erlang backend's trace format)")
     val format = Option(root.get("format")).filter(_.isTextual).map(_.textValue).getOrElse("(none)")
     if (format != Format) throw new BadSchedule(s"cannot replay $file: not a schedule recorded by absc --record (format $format)")
     val seed = Option(root.get("seed")).filter(_.canConvertToLong).map(_.longValue)
