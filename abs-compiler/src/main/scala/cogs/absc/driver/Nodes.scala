@@ -214,6 +214,8 @@ private[driver] object Nodes {
   private def nodeProperties(plan: Plan, name: String, host: String, port: Int, seed: String): List[(String, String)] =
     plan.config.map(f => "config.file" -> f.toString).toList ++ List(
       "cogs.distributed.node-name" -> name,
+      // Each node stops when this absc ends, also by SIGKILL, which leaves no hook to stop them.
+      "cogs.absc.supervisor-pid" -> ProcessHandle.current().pid().toString,
       "pekko.remote.artery.canonical.hostname" -> host,
       "pekko.remote.artery.canonical.port" -> port.toString,
       "pekko.cluster.seed-nodes.0" -> seed) ++
@@ -327,8 +329,8 @@ private[driver] object Nodes {
 
   /**
    * Runs `body` with a shutdown hook that stops every node's JVM: absc ended by Ctrl-C or a
-   * termination signal leaves none behind. (A kill -9 of absc cannot be seen: its serving nodes
-   * then end when they lose the main node, which runs on.)
+   * termination signal leaves none behind. (A kill -9 of absc runs no hook: then each node sees
+   * absc's process end, through `cogs.absc.supervisor-pid`, and stops itself.)
    */
   private def withCleanUp(children: List[Child])(body: AtomicBoolean => Int): Int = {
     val stopping = new AtomicBoolean(false)

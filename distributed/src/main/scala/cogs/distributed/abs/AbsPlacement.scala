@@ -198,6 +198,33 @@ private[distributed] final class AbsPlacement private (val node: Node, val nodeN
 private[distributed] object AbsPlacement {
   final val DeploymentKey = RemotePlacement.DeploymentKey
   final val NodeNameKey = "cogs.distributed.node-name"
+
+  /**
+   * The process id of the absc that started this node (`absc run --nodes`/`--node`), if one did.
+   * absc stops its nodes when it ends, on its own or by a signal it can catch; killed with
+   * SIGKILL it cannot, and its nodes would run on. So each node watches it and stops when it ends.
+   */
+  final val SupervisorKey = "cogs.absc.supervisor-pid"
+
+  // The JDK watches a process that is not this JVM's child by polling it, on a thread of its own:
+  // nothing here blocks. The node then exits as on any fatal condition: status 1, Pekko's
+  // coordinated shutdown run by the exit's hook, with a halt if that takes longer than 10 s (the
+  // node's output may go nowhere now, so the line on stderr is a courtesy).
+  private def watchSupervisor(pid: Long, name: String): Unit = {
+    def stop(): Unit = {
+      System.err.println(s"node '$name': absc (process $pid), which started this node, has ended; the node stops")
+      val halt = new Thread(() => { Thread.sleep(10000); Runtime.getRuntime.halt(1) }, "cogs-node-halt")
+      halt.setDaemon(true)
+      halt.start()
+      System.exit(1)
+    }
+    val h = ProcessHandle.of(pid)
+    if (!h.isPresent) stop()
+    else {
+      h.get.onExit().thenRun(() => stop())
+      ()
+    }
+  }
   private[abs] final val RolePrefix = "cogs-node-"
   private[abs] final val MainRole = "cogs-abs-main"
   /** The factory every node registers: its arguments are a class name and the constructor's arguments. */
@@ -222,6 +249,7 @@ private[distributed] object AbsPlacement {
       if (config.hasPath(DeploymentKey))
         config.getObject(DeploymentKey).unwrapped().asScala.map { case (k, v) => k -> String.valueOf(v) }.toMap
       else Map.empty
+    if (config.hasPath(SupervisorKey)) watchSupervisor(config.getLong(SupervisorKey), name)
     val roles = (RolePrefix + name) :: (if (main) List(MainRole) else Nil)
     val full = ConfigFactory.parseString(Bindings)
       .withFallback(config.withValue("pekko.cluster.roles",

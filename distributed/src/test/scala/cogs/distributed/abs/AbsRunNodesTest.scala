@@ -174,6 +174,17 @@ class AbsRunNodesTest {
     } finally absc.kill()
   }
 
+  @Test def abscKilledBySigkillLeavesNoJvm(): Unit = {
+    val (absc, nodes) = startStuck()
+    try {
+      absc.process.destroyForcibly() // SIGKILL: no hook of absc runs; each node watches absc's process
+      assertAllEnd(nodes, absc)
+    } finally {
+      absc.kill()
+      nodes.foreach(_.destroyForcibly()) // a killed absc has no descendants left to kill: its nodes were reparented
+    }
+  }
+
   /** Any command, its output and errors collected apart (the same helper). */
   private final class Command(cmd: String*) extends Absc {
     override protected def command: List[String] = cmd.toList
