@@ -276,6 +276,10 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, private
     closed = true
     val all = peersLock.synchronized(peers.values().asScala.toList)
     all.foreach(p => failAll(p, s"node $address, which sent the call, closed"))
+    // A model's nodes end together: the serving nodes leave as soon as they see the main node
+    // go, and this node's transport streams to them are then aborted, which Pekko logs as
+    // warnings (two per peer) on a stop that is no fault. Errors still show.
+    system.eventStream.setLogLevel(org.apache.pekko.event.Logging.ErrorLevel)
     Await.ready(system.terminate(), Duration(30, TimeUnit.SECONDS))
     if (ownsRuntime) runtime.close()
   }
