@@ -50,7 +50,7 @@ final class FrameChain implements Workload {
                 }
             } else {
                 cogs.runtime.Fut<Object> f = cogs.runtime.Cogs$.MODULE$.send(this, "compute", COMPUTE);
-                if (!f.isResolved()) {
+                if (!f.isDone()) {
                     p.awaitFut(f);
                     return p.suspendedIn(new Resumes());
                 }
