@@ -72,6 +72,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *       {@code cogs}'s closures (issue 13, target 5; {@link AsyncChain}).
  *   <li>{@code cogs-scala}: {@code cogs} written in Scala with closures, as absc emits it: the
  *       baseline for {@code async} in the same DSL.
+ *   <li>{@code cogs-frames}: Cogs with {@code recursive_m} and {@code compute} written by hand in
+ *       the runtime's frame form (issue 26, step 4; {@link FrameChain}): plain Java calls for the
+ *       synchronous levels, a frame per level only because the chain suspends.
  *   <li>{@code pekko}: a classic actor; the chain is written in continuation-passing style,
  *       {@code compute} and its reply are messages to itself.
  *   <li>{@code absc}: Cogs running what absc generates from {@code benchmarks/abs/AwaitChain.abs}
@@ -92,7 +95,7 @@ public class AwaitChainBench extends WorkloadState {
     @Param({"500", "10000", "100000", "1000000"})
     public int n;
 
-    @Param({"cogs", "thread-per-call", "executor-per-object", "shared-pool", "virtual-threads", "pekko", "absc", "async", "cogs-scala"})
+    @Param({"cogs", "thread-per-call", "executor-per-object", "shared-pool", "virtual-threads", "pekko", "absc", "async", "cogs-scala", "cogs-frames"})
     public String variant;
 
     @Override
@@ -107,13 +110,16 @@ public class AwaitChainBench extends WorkloadState {
 
     /** The variants' names, in the order of the paper's sections. */
     static final List<String> VARIANTS = List.of(
-            "cogs", "thread-per-call", "executor-per-object", "shared-pool", "virtual-threads", "pekko", "absc", "async", "cogs-scala");
+            "cogs", "thread-per-call", "executor-per-object", "shared-pool", "virtual-threads", "pekko", "absc", "async", "cogs-scala",
+            "cogs-frames");
 
     /** Variant {@code variant} with {@code n} calls per run; throws {@link Skipped} where it cannot run. */
     public static Workload workload(String variant, int n) {
         switch (variant) {
             case "cogs":
                 return new CogsChain(n);
+            case "cogs-frames":
+                return new FrameChain(n);
             case "thread-per-call": {
                 // Worst case: every call and every compute alive at once, if the main thread
                 // starts them faster than the object serves them.

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class AwaitChainBenchTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"cogs", "thread-per-call", "executor-per-object", "shared-pool", "virtual-threads", "pekko", "async", "cogs-scala"})
+    @ValueSource(strings = {"cogs", "thread-per-call", "executor-per-object", "shared-pool", "virtual-threads", "pekko", "async", "cogs-scala", "cogs-frames"})
     void everyCallRunsItsComputeOnceAndReturnsOne(String variant) throws Exception {
         int n = 300;
         Workload w;
@@ -34,7 +34,7 @@ class AwaitChainBenchTest {
 
     @Test
     void theVariantsAreTheOnesTheBenchmarkDeclares() {
-        assertEquals(9, AwaitChainBench.VARIANTS.size());
+        assertEquals(10, AwaitChainBench.VARIANTS.size());
         assertThrows(IllegalArgumentException.class, () -> AwaitChainBench.workload("green-threads", 10));
     }
 

@@ -73,6 +73,10 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   // own thread to tell one long slice from many short ones (see Watchdog).
   private[runtime] var slices = 0
 
+  // Plain nested synchronous calls of frame code on this COG's JVM stack (Process.enter); its
+  // main task only. Zero between slices: every enter is paired with an exit in a finally.
+  private[runtime] var frameDepth = 0
+
   private[runtime] def submit(): Unit = runtime.execute(this)
   private[runtime] def resubmit(): Unit = runtime.executeFair(this)
   private[runtime] def onActivated(): Unit = runtime.cogActivated()
@@ -693,17 +697,28 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   /** Interpret `p` until it finishes or reaches a scheduling point that does not let it go on. */
   private def runSlice(p: Process): Int = {
     import Proc._
+    var value: Any = null
+    var hasValue = false
     var cur: Proc[Any] =
       if (p.started) p.current
       else {
         val entry = p.takeEntry()
-        // Inline rather than Proc.safely: that would allocate a closure per process.
-        try entry(p.target)
-        catch { case e: Throwable => raised(e) }
+        entry match {
+          case c: FrameCall =>
+            // A process started from a method in frame form: no Proc node for its entry.
+            p.current = null
+            var threw: Throwable = null
+            val r = try c.run(p, p.target) catch { case e: Throwable => threw = e; null }
+            val next = landed(p, 0, r, threw)
+            if (next eq null) { value = r; hasValue = true }
+            next
+          case _ =>
+            // Inline rather than Proc.safely: that would allocate a closure per process.
+            try entry(p.target)
+            catch { case e: Throwable => raised(e) }
+        }
       }
     p.current = null
-    var value: Any = null
-    var hasValue = false
     while (true) {
       if (hasValue) {
         if (!p.hasFrames) {
@@ -713,7 +728,16 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
           p.ended()
           return SliceDone
         }
-        val frame = p.pop().asInstanceOf[Proc[Any]]
+        val top = p.pop()
+        if (top.isInstanceOf[Frame]) {
+          // A method in frame form resumes with the value of what it waited for.
+          val base = p.depth
+          var threw: Throwable = null
+          val r = try top.asInstanceOf[Frame].resume(p, value) catch { case e: Throwable => threw = e; null }
+          val next = landed(p, base, r, threw)
+          if (next eq null) value = r else { cur = next; hasValue = false }
+        } else {
+        val frame = top.asInstanceOf[Proc[Any]]
         (frame.tag: @annotation.switch) match {
           case BIND =>
             val b = frame.asInstanceOf[Bind[Any, Any]]
@@ -736,6 +760,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
             cur = new Bind[Any, Any](Proc.safely(fin), _ => new Pure(v))
             hasValue = false
         }
+        }
       } else {
         (cur.tag: @annotation.switch) match {
           case PURE =>
@@ -757,10 +782,27 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
           case ENSURE =>
             p.push(cur); cur = cur.asInstanceOf[Ensure[Any]].source
           case RAISE =>
-            val e = cur.asInstanceOf[Raise].error
+            var e = cur.asInstanceOf[Raise].error
             var handled = false
             while (!handled && p.hasFrames) {
-              val frame = p.pop().asInstanceOf[Proc[Any]]
+              val top = p.pop()
+              if (top.isInstanceOf[Frame]) {
+                // Offered to the method in frame form: its catch runs, or it rethrows (the default),
+                // and then the exception, or the one its handler threw, goes on outward.
+                val base = p.depth
+                var threw: Throwable = null
+                val r = try top.asInstanceOf[Frame].fail(p, e) catch { case t: Throwable => threw = t; null }
+                if (threw ne null) {
+                  p.dropTo(base)
+                  p.current = null
+                  if (threw ne e) e = raised(threw).asInstanceOf[Raise].error // rethrows if fatal
+                } else {
+                  handled = true
+                  val next = landed(p, base, r, null)
+                  if (next eq null) { value = r; hasValue = true } else cur = next
+                }
+              } else {
+              val frame = top.asInstanceOf[Proc[Any]]
               frame.tag match {
                 case HANDLE =>
                   cur = Proc.safely(() => frame.asInstanceOf[Handle[Any]].handler(e))
@@ -770,6 +812,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
                   cur = new Bind[Any, Any](Proc.safely(fin), _ => new Raise(e))
                   handled = true
                 case _ => // frames of the failed computation are dropped
+              }
               }
             }
             if (!handled) {
@@ -833,6 +876,13 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
             // Inline rather than Proc.safely: that would allocate a closure per synchronous call.
             else if (t.cog eq this) cur = try s.callOn(t) catch { case e: Throwable => raised(e) }
             else cur = try new Get(runtime.send(t, s.label, s.asFunction)) catch { case e: Throwable => raised(e) }
+          case CALL =>
+            val c = cur.asInstanceOf[CallFrames]
+            val base = p.depth
+            var threw: Throwable = null
+            val r = try c.call.run(p, c.target) catch { case e: Throwable => threw = e; null }
+            val next = landed(p, base, r, threw)
+            if (next eq null) { value = r; hasValue = true } else cur = next
         }
       }
     }
@@ -848,6 +898,24 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
       case _                                    =>
     }
   }
+
+  /**
+   * Frame code entered at stack depth `base` returned `r` or threw `threw`: null if `r` is its
+   * value, else what the loop interprets next: the scheduling point it named (its frames, pushed
+   * on the way out, are put innermost on top), or a Raise of what it threw (its frames dropped).
+   */
+  private def landed(p: Process, base: Int, r: Any, threw: Throwable): Proc[Any] =
+    if (threw ne null) {
+      p.dropTo(base)
+      p.current = null
+      raised(threw)
+    } else if (r.asInstanceOf[AnyRef] eq Frame.Suspended) {
+      p.reverseFrom(base)
+      val next = p.current
+      p.current = null
+      if (next eq null) raised(new IllegalStateException(s"${p.describe}: frame code returned Frame.Suspended without naming a scheduling point"))
+      else next
+    } else null
 
   /**
    * `p` threw `e` outside its handlers' reach (a fatal error, a guard, a tracer): it fails with the

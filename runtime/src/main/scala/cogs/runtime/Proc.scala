@@ -73,6 +73,7 @@ object Proc {
   private[runtime] final val HANDLE = 11
   private[runtime] final val ENSURE = 12
   private[runtime] final val JMAP = 13
+  private[runtime] final val CALL = 14
 
   /**
    * Every node of a process is also a `cogs.javadsl.Proc`, so a process built in Java and one
@@ -135,7 +136,17 @@ object Proc {
   private[runtime] final class Handle[A](val source: Proc[A], val handler: Throwable => Proc[A]) extends Node[A] { def tag = HANDLE }
   private[runtime] final class Ensure[A](val source: Proc[A], val finalizer: () => Proc[Unit]) extends Node[A] { def tag = ENSURE }
 
+  /** A call of a method in frame form ([[FrameCall]]) on `target`, run by the slice loop. */
+  private[runtime] final class CallFrames(val target: Active, val call: FrameCall) extends Node[Any] { def tag = CALL }
+
   private[runtime] val UnitPure: Proc[Unit] = new Pure(())
+
+  /**
+   * A synchronous call, from `Proc` code, of a method in frame form (for code generators; see
+   * [[Frame]]): `Proc.sync(o)(t => Proc.frames(t, call))` on an object of this COG runs it as part
+   * of this process; if it suspends, its frames and the caller's nodes suspend together.
+   */
+  private[runtime] def frames[A](target: Active, call: FrameCall): Proc[A] = new CallFrames(target, call).asInstanceOf[Proc[A]]
 
   /** A finished process with result `a` (ABS `return a`). */
   def done[A](a: A): Proc[A] = new Pure(a)

@@ -114,6 +114,83 @@ private[runtime] final class Process(
     f
   }
 
+  /** Frame code entered at stack depth `base` threw: the frames it linked on the way out are garbage. */
+  private[runtime] def dropTo(base: Int): Unit =
+    while (sp > base) { sp -= 1; stack(sp) = null }
+
+  /**
+   * Frame code entered at stack depth `base` returned [[Frame.Suspended]]: it pushed its frames
+   * innermost first, on the way out; reversed, the innermost is on top, where the interpreter pops
+   * it first. (A linked list built inside out, as the design first proposed, needs two more fields
+   * on the process or the COG for the list's ends; the array is there anyway, and a segment is
+   * reversed once, in as many swaps as frames were pushed.)
+   */
+  private[runtime] def reverseFrom(base: Int): Unit = {
+    var i = base
+    var j = sp - 1
+    val s = stack
+    while (i < j) { val t = s(i); s(i) = s(j); s(j) = t; i += 1; j -= 1 }
+  }
+
+  // ---------------------------------------------------------------- the frame form (for code generators, see Frame)
+  // Called by methods in frame form while this process runs, on its COG's main task only. Each
+  // names the scheduling point in the slot (free while the process runs: runSlice has taken its
+  // content) and returns Frame.Suspended, which the method returns after linking its frame.
+
+  /** Link `f` (the frame of a method that suspends) on the way out; returns [[Frame.Suspended]]. */
+  def suspendedIn(f: Frame): AnyRef = { push(f); Frame.Suspended }
+
+  private def point(next: Proc[_]): AnyRef = { slot = next; Frame.Suspended }
+
+  /** `await f?` and then the value of `f` (its failure is raised): the frame resumes with the value. */
+  def awaitFut(f: Fut[_]): AnyRef = point(new Proc.AwaitFut(f))
+
+  /** `await g`: the frame resumes (with `()`) once the guard holds. */
+  def awaitGuard(g: Guard): AnyRef = point(new Proc.Await(g))
+
+  /** `suspend`: let the COG run the others that are enabled, then resume (with `()`). */
+  def yieldNow(): AnyRef = point(Proc.Suspend)
+
+  /** `f.get`: block the COG until `f` is resolved; the frame resumes with its value. */
+  def getFut(f: Fut[_]): AnyRef = point(new Proc.Get(f))
+
+  /**
+   * A synchronous call of a `Proc` method (`o.m()` where `m` is written with `Proc`): it always
+   * goes through the interpreter, so the caller suspends here and its frame resumes with the
+   * callee's value. On an object of another COG it is a send and a `get`, as `Proc.sync` is.
+   */
+  def callProc[T <: Active](target: T, label: String, call: T => Proc[Any]): AnyRef =
+    point(new Proc.Sync[T, Any](target, label, call))
+
+  /**
+   * A synchronous call of a method in frame form given as data: on this COG's object it runs now,
+   * a plain JVM call (or a pending call if too deep, see [[enter]]); on another COG's object it is
+   * a send and a `get` (the frame resumes with the value).
+   */
+  def callFrames(target: Active, label: String, call: FrameCall): Any = {
+    if (target == null) throw new NullPointerException(s"synchronous call ${Option(label).getOrElse("")} on null")
+    if (target.cog ne cog) point(new Proc.Get(cog.runtime.send(target, label, call)))
+    else if (!enter()) pendingCall(target, call)
+    else try call.run(this, target) finally exit()
+  }
+
+  /**
+   * Before a plain synchronous call in frame form (`this.m(p, ..)`): true if it may be made on the
+   * JVM stack (then [[exit]] after it, also when it throws); false at [[Frame.MaxDepth]] nested
+   * calls, when the call site returns [[pendingCall]] instead, so that a million-deep recursion
+   * unwinds into frames and goes on from an empty JVM stack (the trampoline).
+   */
+  def enter(): Boolean = {
+    val c = cog
+    if (c.frameDepth >= Frame.MaxDepth) false
+    else { c.frameDepth += 1; true }
+  }
+
+  def exit(): Unit = cog.frameDepth -= 1
+
+  /** The call the slice loop makes next, on an empty JVM stack; the caller links its frame. */
+  def pendingCall(target: Active, call: FrameCall): AnyRef = point(new Proc.CallFrames(target, call))
+
   // ---------------------------------------------------------------- what it waits for
   // Everything below is touched only by the COG's main task, except `epoch` (see WakeToken).
 

@@ -1,0 +1,364 @@
+package cogs.runtime
+
+import org.junit.jupiter.api.Assertions._
+import org.junit.jupiter.api.{AfterEach, Test}
+import TestObjects._
+
+/**
+ * Methods in frame form (docs/runtime-design.md, section 3 and "Step 4, as built"), written by
+ * hand the way a code generator would: each takes the process, returns its value or
+ * Frame.Suspended, and allocates its frame only when it suspends.
+ */
+object FrameTest {
+  private def suspended(r: Any): Boolean = r.asInstanceOf[AnyRef] eq Frame.Suspended
+
+  /** A call of `f` on `self` as data, for sends and pending calls. */
+  final class Call(f: (Process, Active) => Any) extends FrameCall {
+    def run(p: Process, self: Active): Any = f(p, self)
+  }
+
+  // ---------------------------------------------------------------- Listing 5
+  final class A extends ActiveObject {
+    var result = 0
+    var deepest = 0 // frames under the bottom one when it resumed (the callers' frames)
+
+    def recursive_m(p: Process, i: Int, id: Int): Any = {
+      if (i > 0) {
+        val r =
+          if (p.enter()) try recursive_m(p, i - 1, id) finally p.exit()
+          else p.pendingCall(this, new Call((q, s) => s.asInstanceOf[A].recursive_m(q, i - 1, id)))
+        if (suspended(r)) return p.suspendedIn(new A.Level(this))
+      } else {
+        val f = Cogs.send(this, "compute", A.Compute)
+        if (!f.isResolved) { p.awaitFut(f); return p.suspendedIn(new A.Bottom(this)) }
+      }
+      1
+    }
+
+    def compute(p: Process): Any = { result += 1; result }
+  }
+  object A {
+    val Compute: FrameCall = new Call((p, s) => s.asInstanceOf[A].compute(p))
+    final class Level(self: A) extends Frame { def resume(p: Process, in: Any): Any = 1 }
+    final class Bottom(self: A) extends Frame {
+      def resume(p: Process, in: Any): Any = {
+        self.deepest = math.max(self.deepest, p.depth)
+        assert(in.asInstanceOf[Int] >= 1)
+        1
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- loops and recursion
+  final class Looper extends ActiveObject {
+    var depthAt1M, depthAtEnd, maxDepth = -1
+    def spin(p: Process, from: Int, n: Int): Any = {
+      var i = from
+      while (i < n) {
+        i += 1
+        val d = p.depth
+        if (d > maxDepth) maxDepth = d
+        if (i == 1000000) depthAt1M = d
+        if (i == n - 1) depthAtEnd = d
+        // An await in the body: suspend and await a condition, alternately.
+        if ((i & 1) == 0) p.yieldNow() else p.awaitGuard(Guard.cond(i >= 0))
+        return p.suspendedIn(new Looper.Body(this, i, n))
+      }
+      i
+    }
+
+    def depth(p: Process, n: Int): Any =
+      if (n == 0) 0L
+      else {
+        val r =
+          if (p.enter()) try depth(p, n - 1) finally p.exit()
+          else p.pendingCall(this, new Call((q, s) => s.asInstanceOf[Looper].depth(q, n - 1)))
+        if (suspended(r)) p.suspendedIn(Looper.PlusOne) else r.asInstanceOf[Long] + 1
+      }
+
+    def down(p: Process, n: Int, l: Latch): Any =
+      if (n == 0) { p.awaitFut(l.send("waitOpen")(_.waitOpen())); p.suspendedIn(Looper.ToLong) }
+      else {
+        val r =
+          if (p.enter()) try down(p, n - 1, l) finally p.exit()
+          else p.pendingCall(this, new Call((q, s) => s.asInstanceOf[Looper].down(q, n - 1, l)))
+        if (suspended(r)) p.suspendedIn(Looper.PlusOne) else r.asInstanceOf[Long] + 1
+      }
+  }
+  object Looper {
+    // The loop's frame: the locals live across the await (i, n); the loop goes on from there.
+    final class Body(self: Looper, i: Int, n: Int) extends Frame {
+      def resume(p: Process, in: Any): Any = self.spin(p, i, n)
+    }
+    object PlusOne extends Frame { def resume(p: Process, in: Any): Any = in.asInstanceOf[Long] + 1 }
+    object ToLong extends Frame { def resume(p: Process, in: Any): Any = in.asInstanceOf[Int].toLong }
+  }
+
+  // ---------------------------------------------------------------- exceptions
+  final class Boom(msg: String) extends RuntimeException(msg)
+
+  final class Thrower(log: Log) extends ActiveObject {
+    override def toString = "Thrower"
+
+    /** try { inner } catch { case Boom => -1 }, where inner throws after resuming. */
+    def safe(p: Process, l: Latch, failFuture: Boolean): Any = {
+      val r = try inner(p, l, failFuture) catch { case _: Boom => return -1 }
+      if (suspended(r)) p.suspendedIn(new Thrower.Catching(log)) else r
+    }
+
+    def inner(p: Process, l: Latch, failFuture: Boolean): Any = {
+      val f = if (failFuture) Cogs.send(this, "boom", new Call((_, _) => throw new Boom("in the callee"))) else l.send("waitOpen")(_.waitOpen())
+      p.awaitFut(f)
+      p.suspendedIn(new Thrower.ThrowAfter(log))
+    }
+
+    /** No handler: the process fails, naming the object and method. */
+    def unguarded(p: Process, l: Latch): Any = {
+      val r = inner(p, l, failFuture = false)
+      if (suspended(r)) p.suspendedIn(new Thrower.Plain) else r
+    }
+  }
+  object Thrower {
+    final class ThrowAfter(log: Log) extends Frame {
+      def resume(p: Process, in: Any): Any = { log.add(s"resumed $in"); throw new Boom("after resuming") }
+    }
+    final class Catching(log: Log) extends Frame {
+      def resume(p: Process, in: Any): Any = in
+      override def fail(p: Process, e: Throwable): Any = e match {
+        case b: Boom => log.add(s"caught ${b.getMessage}"); -1
+        case _       => throw e
+      }
+    }
+    final class Plain extends Frame { def resume(p: Process, in: Any): Any = in }
+  }
+
+  // ---------------------------------------------------------------- Proc <-> frames
+  trait Helper extends Active { def help(l: Latch): Proc[Int] }
+  final class HelperImpl(log: Log) extends ActiveObject with Helper {
+    def help(l: Latch) = Proc.delay(log.add("help>")) >> Proc.await(l.send("waitOpen")(_.waitOpen())).map { v => log.add("<help"); v }
+  }
+
+  final class Mixed(log: Log) extends ActiveObject {
+    private lazy val helper: Helper = Cogs.spawnLocal(new HelperImpl(log))
+    lazy val local: Mixed = Cogs.spawnLocal(new Mixed(log))
+
+    /** Frame code calling a Proc method of an object of this COG, which suspends. */
+    def viaProc(p: Process, l: Latch): Any = {
+      log.add("frame>")
+      p.callProc(helper, "help", (h: Helper) => h.help(l))
+      p.suspendedIn(new Mixed.AddOne(log, "<frame"))
+    }
+
+    /** A frame method that suspends (called from Proc code below). */
+    def waitLatch(p: Process, l: Latch): Any = {
+      log.add("wait>")
+      p.awaitFut(l.send("waitOpen")(_.waitOpen()))
+      p.suspendedIn(new Mixed.AddOne(log, "<wait"))
+    }
+
+    /** Proc code calling a frame method of an object of this COG synchronously. */
+    def procCallsFrames(l: Latch): Proc[Int] = Proc.defer {
+      log.add("proc>")
+      val m = local
+      Proc.sync(m, "waitLatch")((t: Mixed) => Proc.frames[Int](t, new Call((q, s) => s.asInstanceOf[Mixed].waitLatch(q, l))))
+        .map { v => log.add("<proc"); v * 10 }
+    }
+
+    def ping(p: Process): Any = { log.add("ping"); () }
+
+    /** A synchronous call to objects of other COGs: a frame method and a Proc method. */
+    def across(p: Process, other: A, cell: Cell): Any = {
+      val r = p.callFrames(other, "compute", A.Compute)
+      if (suspended(r)) p.suspendedIn(new Mixed.ThenProc(cell)) else throw new AssertionError("a call to another COG suspends")
+    }
+
+    /** `get` blocks the COG: nothing else of it runs until the future is resolved. */
+    def blockingGet(p: Process, l: Latch): Any = {
+      log.add("get>")
+      p.getFut(l.send("waitOpen")(_.waitOpen()))
+      p.suspendedIn(new Mixed.AddOne(log, "<get"))
+    }
+
+    /** `suspend` lets the others run first. */
+    def yielding(p: Process): Any = {
+      log.add("y>")
+      p.yieldNow()
+      p.suspendedIn(new Mixed.Logs(log, "<y"))
+    }
+
+    /** `await` of a condition over the state. */
+    var value = 0
+    def awaitAtLeast(p: Process, v: Int): Any = {
+      if (value >= v) return value
+      p.awaitGuard(Guard.cond(value >= v))
+      p.suspendedIn(new Mixed.ReadValue(this))
+    }
+    def set(p: Process, v: Int): Any = { value = v; () }
+  }
+  object Mixed {
+    final class AddOne(log: Log, msg: String) extends Frame {
+      def resume(p: Process, in: Any): Any = { log.add(msg); in.asInstanceOf[Int] + 1 }
+    }
+    final class Logs(log: Log, msg: String) extends Frame {
+      def resume(p: Process, in: Any): Any = { log.add(msg); 0 }
+    }
+    final class ReadValue(self: Mixed) extends Frame { def resume(p: Process, in: Any): Any = self.value }
+    final class ThenProc(cell: Cell) extends Frame {
+      private var first = -1
+      def resume(p: Process, in: Any): Any =
+        if (first < 0) {
+          first = in.asInstanceOf[Int]
+          // The same frame again: its label is the field `first`.
+          p.callProc(cell, "awaitAtLeast", (c: Cell) => c.awaitAtLeast(5))
+          p.suspendedIn(this)
+        } else first * 100 + in.asInstanceOf[Int]
+    }
+  }
+
+  def call(f: (Process, Active) => Any): FrameCall = new Call(f)
+}
+
+class FrameTest {
+  import FrameTest._
+  private val rt = CogRuntime()
+  @AfterEach def close(): Unit = rt.close()
+
+  @Test def listing5InFrameFormGivesEveryResultAndKeepsOneFramePerLevel(): Unit = {
+    val n = 10000
+    val a = rt.spawn(new A)
+    val total = rt.run {
+      val futures = (0 until n).map(id => a.send("recursive_m")(call((p, s) => s.asInstanceOf[A].recursive_m(p, 5, id))))
+      Proc.foreach(futures)(f => f.get.map(r => assertEquals(1, r))).as(futures.size)
+    }
+    assertEquals(n, total)
+    assertEquals(n, a.result, "compute ran once per call")
+    assertEquals(5, a.deepest, "five callers' frames under the bottom one")
+    assertTrue(rt.deadlockReport().isEmpty, rt.deadlockReport().mkString("\n"))
+  }
+
+  @Test def aLoopWithAnAwaitInItsBodyKeepsOneFrameAlive(): Unit = {
+    val n = 10000000
+    val l = rt.spawn(new Looper)
+    assertEquals(n, l.send("spin")(call((p, s) => s.asInstanceOf[Looper].spin(p, 0, n))).join())
+    // Seen in the body, before the loop's frame is linked: the resumed frame is gone already.
+    assertEquals(0, l.depthAt1M)
+    assertEquals(0, l.depthAtEnd)
+    assertEquals(0, l.maxDepth, "no frame of the loop survives an iteration")
+  }
+
+  @Test def aMillionDeepSynchronousRecursionDoesNotOverflow(): Unit = {
+    val l = rt.spawn(new Looper)
+    assertEquals(1000000L, l.send("depth")(call((p, s) => s.asInstanceOf[Looper].depth(p, 1000000))).join())
+  }
+
+  @Test def aMillionDeepRecursionThatSuspendsAtItsBottomResumes(): Unit = {
+    val l = rt.spawn(new Looper)
+    val latch: Latch = rt.spawn(new LatchImpl)
+    val f = l.send("down")(call((p, s) => s.asInstanceOf[Looper].down(p, 1000000, latch)))
+    latch ! (_.open(7))
+    assertEquals(1000007L, f.join())
+  }
+
+  @Test def anExceptionRaisedAfterResumingIsCaughtByTheOuterFrame(): Unit = {
+    val log = new Log
+    val t = rt.spawn(new Thrower(log))
+    val latch: Latch = rt.spawn(new LatchImpl)
+    val f = t.send("safe")(call((p, s) => s.asInstanceOf[Thrower].safe(p, latch, failFuture = false)))
+    latch ! (_.open(3))
+    assertEquals(-1, f.join())
+    assertEquals(List("resumed 3", "caught after resuming"), log.all)
+  }
+
+  @Test def aFailedFutureIsRaisedAtTheAwaitAndCaughtByTheOuterFrame(): Unit = {
+    val log = new Log
+    val t = rt.spawn(new Thrower(log))
+    assertEquals(-1, t.send("safe")(call((p, s) => s.asInstanceOf[Thrower].safe(p, null, failFuture = true))).join())
+    assertEquals(List("caught in the callee"), log.all)
+  }
+
+  @Test def anUncaughtExceptionFailsTheProcessNamingObjectAndMethod(): Unit = {
+    val t = rt.spawn(new Thrower(new Log))
+    val latch: Latch = rt.spawn(new LatchImpl)
+    val f = t.send("unguarded")(call((p, s) => s.asInstanceOf[Thrower].unguarded(p, latch)))
+    latch ! (_.open(1))
+    val e = assertThrows(classOf[CallFailedException], () => f.join(): Unit)
+    assertTrue(e.getMessage.contains("Thrower.unguarded"), e.getMessage)
+    assertTrue(e.getCause.isInstanceOf[Boom], String.valueOf(e.getCause))
+    // The runtime goes on.
+    assertEquals(-1, t.send("safe")(call((p, s) => s.asInstanceOf[Thrower].safe(p, null, failFuture = true))).join())
+  }
+
+  @Test def frameCodeCallsAProcMethodThatSuspends(): Unit = {
+    val log = new Log
+    val m = rt.spawn(new Mixed(log))
+    val latch: Latch = rt.spawn(new LatchImpl)
+    val f = m.send("viaProc")(call((p, s) => s.asInstanceOf[Mixed].viaProc(p, latch)))
+    m.send("ping")(call((p, s) => s.asInstanceOf[Mixed].ping(p))).join()
+    latch ! (_.open(4))
+    assertEquals(5, f.join())
+    assertEquals(List("frame>", "help>", "ping", "<help", "<frame"), log.all)
+  }
+
+  @Test def procCodeCallsAFrameMethodThatSuspends(): Unit = {
+    val log = new Log
+    val m = rt.spawn(new Mixed(log))
+    val latch: Latch = rt.spawn(new LatchImpl)
+    val f = m.send("procCallsFrames")(_.procCallsFrames(latch))
+    m.send("ping")(call((p, s) => s.asInstanceOf[Mixed].ping(p))).join()
+    latch ! (_.open(2))
+    assertEquals(30, f.join())
+    assertEquals(List("proc>", "wait>", "ping", "<wait", "<proc"), log.all)
+  }
+
+  @Test def aSynchronousCallToAnotherCogIsSendThenGet(): Unit = {
+    val m = rt.spawn(new Mixed(new Log))
+    val a = rt.spawn(new A)
+    val cell: Cell = rt.spawn(new CellImpl)
+    val f = m.send("across")(call((p, s) => s.asInstanceOf[Mixed].across(p, a, cell)))
+    cell ! (_.set(6))
+    assertEquals(106, f.join())
+    assertEquals(1, a.result)
+  }
+
+  @Test def getFromFrameCodeBlocksTheCog(): Unit = {
+    val log = new Log
+    val m = rt.spawn(new Mixed(log))
+    val latch: Latch = rt.spawn(new LatchImpl)
+    val f = m.send("blockingGet")(call((p, s) => s.asInstanceOf[Mixed].blockingGet(p, latch)))
+    val ping = m.send("ping")(call((p, s) => s.asInstanceOf[Mixed].ping(p)))
+    rt.awaitQuiescence()
+    assertEquals(List("get>"), log.all, "nothing else of the COG runs while it is blocked in get")
+    latch ! (_.open(1))
+    ping.join()
+    assertEquals(2, f.join())
+    assertEquals(List("get>", "<get", "ping"), log.all)
+  }
+
+  @Test def suspendLetsTheOthersRunFirst(): Unit = {
+    val log = new Log
+    val m = rt.spawn(new Mixed(log))
+    val y = rt.run {
+      val f = m.send("yielding")(call((p, s) => s.asInstanceOf[Mixed].yielding(p)))
+      m.send("ping")(call((p, s) => s.asInstanceOf[Mixed].ping(p)))
+      f.get
+    }
+    assertEquals(0, y)
+    assertEquals(List("y>", "ping", "<y"), log.all)
+  }
+
+  @Test def anAwaitOnAConditionWaitsForTheState(): Unit = {
+    val m = rt.spawn(new Mixed(new Log))
+    val f = m.send("awaitAtLeast")(call((p, s) => s.asInstanceOf[Mixed].awaitAtLeast(p, 3)))
+    m.send("set")(call((p, s) => s.asInstanceOf[Mixed].set(p, 1))).join()
+    assertFalse(f.isResolved, "1 < 3")
+    m.send("set")(call((p, s) => s.asInstanceOf[Mixed].set(p, 5))).join()
+    assertEquals(5, f.join())
+  }
+
+  @Test def frameCodeReturningSuspendedWithoutASchedulingPointFailsClearly(): Unit = {
+    val m = rt.spawn(new Mixed(new Log))
+    val f = m.send("bad")(call((p, s) => p.suspendedIn(new Mixed.Logs(new Log, "x"))))
+    val e = assertThrows(classOf[CallFailedException], () => f.join(): Unit)
+    assertTrue(e.getCause.getMessage.contains("without naming a scheduling point"), e.getCause.getMessage)
+  }
+}
