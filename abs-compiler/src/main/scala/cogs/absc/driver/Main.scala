@@ -339,11 +339,13 @@ private[driver] abstract class AbscCommand(ctx: Main.Context) extends Callable[I
   protected def driver: Driver = new Driver(ctx.backend, ctx.err, common.verbose, program = programOptions, debug = common.debug)
 
   /** The driver for `monitor` (an instrumenting back end), or the plain one. */
-  protected def driverFor(monitor: Option[MonitorSetup], fork: Option[CompilerJvm]): Driver = monitor match {
-    case None => new Driver(ctx.backend, ctx.err, common.verbose, fork, program = programOptions, debug = common.debug)
+  protected def driverFor(monitor: Option[MonitorSetup], fork: Option[CompilerJvm], server: Option[ServerClient] = None,
+      fastRequest: Option[FastRun.Request] = None): Driver = monitor match {
+    case None => new Driver(ctx.backend, ctx.err, common.verbose, fork, program = programOptions, debug = common.debug,
+      server = server, fastRequest = fastRequest)
     case Some(m) =>
       val backend = if (ctx.backend eq AbsBackend) new AbsBackendWith(m.instrumentation) else ctx.backend
-      new Driver(backend, ctx.err, common.verbose, fork, Some(m), programOptions, common.debug)
+      new Driver(backend, ctx.err, common.verbose, fork, Some(m), programOptions, common.debug, server, fastRequest = fastRequest)
   }
 
   protected def workersOption(w: WorkerOptions): Option[Int] = Option(w.workers).map(_.intValue).map { n =>
@@ -540,14 +542,13 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
       }
     }
     withMonitoredSources { (sources, m) =>
-      val d = driverFor(m, CompilerJvm.fromSystemProperties)
-      d.server = build.server(ctx.env).map(new ServerClient(_))
+      val server = build.server(ctx.env).map(new ServerClient(_))
+      val d = driverFor(m, CompilerJvm.fromSystemProperties, server, if (plan.isEmpty && plain) FastRun.request else None)
       plan match {
         case Some(p) =>
           val javaOptions = ctx.env("JAVA_OPTS").toList.flatMap(_.trim.split("\\s+")).filter(_.nonEmpty)
           d.runOnNodes(sources, build.policy(ctx.env), Option(build.keepGenerated), ctx.programArgs, p, javaOptions)
         case None =>
-          if (plain) d.fastRequest = FastRun.request
           d.run(sources, build.policy(ctx.env), Option(build.keepGenerated), ctx.programArgs)
       }
     }
@@ -689,10 +690,9 @@ private[driver] final class TestCommand(ctx: Main.Context) extends AbscCommand(c
 
   // One file: build it in a compiler JVM (as `run` does). Several: in this JVM, where scalac warms up.
   override protected def driver: Driver = {
-    val d = new Driver(ctx.backend, ctx.err, common.verbose, if (fileNames.size == 1) CompilerJvm.fromSystemProperties else None,
-      program = programOptions, debug = common.debug)
-    if (fileNames.size == 1) d.server = build.server(ctx.env).map(new ServerClient(_))
-    d
+    val one = fileNames.size == 1
+    new Driver(ctx.backend, ctx.err, common.verbose, if (one) CompilerJvm.fromSystemProperties else None,
+      program = programOptions, debug = common.debug, server = if (one) build.server(ctx.env).map(new ServerClient(_)) else None)
   }
 
   def call(): Integer = {
@@ -733,8 +733,7 @@ private[driver] final class BuildIntoCommand(ctx: Main.Context) extends Callable
 
   def call(): Integer = {
     val program = ProgramOptions(Option(mainModule), None, mainModuleOption = true, product = Option(product))
-    val plain = new Driver(ctx.backend, ctx.err, common.verbose, program = program, debug = common.debug)
-    plain.baseDir = ctx.baseDir
+    val plain = new Driver(ctx.backend, ctx.err, common.verbose, program = program, debug = common.debug, baseDir = ctx.baseDir)
     val names = files.asScala.toList ++ ctx.programArgs
     def failed(status: Int, reason: String): Int = {
       java.nio.file.Files.createDirectories(dir)
@@ -752,9 +751,8 @@ private[driver] final class BuildIntoCommand(ctx: Main.Context) extends Callable
             val m = monitor.map(_.toOption.get)
             val d = m.fold(plain) { setup =>
               val backend = if (ctx.backend eq AbsBackend) new AbsBackendWith(setup.instrumentation) else ctx.backend
-              new Driver(backend, ctx.err, common.verbose, None, Some(setup), program, common.debug)
+              new Driver(backend, ctx.err, common.verbose, None, Some(setup), program, common.debug, baseDir = ctx.baseDir)
             }
-            d.baseDir = ctx.baseDir
             d.buildHere(dir, sources, Option(keepGenerated), forked = true).fold(_.status, _ => Exit.Ok)
         }
     }

@@ -59,8 +59,7 @@ class CompileServerTest {
   private def run(server: Option[ServerClient], file: String): AbscResult = {
     val err = new ByteArrayOutputStream
     val errS = new PrintStream(err, true, UTF_8)
-    val d = new Driver(AbsBackend, errS, verbose = false, Some(fork))
-    d.server = server
+    val d = new Driver(AbsBackend, errS, verbose = false, Some(fork), server = server)
     var status = -1
     val out = Out.capture {
       status = d.readSources(List(file)).fold(_.status, s => d.run(s, CachePolicy.NoCache, None, Array.empty))
@@ -229,8 +228,7 @@ class CompileServerTest {
         pool.submit(new Callable[(Int, String)] {
           def call(): (Int, String) = {
             val err = new ByteArrayOutputStream
-            val d = new Driver(AbsBackend, new PrintStream(err, true, UTF_8), verbose = false, Some(fork))
-            d.server = Some(c)
+            val d = new Driver(AbsBackend, new PrintStream(err, true, UTF_8), verbose = false, Some(fork), server = Some(c))
             val status = d.readSources(List(f)).flatMap(s => d.build(s, CachePolicy.NoCache, None)).fold(_.status, b => { b.close(); 0 })
             (status, err.toString(UTF_8))
           }
