@@ -30,9 +30,12 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
 
   private def newLocals = new Locals(names.term)
 
+  /** The modules that have code: all but a declared-only library module (ABS.Meta). */
+  private val codeModules = program.userModules.filter(m => Library.isLowered(m.name))
+
   def lower(mainModule: Option[String]): LProgram = {
-    val modules = program.userModules.map(m => m -> lowerModule(m))
-    val chosen = mainModule.map(n => program.userModules.find(m => m.name == n && m.main.isDefined)
+    val modules = codeModules.map(m => m -> lowerModule(m))
+    val chosen = mainModule.map(n => codeModules.find(m => m.name == n && m.main.isDefined)
       .getOrElse(throw new IllegalArgumentException(s"absc: module $n has no main block")))
     val main = chosen.flatMap(m => modules.collectFirst { case (`m`, lm) => lm })
     LProgram(pkg, modules.map(_._2), main, chosen.exists(hasTestResult), instrumentation.monitorConfig, origins)
@@ -41,7 +44,7 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
   /** The ABS construct behind each JVM method of the generated code (see [[LProgram]]). */
   private def origins: Map[String, (Pos, String)] = {
     val path = pkg.replace('.', '/')
-    program.userModules.flatMap { m =>
+    codeModules.flatMap { m =>
       val obj = s"$path/${names.moduleObjects(m)}$$"
       val fns = m.functions.filter(_.decl.isDefined).map(f => s"$obj.${names.function(f)}" -> (f.pos, s"function '${f.name}'"))
       val main = m.main.map(b => s"$obj.main" -> (b.pos, s"the main block of module ${m.name}")).toList
