@@ -5,7 +5,7 @@ package cogs.absc.lower
  * reference toolchain's Java backend: in the Java package named as the ABS module (`Geo.Shapes`),
  * the class named as the function with `_f` appended (`area_f`), whose `public static apply(..)`
  * takes the function's arguments; a function named as a Java keyword or as a method every Java
- * object has gets `__` before the `_f` (`int__f`, `hashCode__f`), as the reference escapes them.
+ * object has gets `__` before the `_f` (`int___f`, `hashCode___f`), as the reference escapes them.
  */
 object ForeignNames {
 

@@ -10,7 +10,7 @@ import DriverTestSupport._
 
 /**
  * A model's own `def T f(..) = builtin;` (issue 32, item 4): implemented by `public static apply`
- * of the Java class the reference's Java backend names (`Module.f_f`, `Module.int__f` for a Java
+ * of the Java class the reference's Java backend names (`Module.f_f`, `Module.int___f` for a Java
  * keyword), compiled here with the JDK's compiler and put on `--classpath`; values converted at
  * the boundary as for `[Foreign]` classes. No implementation, and an implementation that throws,
  * are failures naming the function, its ABS position and the Java class; `absc package` carries
@@ -23,7 +23,7 @@ class BuiltinFunctionTest {
   private var cache: Path = _
   private var classes: Path = _
 
-  private def java(cls: String, body: String): Path = {
+  private def javaSource(cls: String, body: String): Path = {
     val src = dir.resolve(s"src/Calc/$cls.java")
     Files.createDirectories(src.getParent)
     Files.writeString(src, s"package Calc;\npublic final class $cls {\n  private $cls() {}\n$body\n}\n", UTF_8)
@@ -35,11 +35,11 @@ class BuiltinFunctionTest {
     cache = dir.resolve("cache")
     classes = dir.resolve("classes")
     val srcs = List(
-      java("shout_f", "  public static String apply(String s) { return s.toUpperCase(); }"),
-      java("cube_f", "  public static java.math.BigInteger apply(java.math.BigInteger x) { return x.pow(3); }"),
-      java("half_f", "  public static double apply(long x) { return x / 2.0; }"),
-      java("int__f", "  public static boolean apply(int x) { return x % 2 == 0; }"),
-      java("boom_f", "  public static String apply(String why) { throw new IllegalArgumentException(why); }"))
+      javaSource("shout_f", "  public static String apply(String s) { return s.toUpperCase(); }"),
+      javaSource("cube_f", "  public static java.math.BigInteger apply(java.math.BigInteger x) { return x.pow(3); }"),
+      javaSource("half_f", "  public static double apply(long x) { return x / 2.0; }"),
+      javaSource("int___f", "  public static boolean apply(int x) { return x % 2 == 0; }"),
+      javaSource("boom_f", "  public static String apply(String why) { throw new IllegalArgumentException(why); }"))
     val javac = javax.tools.ToolProvider.getSystemJavaCompiler
     assertNotNull(javac, "a JDK's compiler")
     assertEquals(0, javac.run(null, null, null, ("-d" :: classes.toString :: srcs.map(_.toString)): _*))
