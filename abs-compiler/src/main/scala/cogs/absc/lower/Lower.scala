@@ -179,14 +179,7 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
         val c0 = ctx(f.module)
         val params = f.params.map(p => (x.bind(p, c0), x.tpe(p.tpe, c0)))
         val result = x.tpe(f.resultType, c0)
-        val kind = f.resultType match {
-          case t if b.isInt(t) => "Int"
-          case t if b.isString(t) => "String"
-          case t if b.isBool(t) => "Bool"
-          case t if b.isFloat(t) => "Float"
-          case t if b.isUnit(t) => "Unit"
-          case _ => "Other"
-        }
+        val kind = foreignKind(f.resultType)
         LFunction(f.name, names.function(f), f.typeParams.map(p => Naming.typeParam(p.name)), Nil, params, result,
           S.App(S.Sel(S.Id(foreignName(f)), "call"), List(result), S.str(kind) :: params.map(p => S.Id(p._1))), f.pos.line)
     }
@@ -198,6 +191,16 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
     case _: BuiltinBody => !Library.isLibrary(f.module.name)
     case _ => false
   })
+
+  /** What `cogs.absc.lib.Foreign` converts a foreign result to: the ABS result type's kind. */
+  private def foreignKind(t: Type): String = t match {
+    case _ if b.isInt(t) => "Int"
+    case _ if b.isString(t) => "String"
+    case _ if b.isBool(t) => "Bool"
+    case _ if b.isFloat(t) => "Float"
+    case _ if b.isUnit(t) => "Unit"
+    case _ => "Other"
+  }
 
   private def foreignName(f: FunctionSym): String = names.function(f) + "$builtin"
 
@@ -304,14 +307,7 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
     val ms = methods.map { lm =>
       val abs = c.method(lm.sig.absName).get
       val has = S.Infix(S.Infix(S.Id(field), "ne", S.Lit("null")), "&&", S.App(S.Sel(S.Id(field), "has"), Nil, List(S.str(abs.name))))
-      val kind = abs.resultType match {
-        case t if b.isInt(t) => "Int"
-        case t if b.isString(t) => "String"
-        case t if b.isBool(t) => "Bool"
-        case t if b.isFloat(t) => "Float"
-        case t if b.isUnit(t) => "Unit"
-        case _ => "Other"
-      }
+      val kind = foreignKind(abs.resultType)
       val call = S.App(S.Sel(S.Id(field), "call"), List(lm.sig.result), S.str(abs.name) :: S.str(kind) :: lm.sig.params.map(p => S.Id(p._1)))
       // Every method of a foreign class is a continuation (EffectPhase says why).
       lm.copy(cps = lm.cps.map(p => P.If(has, P.Done(call), p)))
