@@ -30,9 +30,12 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
 
   private def newLocals = new Locals(names.term)
 
+  /** The modules that have code: all but a declared-only library module (ABS.Meta). */
+  private val codeModules = program.userModules.filter(m => Library.isLowered(m.name))
+
   def lower(mainModule: Option[String]): LProgram = {
-    val modules = program.userModules.map(m => m -> lowerModule(m))
-    val chosen = mainModule.map(n => program.userModules.find(m => m.name == n && m.main.isDefined)
+    val modules = codeModules.map(m => m -> lowerModule(m))
+    val chosen = mainModule.map(n => codeModules.find(m => m.name == n && m.main.isDefined)
       .getOrElse(throw new IllegalArgumentException(s"absc: module $n has no main block")))
     val main = chosen.flatMap(m => modules.collectFirst { case (`m`, lm) => lm })
     LProgram(pkg, modules.map(_._2), main, chosen.exists(hasTestResult), instrumentation.monitorConfig, origins)
@@ -41,7 +44,7 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
   /** The ABS construct behind each JVM method of the generated code (see [[LProgram]]). */
   private def origins: Map[String, (Pos, String)] = {
     val path = pkg.replace('.', '/')
-    program.userModules.flatMap { m =>
+    codeModules.flatMap { m =>
       val obj = s"$path/${names.moduleObjects(m)}$$"
       val fns = m.functions.filter(_.decl.isDefined).map(f => s"$obj.${names.function(f)}" -> (f.pos, s"function '${f.name}'"))
       val main = m.main.map(b => s"$obj.main" -> (b.pos, s"the main block of module ${m.name}")).toList
@@ -67,7 +70,7 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
   private def lowerModule(m: ModuleSym): LModule = {
     val decls = m.declarations.flatMap {
       case d: DataTypeSym => List(data(d))
-      case f: FunctionSym if !f.isSelector => function(f).toList
+      case f: FunctionSym if !f.isSelector => function(f).toList ++ foreignBinding(f).toList
       case i: InterfaceSym => List(interface(i))
       case c: ClassSym => List(cls(c))
       case c: ConstructorSym if c.isException => List(exception(c))
@@ -167,11 +170,53 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
         val native = Library.nativeObject(f.module.name) + "." + f.name
         LFunction(f.name, names.function(f), f.typeParams.map(p => Naming.typeParam(p.name)), Nil, params, result,
           S.TypeApp(S.Sel(S.App(S.Id(native), Nil, params.map(p => S.Id(p._1))), "asInstanceOf"), List(result)))
-      case bb: BuiltinBody =>
-        // Only the standard library's builtins have an implementation (cogs.absc.lib).
-        throw new LowerError(bb.pos, s"builtin function '${f.name}' is not supported yet: only the standard library's builtin functions are implemented")
+      case bb @ BuiltinBody(VarUse("sparql") :: _) =>
+        throw new LowerError(bb.pos, s"builtin function '${f.name}' is a SPARQL query, which is not supported, because " +
+          "it needs an RDF graph of the model's objects kept up to date at every object creation and field write " +
+          "(the reference's Java backend only, with Apache Jena); see abs-compiler/README.md")
+      case _: BuiltinBody =>
+        // A model's own builtin: the static method of a class on the class path (foreignBinding).
+        val c0 = ctx(f.module)
+        val params = f.params.map(p => (x.bind(p, c0), x.tpe(p.tpe, c0)))
+        val result = x.tpe(f.resultType, c0)
+        val kind = foreignKind(f.resultType)
+        LFunction(f.name, names.function(f), f.typeParams.map(p => Naming.typeParam(p.name)), Nil, params, result,
+          S.App(S.Sel(S.Id(foreignName(f)), "call"), List(result), S.str(kind) :: params.map(p => S.Id(p._1))), f.pos.line)
     }
   }
+
+  /** A model's own `builtin` function (not a query, not the library's): its implementation's Scala name. */
+  private def isForeignBuiltin(f: FunctionSym): Boolean = f.decl.exists(_.body match {
+    case BuiltinBody(VarUse(SqliteQuery.Keyword | "sparql") :: _) => false
+    case _: BuiltinBody => !Library.isLibrary(f.module.name)
+    case _ => false
+  })
+
+  /** What `cogs.absc.lib.Foreign` converts a foreign result to: the ABS result type's kind. */
+  private def foreignKind(t: Type): String = t match {
+    case _ if b.isInt(t) => "Int"
+    case _ if b.isString(t) => "String"
+    case _ if b.isBool(t) => "Bool"
+    case _ if b.isFloat(t) => "Float"
+    case _ if b.isUnit(t) => "Unit"
+    case _ => "Other"
+  }
+
+  private def foreignName(f: FunctionSym): String = names.function(f) + "$builtin"
+
+  /**
+   * The binding of a model's own `builtin` function, made once per run (a lazy val of the module
+   * object, whose class loader is the model's, with `--classpath`): the Java backend's names,
+   * `public static apply(..)` of the class `Module.f_f` (`cogs.absc.lib.Foreign.function`).
+   */
+  private def foreignBinding(f: FunctionSym): Option[LConst] =
+    if (!isForeignBuiltin(f)) None
+    else {
+      val lib = "_root_.cogs.absc.lib.Foreign"
+      Some(LConst(foreignName(f), T.Ref("_root_.cogs.absc.lib.ForeignFunction"),
+        S.App(S.Id(s"$lib.function"), Nil, List(S.str(f.module.name + "." + f.name), S.str(ForeignNames.builtinClass(f.module.name, f.name)),
+          S.Lit(f.params.length.toString), S.str(x.site(f.decl.get)), S.This))))
+    }
 
   /**
    * An SQLite query function's body: `Sqlite.query(at, file, sql, params, column kinds)(row)`,
@@ -262,14 +307,7 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
     val ms = methods.map { lm =>
       val abs = c.method(lm.sig.absName).get
       val has = S.Infix(S.Infix(S.Id(field), "ne", S.Lit("null")), "&&", S.App(S.Sel(S.Id(field), "has"), Nil, List(S.str(abs.name))))
-      val kind = abs.resultType match {
-        case t if b.isInt(t) => "Int"
-        case t if b.isString(t) => "String"
-        case t if b.isBool(t) => "Bool"
-        case t if b.isFloat(t) => "Float"
-        case t if b.isUnit(t) => "Unit"
-        case _ => "Other"
-      }
+      val kind = foreignKind(abs.resultType)
       val call = S.App(S.Sel(S.Id(field), "call"), List(lm.sig.result), S.str(abs.name) :: S.str(kind) :: lm.sig.params.map(p => S.Id(p._1)))
       // Every method of a foreign class is a continuation (EffectPhase says why).
       lm.copy(cps = lm.cps.map(p => P.If(has, P.Done(call), p)))

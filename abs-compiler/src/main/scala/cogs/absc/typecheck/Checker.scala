@@ -76,7 +76,33 @@ private[typecheck] trait CheckerBase {
     t
   }
 
-  def refer(n: Node, s: Symbol): Unit = tables.refs.put(n, s)
+  def refer(n: Node, s: Symbol): Unit = {
+    metaUse(n.pos, s)
+    tables.refs.put(n, s)
+  }
+
+  private val metaReported = scala.collection.mutable.HashSet.empty[Pos]
+
+  /**
+   * A use of a name of ABS.Meta from outside it (every name use is recorded by [[refer]] or
+   * resolved by [[resolveType]]): declared so that importing the module costs nothing, but not
+   * supported (see `library/ABS.Meta.abs`).
+   */
+  private def metaUse(pos: Pos, s: Symbol): Unit = s match {
+    case d: DeclSym if d.module.name == Library.MetaModule && pos.file != Library.fileOf(Library.MetaModule) &&
+        metaReported.add(pos) =>
+      val why =
+        if (Checker.Reconfiguration(d.name))
+          "it reconfigures the running product (delta application at run time), which only the reference " +
+            "toolchain's deprecated dynamic Java backend does; absc compiles one product, flattened before " +
+            "compiling (-p PRODUCT), whose classes cannot change while it runs"
+        else
+          "it reflects on and changes the running model (an object's class, fields and COG, a COG's " +
+            "scheduler, the methods of a class), which only the reference toolchain's deprecated dynamic Java " +
+            "backend does; absc compiles classes ahead of time into JVM classes that cannot change while the model runs"
+      error(pos, s"${d.kind} '${d.name}' of module ABS.Meta is not supported, because $why")
+    case _ =>
+  }
 
   // ---------------------------------------------------------------------------------
   // Messages
@@ -181,6 +207,7 @@ private[typecheck] trait CheckerBase {
       case Found(d: DataTypeSym) =>
         if (arity(d.tparams.length, d.name)) Type.Data(d, args) else Type.Error
       case Found(i: InterfaceSym) =>
+        metaUse(t.pos, i)
         if (arity(0, i.name)) Type.Iface(i) else Type.Error
       case Found(s: TypeSynSym) =>
         val rhs = synonym(s)
@@ -275,4 +302,9 @@ private[typecheck] trait CheckerBase {
         warning(a.pos, s"unknown annotation '$n' is ignored")
     }
   }
+}
+
+private[typecheck] object Checker {
+  /** The names of ABS.Meta that serve product reconfiguration (the others serve reflection). */
+  val Reconfiguration: Set[String] = Set("getProductLine", "Runtime", "ProductLine", "Product", "Delta", "Feature")
 }

@@ -9,8 +9,9 @@ import cogs.absc.parse.Parser
  * them, as if the user had given them, so that a program pays for them only when it uses them.
  * Their `builtin` functions are implemented by `cogs.absc.lib` (see `LowerExp.libraryBuiltin`).
  *
- * Today that is `ABS.DC` (deployment components and cloud providers) and `ABS.FLI` (the
- * foreign language interface's annotation), in `src/main/resources/cogs/absc/library/`.
+ * Today that is `ABS.DC` (deployment components and cloud providers), `ABS.FLI` (the
+ * foreign language interface's annotation) and `ABS.Meta` (declared only: see [[isLowered]]), in
+ * `src/main/resources/cogs/absc/library/`.
  */
 object Library {
 
@@ -22,7 +23,16 @@ object Library {
   /** The foreign language interface: the `Foreign` annotation's name (no builtins). */
   val ForeignModule = "ABS.FLI"
 
-  private val Modules = List(DeploymentModule, ForeignModule)
+  /**
+   * Meta-programming: declared so that a model importing it compiles; every use of one of its
+   * names from outside it is an error (`Checker.metaUse` says why), so it is never lowered.
+   */
+  val MetaModule = "ABS.Meta"
+
+  private val Modules = List(DeploymentModule, ForeignModule, MetaModule)
+
+  /** False for a module that is checked with the program but has no code: nothing can use it. */
+  def isLowered(module: String): Boolean = module != MetaModule
 
   private lazy val parsed: Map[String, CompilationUnit] = Modules.map { m =>
     val resource = s"/cogs/absc/library/$m.abs"

@@ -63,7 +63,6 @@ private[typecheck] object Unsupported {
 
   /** Modules of the reference toolchain's library that Cogs does not provide. */
   val Modules: Map[String, String] = Map(
-    "ABS.Meta" -> "the module ABS.Meta (meta-programming)",
     "ABS.SmartDeploy" -> "the module ABS.SmartDeploy (smart deployment)",
     "ABS.StdLib.Exceptions" -> "the module ABS.StdLib.Exceptions (the predefined exceptions are in ABS.StdLib)")
 

@@ -15,6 +15,13 @@ class NegativeTest {
 
   private def m(body: String): String = "module T;\n" + body
 
+  private val metaReflection = "it reflects on and changes the running model (an object's class, fields and COG, a COG's " +
+    "scheduler, the methods of a class), which only the reference toolchain's deprecated dynamic Java " +
+    "backend does; absc compiles classes ahead of time into JVM classes that cannot change while the model runs"
+  private val metaReconfiguration = "it reconfigures the running product (delta application at run time), which only the reference " +
+    "toolchain's deprecated dynamic Java backend does; absc compiles one product, flattened before " +
+    "compiling (-p PRODUCT), whose classes cannot change while it runs"
+
   /** (name, program, expected diagnostics) */
   private val cases: List[(String, String, List[String])] = List(
     // ---- types of values
@@ -196,6 +203,16 @@ class NegativeTest {
       List("2:10: error: type mismatch in the cost: expected Rat, found String")),
     ("movecogto", m("{ movecogto 1; }"),
       List("2:3: error: 'movecogto' is not supported: it moves this COG to another deployment component, and the reference's Java and Erlang backends do not implement it either (only its retired Maude backend ran it), so there is no reference behaviour to match")),
+    // ---- ABS.Meta: importing it costs nothing, each use of one of its names is an error at the use
+    ("ABS.Meta: reflect and its mirror type", m("import * from ABS.Meta;\ninterface I {}\nclass C implements I {}\n{ I o = new C(); ObjectMirror r = reflect(o); }"),
+      List(s"5:18: error: interface 'ObjectMirror' of module ABS.Meta is not supported, because $metaReflection",
+        s"5:35: error: function 'reflect' of module ABS.Meta is not supported, because $metaReflection")),
+    ("ABS.Meta: product reconfiguration, imported by name", m("import getProductLine, Runtime from ABS.Meta;\n{ Runtime r = new Runtime(); Bool b = getProductLine() == null; }"),
+      List(s"3:3: error: interface 'Runtime' of module ABS.Meta is not supported, because $metaReconfiguration",
+        s"3:15: error: class 'Runtime' of module ABS.Meta is not supported, because $metaReconfiguration",
+        s"3:39: error: function 'getProductLine' of module ABS.Meta is not supported, because $metaReconfiguration")),
+    ("ABS.Meta: a qualified name", m("import ABS.Meta.Cog;\n{ ABS.Meta.Cog c = null; }"),
+      List(s"3:3: error: interface 'Cog' of module ABS.Meta is not supported, because $metaReflection")),
     ("a deployment name without its import", m("{ Rat s = total(Speed); }"),
       List("2:11: error: unknown function 'total'", "2:17: error: the deployment constructor 'Speed' is in the module ABS.DC: add 'import * from ABS.DC;' to module 'T'")),
     // ---- the Model API (HttpAnnotations)

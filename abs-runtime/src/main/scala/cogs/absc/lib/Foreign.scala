@@ -40,7 +40,53 @@ final class Foreign private (val absClass: String, val impl: AnyRef, methods: Ma
   }
 }
 
+/**
+ * A model's own `def T f(..) = builtin;` bound to `public static apply(..)` of a Java or Scala
+ * class on the class path (the names: `cogs.absc.lower.ForeignNames`), made by [[Foreign.function]]
+ * once per run. Values cross the boundary as for a `[Foreign]` class's methods. An ABS exception
+ * the implementation throws is raised as itself; any other is a [[BuiltinFailed]] naming the
+ * function and where it is declared, which fails the calling process as a runtime error does.
+ */
+final class ForeignFunction private[lib] (absName: String, at: String, method: Method) {
+  def call[A](result: String, args: Any*): A = {
+    val javaArgs = args.zip(method.getParameterTypes).map { case (a, t) => Foreign.toJava(a, t, s"argument of the builtin function $absName") }
+    val r =
+      try method.invoke(null, javaArgs: _*)
+      catch {
+        case e: InvocationTargetException if e.getCause ne null => e.getCause match {
+          case abs: AbsException => throw abs
+          case other => throw new BuiltinFailed(
+            s"the builtin function $absName ($at) failed in ${method.getDeclaringClass.getName}.apply: $other", other)
+        }
+      }
+    Foreign.fromJava(r, result, s"the result of ${method.getDeclaringClass.getName}.apply (the builtin function $absName, $at)").asInstanceOf[A]
+  }
+}
+
+/** A model's own builtin function failed in its implementation, or has none on the class path. */
+final class BuiltinFailed private[lib] (message: String, cause: Throwable) extends RuntimeException(message, cause)
+
 object Foreign {
+
+  /**
+   * The implementation of builtin function `absName` (`Module.f`, declared at `at`), with `arity`
+   * parameters: `public static apply` of `javaClass`, found by the loader of `self` (the module's
+   * object: the model's loader, with `--classpath`). None there is a [[BuiltinFailed]] saying what
+   * was looked for.
+   */
+  def function(absName: String, javaClass: String, arity: Int, at: String, self: AnyRef): ForeignFunction = {
+    def missing(what: String): Nothing = throw new BuiltinFailed(
+      s"the builtin function $absName ($at) has no implementation: $what; it is a public static method apply with " +
+        s"$arity parameter(s) of the class $javaClass, on the class path (absc run --classpath DIR_OR_JAR)", null)
+    val loader = Option(self.getClass.getClassLoader).getOrElse(ClassLoader.getSystemClassLoader)
+    val cls =
+      try Class.forName(javaClass, true, loader)
+      catch { case _: ClassNotFoundException | _: LinkageError => missing(s"no class $javaClass") }
+    val m = cls.getMethods.find(m => m.getName == "apply" && Modifier.isStatic(m.getModifiers) && m.getParameterCount == arity)
+      .getOrElse(missing(s"the class $javaClass has no public static apply with $arity parameter(s)"))
+    new ForeignFunction(absName, at, m)
+  }
+
   /** The system property that names the foreign class of ABS class `absClass` (`Module.Class`). */
   def property(absClass: String): String = s"cogs.absc.foreign.$absClass"
 
@@ -78,7 +124,7 @@ object Foreign {
     case _ => "Other"
   }
 
-  private def toJava(v: Any, t: Class[_], what: => String): AnyRef = v match {
+  private[lib] def toJava(v: Any, t: Class[_], what: => String): AnyRef = v match {
     case i: AbsInt if t == java.lang.Integer.TYPE || t == classOf[java.lang.Integer] =>
       try Integer.valueOf(i.toInt) catch { case _: ArithmeticException => throw new ArithmeticException(s"$what: $i does not fit an int") }
     case i: AbsInt if t == java.lang.Long.TYPE || t == classOf[java.lang.Long] =>
@@ -87,7 +133,7 @@ object Foreign {
     case other => other.asInstanceOf[AnyRef]
   }
 
-  private def fromJava(r: Any, kind: String, what: => String): Any = kind match {
+  private[lib] def fromJava(r: Any, kind: String, what: => String): Any = kind match {
     case "Unit" => ()
     case "Int" => r match {
       case i: AbsInt => i

@@ -732,6 +732,7 @@ object ProgramRunner {
     case _: AbsException if t.isInstanceOf[CreationFailed] || t.isInstanceOf[ThrownAt] => s"uncaught exception ${t.getMessage}"
     case e: AbsException => s"uncaught exception ${e.getMessage}"
     case q: cogs.absc.lib.SqliteQueryFailed => q.getMessage
+    case f: cogs.absc.lib.BuiltinFailed => f.getMessage
     case other =>
       val m = other.getMessage
       val name = other.getClass.getName
