@@ -1,6 +1,6 @@
 package Geometry;
 
-/** The ABS function Geometry.hypot (examples/abs/Builtin.abs): a Float is a double. */
+/** The ABS function Geometry.hypot (examples/builtin/Builtin.abs): a Float is a double. */
 public final class hypot_f {
     private hypot_f() {}
 

@@ -2,7 +2,7 @@ package Geometry;
 
 import java.math.BigInteger;
 
-/** The ABS function Geometry.gcd (examples/abs/Builtin.abs): an ABS Int, of any size, is a BigInteger. */
+/** The ABS function Geometry.gcd (examples/builtin/Builtin.abs): an ABS Int, of any size, is a BigInteger. */
 public final class gcd_f {
     private gcd_f() {}
 
