@@ -3,7 +3,7 @@ package cogs.absc.driver
 import cogs.absc.ast.CompilationUnit
 import cogs.absc.diag.Diagnostic
 import cogs.absc.emit.{EmittedProgram, ScalaEmitter}
-import cogs.absc.lower.{Instrumentation, IrPrinter, LProgram, Limits, Lower, LowerError, Optimise}
+import cogs.absc.lower.{Instrument, Instrumentation, IrPrinter, LProgram, Limits, Lower, LowerError, Optimise}
 import cogs.absc.typecheck.{TypeChecker, TypedProgram, TypedSummary}
 
 /**
@@ -26,9 +26,12 @@ class AbsBackendWith(instrumentation: Instrumentation, pkg: String = ScalaEmitte
       val sessionErrors = SessionCheck(c.program, instrumentation.sessions)
       if (sessionErrors.nonEmpty) Left(Stop.Diagnostics(sessionErrors))
       else
-        try Right(AbsBackend.onLargeStack(Lower(c.program, pkg, instrumentation, c.mainModule)))
+        try Right(AbsBackend.onLargeStack(Lower(c.program, pkg, c.mainModule)))
         catch { case e: LowerError => Left(Stop.Diagnostics(List(Diagnostic.error(e.pos, e.getMessage)))) }
     }, IrPrinter.apply)
+
+  val instrument: Phase[LProgram, LProgram] =
+    ir("instrument", "IR pass: every call site to plain code, traced for the monitor or checked against a session protocol where the configuration asks", Instrument(_, instrumentation))
 
   val limits: Phase[LProgram, LProgram] =
     ir("limits", "IR pass: keeps every JVM method under 64 KB of code and every constant under 64 KB", Limits.apply)
@@ -41,7 +44,7 @@ class AbsBackendWith(instrumentation: Instrumentation, pkg: String = ScalaEmitte
       p => Right(AbsBackend.onLargeStack(ScalaEmitter.print(p))), Pipeline.showEmitted)
 
   override val translation: Phases[CheckedProgram[TypedProgram], EmittedProgram] =
-    Phases(lower) andThen limits andThen optimise andThen print
+    Phases(lower) andThen instrument andThen limits andThen optimise andThen print
 
   def emit(program: TypedProgram, mainModule: Option[String]): Either[List[Diagnostic], EmittedProgram] =
     translation.run(CheckedProgram(program, program.warnings, program.units, mainModule)).left.map {

@@ -165,7 +165,7 @@ private[driver] final class Absc(ctx: Main.Context) extends Callable[Integer] {
 /** Options of every command. */
 private[driver] final class CommonOptions {
   @Opt(names = Array("-v", "--verbose"),
-    description = Array("Print the time of each phase (parse, flatten, check, entry, lower, limits, optimise, print: see 'absc dump --list'; then scalac, run) and the cache's decision to stderr; stack traces of failures. Twice (-vv): also the command line of the compiler JVM."))
+    description = Array("Print the time of each phase (parse, flatten, check, entry, lower, instrument, limits, optimise, print: see 'absc dump --list'; then scalac, run) and the cache's decision to stderr; stack traces of failures. Twice (-vv): also the command line of the compiler JVM."))
   var verbosity: Array[Boolean] = Array.empty
 
   def verbose: Boolean = verbosity.length >= 1

@@ -19,7 +19,8 @@ import cogs.absc.typecheck.TypedProgram
  *   check    List[CompilationUnit]   -> CheckedProgram          (TypedProgram: types, names, effects)
  *   entry    CheckedProgram          -> CheckedProgram          (the module whose main block runs)
  *   then the back end's translation: absc's own is
- *   lower    CheckedProgram          -> LProgram                (the IR)
+ *   lower      CheckedProgram        -> LProgram              (the IR; call sites as data)
+ *   instrument LProgram              -> LProgram              (IR pass: call sites to code, traced or checked as configured)
  *   limits   LProgram                -> LProgram                (IR pass: the JVM's class-file limits)
  *   optimise LProgram                -> LProgram                (IR pass: value dropping, map fusion)
  *   print    LProgram                -> EmittedProgram          (Scala text and line tables)

@@ -149,6 +149,7 @@ private[emit] final class Printer {
     case S.Throw(x) => w("throw "); operand(x)
     case S.Catch(b, n, h) => w("(try "); operand(b); w(s" catch { case $n: Throwable => "); exp(h); w(" })")
     case S.Proc(p) => proc(p)
+    case x @ (_: S.Send | _: S.SendWithDeadline | _: S.Created | _: S.SyncNow) => throw Instrument.notInstrumented(x)
   }
 
   /** A plain statement inside an expression block (`let`, an observed call's arguments). */
@@ -258,6 +259,7 @@ private[emit] final class Printer {
     case P.Call(e: S.Block) => w("("); exp(e); w(")")
     case P.Call(e) => exp(e)
     case P.SelfCall(m, args) => exp(S.App(S.Sel(S.This, m), Nil, args))
+    case x: P.Sync => throw Instrument.notInstrumented(x)
     case P.If(c, t, e) =>
       w("(if ("); exp(c); w(") {"); indented { procBody(t) }; line("} else {"); indented { procBody(e) }; line("})")
     case P.While(c, body) =>

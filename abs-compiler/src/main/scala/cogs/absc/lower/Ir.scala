@@ -57,12 +57,49 @@ object S {
   /** A `Proc[_]`-typed lowered computation used as an expression (a suspending sync call's argument, say). */
   final case class Proc(p: P) extends S
 
+  // Call sites that monitoring or a session protocol may instrument. Lowering makes them; the
+  // `instrument` pass ([[Instrument]]) replaces each by plain code (instrumented or not), so no
+  // later phase sees one.
+
+  /** `o!m(args)`: `target.send("m")(message)`, or `.tell` when `oneWay` (nobody can read its future). */
+  final case class Send(call: Call, oneWay: Boolean) extends S
+  /**
+   * `[Deadline: d] o!m(args)`: `AbsTime.sendWithDeadline(target, "m", traced, deadline, message)`.
+   * The message's arguments are names bound before (the deadline is evaluated after them);
+   * whether they also go into the trace event (`traced`) is the `instrument` pass's choice.
+   */
+  final case class SendWithDeadline(call: Call, deadline: S) extends S
+  /** `new C(..)`: `make` creates and starts the object; `cls` is its ABS class (a session role may need to know it). */
+  final case class Created(make: S, cls: String) extends S
+  /**
+   * A synchronous call that does not suspend, as a value: `this.direct(args)` when `direct` names
+   * the method's value-returning form, else `Proc.now(target.name(args))` (name: the message's).
+   */
+  final case class SyncNow(call: Call, direct: Option[String]) extends S
+
   val Unit: S = Lit("()")
   val Null: S = Lit("null")
   val This: S = Id("this")
   def str(s: String): S = Str(s)
   def call(f: String, args: S*): S = App(Id(f), Nil, args.toList)
 }
+
+/**
+ * A call site as the `instrument` pass sees it: the target (evaluated first), the ABS method name,
+ * the message (`owner.name(args)`: the constructor of the call as data) and where it is.
+ */
+final case class Call(target: S, method: String, message: Message, site: CallSite)
+
+/** `owner.name(args)`: a call as data (a message constructor of an interface's or a class's companion). */
+final case class Message(owner: String, name: String, args: List[S]) {
+  def exp: S = S.App(S.Sel(S.Id(owner), name), Nil, args)
+}
+
+/**
+ * What decides whether a call is instrumented: the ABS class of the caller (None: the main block),
+ * the ABS classes whose objects may receive it, and its ABS position (for a protocol violation).
+ */
+final case class CallSite(caller: Option[String], receivers: List[String], pos: String)
 
 /** A Scala pattern. */
 sealed trait Pat extends Product with Serializable
@@ -137,8 +174,14 @@ object P {
   /** `fut.get`: blocks the COG until the future is resolved. */
   /** `fut.getAt(at)`: `at` is the `get`'s ABS position, for deadlock reports. */
   final case class Get(fut: S, at: String) extends P
-  /** A Scala expression of type `Proc[_]` (a synchronous call through an interface, `Proc.sync(..)`). */
+  /** A Scala expression of type `Proc[_]`. */
   final case class Call(e: S) extends P
+  /**
+   * A synchronous call that may suspend: `this.self(args)` when `self` names the method (or its
+   * frame form) on `this`, else `Proc.sync(target, "m")(message)`. Made by lowering, replaced by
+   * the `instrument` pass (see [[S.Send]]).
+   */
+  final case class Sync(call: cogs.absc.lower.Call, self: Option[String]) extends P
   /**
    * A synchronous call on `this` of a method compiled as a continuation: `this.m(..)`, or
    * `this.m$body(..)`, its frame form, where the effect analysis leaves the failure to the

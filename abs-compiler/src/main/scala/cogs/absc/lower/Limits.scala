@@ -166,6 +166,7 @@ private final class Limits {
     case P.Get(f, at) => P.Get(top(f), at)
     case P.Call(e) => P.Call(top(e))
     case P.SelfCall(m, args) => P.SelfCall(m, args.map(top))
+    case x: P.Sync => throw Instrument.notInstrumented(x)
     case P.If(c, t, e) => P.If(top(c), proc(t), proc(e))
     case P.While(c, b) => P.While(top(c), proc(b))
     case P.Foreach(l, x, i, b) => P.Foreach(top(l), x, i, proc(b))
@@ -251,6 +252,7 @@ private final class Limits {
     case S.Throw(x) => one(x)(S.Throw(_))
     case S.Catch(b, n, h) => many(List(b, h))(xs => S.Catch(xs(0), n, xs(1)))
     case S.Proc(p) => (S.Proc(proc(p)), 8) // its continuations are function literals already
+    case x @ (_: S.Send | _: S.SendWithDeadline | _: S.Created | _: S.SyncNow) => throw Instrument.notInstrumented(x)
   }
 
   // ------------------------------------------------------------------ deep nests

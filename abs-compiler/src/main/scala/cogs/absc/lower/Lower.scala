@@ -18,13 +18,13 @@ object Lower {
    * Lower `program`. `mainModule`: the module whose main block the program runs, as the
    * pipeline's `entry` phase chose it (None: no main block runs).
    */
-  def apply(program: TypedProgram, pkg: String, instrumentation: Instrumentation, mainModule: Option[String]): LProgram =
-    new Lower(program, pkg, instrumentation).lower(mainModule)
+  def apply(program: TypedProgram, pkg: String, mainModule: Option[String]): LProgram =
+    new Lower(program, pkg).lower(mainModule)
 }
 
-private[lower] final class Lower(program: TypedProgram, pkg: String, instrumentation: Instrumentation) {
+private[lower] final class Lower(program: TypedProgram, pkg: String) {
   private val names = new Names(program, pkg)
-  private val x = new LowerExp(program, names, instrumentation)
+  private val x = new LowerExp(program, names)
   private val stmts = new LowerStmt(x)
   private val b = program.builtins
 
@@ -38,7 +38,7 @@ private[lower] final class Lower(program: TypedProgram, pkg: String, instrumenta
     val chosen = mainModule.map(n => codeModules.find(m => m.name == n && m.main.isDefined)
       .getOrElse(throw new IllegalArgumentException(s"absc: module $n has no main block")))
     val main = chosen.flatMap(m => modules.collectFirst { case (`m`, lm) => lm })
-    LProgram(pkg, modules.map(_._2), main, chosen.exists(hasTestResult), instrumentation.monitorConfig, origins)
+    LProgram(pkg, modules.map(_._2), main, chosen.exists(hasTestResult), None, origins)
   }
 
   /** The ABS construct behind each JVM method of the generated code (see [[LProgram]]). */

@@ -8,7 +8,7 @@ private[lower] final class Ctx(val module: Option[ModuleSym], val cls: Option[Cl
     val typeParams: Set[String] = Set.empty)
 
 /** Pure expressions, patterns, types, and the effect expressions (calls, `new`, `get`, `await`). */
-private[lower] final class LowerExp(val program: TypedProgram, val names: Names, val instrumentation: Instrumentation) {
+private[lower] final class LowerExp(val program: TypedProgram, val names: Names) {
   private val b = program.builtins
   private val localNames = new java.util.IdentityHashMap[LocalSym, String]
 
@@ -384,21 +384,19 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
       S.call("nullCheck", exp(other, ctx), S.str(s"call of $m on null at ${pos(call)}"))
   }
 
-  /** Does a call of `m` possibly reach a method that the monitor configuration observes? */
-  private def observedCall(m: MethodSym): Boolean = instrumentation.enabled &&
-    receivers(m).exists(c => instrumentation.observesClass(c.name) && instrumentation.observesMethod(c.name, m.name))
-
   private def receivers(m: MethodSym): List[ClassSym] = m.owner match {
     case c: ClassSym => List(c)
     case i: InterfaceSym => program.classes.filter(_.allInterfaces.contains(i))
     case _ => program.classes
   }
 
-  /** May this call be a message of a session protocol (the caller's class plays a role that sends it)? */
-  // Outside every class, a call is in the main block (functions make none), which
-  // may play roles too (`roles { C = main }`).
-  private def sessionCall(m: MethodSym, ctx: Ctx): Boolean = instrumentation.sessions.nonEmpty &&
-    instrumentation.sessionCall(ctx.cls.fold(cogs.absc.run.SessionEntry.MainBlock)(_.name), m.name, receivers(m).map(_.name))
+  /**
+   * What the `instrument` pass needs to decide about a call of `m` here (see [[Instrument]]).
+   * Outside every class, a call is in the main block (functions make none), which may play
+   * session roles too (`roles { C = main }`).
+   */
+  private def callSite(m: MethodSym, call: Node, ctx: Ctx): CallSite =
+    CallSite(ctx.cls.map(_.name), receivers(m).map(_.name), pos(call))
 
   /** The companion that has the message constructor: the interface's, or the class's for calls on `this`. */
   private def messageOwner(t: PureExp, m: MethodSym, ctx: Ctx): String = program.typeOf(t) match {
@@ -410,12 +408,13 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
     }
   }
 
-  private def message(t: PureExp, m: MethodSym, args: List[S], ctx: Ctx): S =
-    S.App(S.Sel(S.Id(messageOwner(t, m, ctx)), names.method(m)), Nil, args)
+  private def message(t: PureExp, m: MethodSym, args: List[S], ctx: Ctx): Message =
+    Message(messageOwner(t, m, ctx), names.method(m), args)
 
   /**
    * `o!m(args)`: a `Fut[T]`; with `oneWay` (the statement `o!m(args);`, whose future nobody can
-   * read) a one-way call, which allocates no future.
+   * read) a one-way call, which allocates no future. Whether it is traced or checked as a
+   * protocol message is the `instrument` pass's decision.
    */
   def asyncCall(c: AsyncCall, ctx: Ctx, oneWay: Boolean = false): S = {
     val m = program.methodOf(c)
@@ -424,29 +423,13 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
         // [Deadline: d] o!m(..): the deadline (a Duration) is evaluated after the arguments.
         val temps = c.args.map(_ => ctx.locals.temp("arg"))
         val defs = c.args.zip(temps).map { case (a, n) => St.Def(n, None, exp(a, ctx), mutable = false) }
-        val traced = if (observedCall(m)) S.App(S.Id("List"), List(T.Ref("Any")), temps.map(S.Id)) else S.Id("Nil")
-        return S.Block(defs, S.App(S.Id("AbsTime.sendWithDeadline"), Nil, List(target(c.target, c, ctx), S.str(c.method),
-          traced, exp(d, ctx), message(c.target, m, temps.map(S.Id), ctx))))
+        S.Block(defs, S.SendWithDeadline(Call(target(c.target, c, ctx), c.method, message(c.target, m, temps.map(S.Id), ctx),
+          callSite(m, c, ctx)), exp(d, ctx)))
       case None =>
+        // The target first, then the arguments, as the plain call evaluates them.
+        val t = target(c.target, c, ctx)
+        S.Send(Call(t, c.method, message(c.target, m, c.args.map(exp(_, ctx)), ctx), callSite(m, c, ctx)), oneWay)
     }
-    if (sessionCall(m, ctx)) {
-      // Maybe a protocol message: the session helper decides at run time from the caller's and the
-      // callee's roles (cogs.absc.run.AbsSessions); it keeps the future, as an observed call does.
-      val temps = c.args.map(_ => ctx.locals.temp("arg"))
-      val defs = c.args.zip(temps).map { case (a, n) => St.Def(n, None, exp(a, ctx), mutable = false) }
-      val sender = if (ctx.cls.isDefined) S.This else S.Sel(S.Id("Cogs"), "self")
-      S.Block(defs, S.App(S.Id("cogs.absc.run.AbsSessions.send"), Nil, List(sender, target(c.target, c, ctx), S.str(c.method),
-        S.App(S.Id("List"), List(T.Ref("Any")), temps.map(S.Id)), S.str(pos(c)), message(c.target, m, temps.map(S.Id), ctx))))
-    } else if (observedCall(m)) {
-      // Observed by a monitor: the arguments, evaluated once, also go into the trace event. An
-      // observed call keeps its future even as a statement: it is the call's identity in the trace.
-      val temps = c.args.map(_ => ctx.locals.temp("arg"))
-      val defs = c.args.zip(temps).map { case (a, n) => St.Def(n, None, exp(a, ctx), mutable = false) }
-      S.Block(defs, S.App(S.Sel(S.Id("Cogs"), "sendWithArgs"), Nil, List(target(c.target, c, ctx), S.str(c.method),
-        S.App(S.Id("List"), List(T.Ref("Any")), temps.map(S.Id)), message(c.target, m, temps.map(S.Id), ctx))))
-    } else
-      S.App(S.App(S.Sel(target(c.target, c, ctx), if (oneWay) "tell" else "send"), Nil, List(S.str(c.method))), Nil,
-        List(message(c.target, m, c.args.map(exp(_, ctx)), ctx)))
   }
 
   /** `new C(args)` / `new local C(args)`. */
@@ -480,10 +463,9 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
           case None => args => S.App(S.App(S.Sel(S.Id("Cogs"), "spawnScheduled"), Nil, List(policy)), Nil, List(make(args)))
         }
     }
-    // An object of a class that plays a session role is offered its roles as it is created.
-    val made: S => S =
-      if (instrumentation.playsRole(c.name)) o => S.App(S.Id("cogs.absc.run.AbsSessions.created"), Nil, List(o, S.str(c.name)))
-      else identity
+    // An object of a class that plays a session role is offered its roles as it is created (the
+    // `instrument` pass's decision).
+    val made: S => S = o => S.Created(o, c.name)
     val placed = dc.isDefined && program.schedulerAt(n).isEmpty
     if (c.init.isEmpty && c.bodyFields.forall(_.init.forall(cannotFail)) && !placed) made(spawn(n.args.map(exp(_, ctx))))
     else if (c.init.isEmpty && c.bodyFields.forall(_.init.forall(cannotFail))) {
@@ -520,45 +502,24 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names,
    */
   def syncCallProc(c: SyncCall, ctx: Ctx): P = {
     val m = program.methodOf(c)
-    if (sessionCall(m, ctx)) return P.Call(checkedSyncCall(c, m, ctx))
     val args = c.args.map(exp(_, ctx))
+    val call = Call(target(c.target, c, ctx), c.method, message(c.target, m, args, ctx), callSite(m, c, ctx))
     c.target match {
-      case ThisExp() => P.SelfCall(if (program.isFrameCall(c)) names.frameMethod(m) else names.method(m), args)
-      case t =>
-        P.Call(S.App(S.App(S.Sel(S.Id("Proc"), "sync"), Nil, List(target(t, c, ctx), S.str(c.method))), Nil,
-          List(message(t, m, args, ctx))))
+      case ThisExp() => P.Sync(call, Some(if (program.isFrameCall(c)) names.frameMethod(m) else names.method(m)))
+      case _ => P.Sync(call, None)
     }
   }
 
   /**
    * A synchronous call of a method that does not suspend: its value, now. A direct call (on
    * `this`, of a method that needs no continuation) is one JVM call of `m$now`, with no `Proc`.
+   * Only calls on `this` come here (a call through an interface may always suspend).
    */
   def syncCallNow(c: SyncCall, ctx: Ctx): S = {
     val m = program.methodOf(c)
-    // Only calls on `this` come here (a call through an interface may always suspend). One that
-    // may be a protocol message must not skip its check because the effect analysis made it a
-    // plain call: it runs the checked step now. That step has no synchronous-call node for a call
-    // on the caller itself (AbsSessions.sync), so `Proc.now` runs it, and the method it runs
-    // cannot suspend (that is why this call is here); a refused call throws the violation.
-    if (sessionCall(m, ctx)) return S.App(S.Sel(S.Id("Proc"), "now"), Nil, List(checkedSyncCall(c, m, ctx)))
     val args = c.args.map(exp(_, ctx))
-    if (program.isDirect(c)) S.App(S.Sel(S.This, names.directMethod(m)), Nil, args)
-    else S.App(S.Sel(S.Id("Proc"), "now"), Nil, List(S.App(S.Sel(target(c.target, c, ctx), names.method(m)), Nil, args)))
-  }
-
-  /**
-   * A synchronous call that may be a protocol message of a session (see [[sessionCall]]): the
-   * session helper decides at run time from the caller's and the callee's roles, and checks it
-   * (cogs.absc.run.AbsSessions.sync), naming the call's ABS position in a violation. The
-   * arguments are evaluated once, before, as for an instrumented asynchronous call.
-   */
-  private def checkedSyncCall(c: SyncCall, m: MethodSym, ctx: Ctx): S = {
-    val temps = c.args.map(_ => ctx.locals.temp("arg"))
-    val defs = c.args.zip(temps).map { case (a, n) => St.Def(n, None, exp(a, ctx), mutable = false) }
-    val sender = if (ctx.cls.isDefined) S.This else S.Sel(S.Id("Cogs"), "self")
-    S.Block(defs, S.App(S.Id("cogs.absc.run.AbsSessions.sync"), Nil, List(sender, target(c.target, c, ctx), S.str(c.method),
-      S.App(S.Id("List"), List(T.Ref("Any")), temps.map(S.Id)), S.str(pos(c)), message(c.target, m, temps.map(S.Id), ctx))))
+    val call = Call(target(c.target, c, ctx), c.method, message(c.target, m, args, ctx), callSite(m, c, ctx))
+    S.SyncNow(call, if (program.isDirect(c)) Some(names.directMethod(m)) else None)
   }
 
   /** An effect expression that reaches a scheduling point, as a lowered computation. */

@@ -44,6 +44,7 @@ object Optimise {
     case P.Match(s, cases) => P.Match(s, cases.map(c => c.copy(body = proc(c.body))))
     case P.Try(body, handler, fin) => P.Try(proc(body), handler.map { case (e, h) => (e, proc(h)) }, fin.map(proc))
     case _: P.Done | _: P.Await | _: P.AwaitValue | P.Suspend | _: P.Get | _: P.Call | _: P.SelfCall | _: P.Raise => p
+    case x: P.Sync => throw Instrument.notInstrumented(x)
   }
 
   /** `p` where its value is dropped: the `Void`s at the ends of its branches are not needed. */

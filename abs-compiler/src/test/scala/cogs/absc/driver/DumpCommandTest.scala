@@ -82,7 +82,7 @@ class DumpCommandTest {
     val r = absc(AbsBackend, "dump", "--list")
     assertEquals(0, r.status, r.err)
     val names = r.out.linesIterator.map(_.takeWhile(_ != ' ')).toList
-    assertEquals(List("parse", "flatten", "check", "entry", "lower", "limits", "optimise", "print"), names)
+    assertEquals(List("parse", "flatten", "check", "entry", "lower", "instrument", "limits", "optimise", "print"), names)
     assertTrue(r.out.linesIterator.forall(_.trim.contains("  ")), "each phase says what it does:\n" + r.out)
   }
 
@@ -91,7 +91,7 @@ class DumpCommandTest {
     val r = absc(AbsBackend, "dump", "--after", "optimize", f)
     assertEquals(2, r.status)
     assertEquals("", r.out)
-    assertTrue(r.err.startsWith("absc: --after: unknown phase 'optimize' (the phases: parse, flatten, check, entry, lower, limits, optimise, print)"), r.err)
+    assertTrue(r.err.startsWith("absc: --after: unknown phase 'optimize' (the phases: parse, flatten, check, entry, lower, instrument, limits, optimise, print)"), r.err)
   }
 
   @Test def everyPhasesOutputCanBeShown(): Unit = {
@@ -111,8 +111,10 @@ class DumpCommandTest {
     assertTrue(after("entry").endsWith("// entry: the main block of module M\n"))
     val ir = after("lower")
     assertTrue(ir.startsWith("LProgram(\n"), ir)
-    assertTrue(ir.contains("""frame = Some("g$body")""") && ir.contains("""SelfCall(method = "g$body""""), ir)
-    assertEquals(ir, after("limits"), "an ordinary program passes the limits unchanged")
+    assertTrue(ir.contains("""frame = Some("g$body")""") && ir.contains("""self = Some("g$body")"""), ir)
+    val instrumented = after("instrument")
+    assertTrue(instrumented.contains("""SelfCall(method = "g$body"""") && !instrumented.contains("Sync("), instrumented)
+    assertEquals(instrumented, after("limits"), "an ordinary program passes the limits unchanged")
     val fused = """Map\(\s*first =""".r
     assertTrue(fused.findFirstIn(after("optimise")).isDefined && fused.findFirstIn(ir).isEmpty, "map fusion is the optimise pass's")
     val scala = after("print")

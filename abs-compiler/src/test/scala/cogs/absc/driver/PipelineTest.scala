@@ -44,9 +44,10 @@ class PipelineTest {
   private def entered = ok(pipeline.entry.run(checked.asInstanceOf[CheckedProgram[pipeline.backend.Checked]]))
     .asInstanceOf[CheckedProgram[TypedProgram]]
   private def lowered: LProgram = ok(AbsBackend.lower.run(entered))
+  private def instrumented: LProgram = ok(AbsBackend.instrument.run(lowered))
 
   @Test def thePhasesInOrder(): Unit = {
-    assertEquals(List("parse", "flatten", "check", "entry", "lower", "limits", "optimise", "print"), pipeline.phases.names)
+    assertEquals(List("parse", "flatten", "check", "entry", "lower", "instrument", "limits", "optimise", "print"), pipeline.phases.names)
     // A back end of the tests' own: the same phases up to entry, then its one translation phase.
     assertEquals(List("parse", "flatten", "check", "entry", "emit"),
       new Pipeline(new FakeBackend(Map.empty), ProgramOptions()).phases.names)
@@ -106,7 +107,7 @@ class PipelineTest {
     assertEquals(Some("g$body"), method("g").frame)
     assertEquals(None, method("f").frame)
     def selfCalls(p: P): List[String] = p match {
-      case P.SelfCall(m, _) => List(m)
+      case P.Sync(_, Some(m)) => List(m)
       case P.Then(_, n) => selfCalls(n)
       case P.Bind(a, _, b) => selfCalls(a) ++ selfCalls(b)
       case P.Void(a) => selfCalls(a)
@@ -124,18 +125,18 @@ class PipelineTest {
   }
 
   @Test def limitsLeavesAnOrdinaryProgramAndMovesAHugeStringOut(): Unit = {
-    val ir = lowered
+    val ir = instrumented
     assertEquals(ir, ok(AbsBackend.limits.run(ir)))
     val huge = "x" * 30000
     val big = ok(pipeline.check.run(ok(pipeline.parse.run(sources(s"""module H;\n{ String s = "$huge"; println(s); }\n""")))))
-    val bigIr = ok(AbsBackend.lower.run(ok(pipeline.entry.run(big)).asInstanceOf[CheckedProgram[TypedProgram]]))
+    val bigIr = ok(AbsBackend.instrument.run(ok(AbsBackend.lower.run(ok(pipeline.entry.run(big)).asInstanceOf[CheckedProgram[TypedProgram]]))))
     def consts(p: LProgram) = p.modules.flatMap(_.decls).collect { case k: LConst => k }
     assertEquals(Nil, consts(bigIr))
     assertEquals(1, consts(ok(AbsBackend.limits.run(bigIr))).size, "the string is a constant of the module after limits")
   }
 
   @Test def printLaysOutWhatTheIrDecided(): Unit = {
-    val ir = ok(AbsBackend.limits.run(lowered))
+    val ir = ok(AbsBackend.limits.run(instrumented))
     val text = ok(AbsBackend.print.run(ir)).files.map(_.text).mkString
     assertTrue(text.contains("private def g$body(n: AbsInt): Proc[AbsInt]"), text)
     assertTrue(text.contains("this.g$body(n)"), text)
@@ -150,7 +151,7 @@ class PipelineTest {
   }
 
   @Test def optimiseFusesMapsAndDropsVoidsForThePrinter(): Unit = {
-    val ir = ok(AbsBackend.limits.run(lowered))
+    val ir = ok(AbsBackend.limits.run(instrumented))
     def f(p: LProgram) = p.modules.flatMap(_.decls).collectFirst { case c: LClass => c }.get.methods.find(_.sig.absName == "f").get.cps.get match {
       case P.Then(List(St.Line(4)), next) => next // the statement's ABS line, then the call
       case other => other
@@ -174,9 +175,33 @@ class PipelineTest {
     assertEquals(out.modules.head, out.mainModule.get)
   }
 
+  @Test def instrumentDecidesEveryCallSiteAndLeavesNoneForThePrinter(): Unit = {
+    // Lowering leaves the call sites as data, whatever the configuration.
+    val calls = lowered.modules.flatMap(_.decls).collect { case m: LMain => m }.head.toString
+    assertTrue(calls.contains("Send(Call(") && calls.contains("CallSite(None,List(C),m.abs:14:"), calls)
+    assertFalse(calls.contains("sendWithArgs"), calls)
+    // Without a monitor or a session: the plain calls.
+    val plain = IrPrinter(instrumented)
+    assertFalse(plain.contains("Send(") || plain.contains("Sync("), plain)
+    assertTrue(ok(AbsBackend.print.run(instrumented)).files.map(_.text).mkString.contains(".send(\"f\")(I.f(AbsInt(1)))"))
+    // Observing C.f: the main block's call of f is traced with its argument, evaluated first.
+    val observing = Instrumentation(_ == "C", (c, m) => c == "C" && m == "f", Some("cogs.monitor {}"))
+    val traced = Instrument(lowered, observing)
+    assertEquals(Some("cogs.monitor {}"), traced.monitorConfig)
+    val text = ok(AbsBackend.print.run(traced)).files.map(_.text).mkString
+    assertTrue(text.contains("{ val sent$1 = AbsInt(1); Cogs.sendWithArgs(nullCheck(o, ") &&
+      text.contains("\"f\", List[Any](sent$1), I.f(sent$1)) }"), text)
+    // Observing another method: nothing is traced.
+    val other = Instrument(lowered, Instrumentation(_ => true, (_, m) => m == "h", Some("cogs.monitor {}")))
+    assertFalse(ok(AbsBackend.print.run(other)).files.map(_.text).mkString.contains("sendWithArgs"))
+    // A phase after instrument that met a call site would be an internal error, said as such.
+    val e = assertThrows(classOf[IllegalStateException], () => AbsBackend.limits.run(lowered))
+    assertTrue(e.getMessage.contains("after the instrument phase"), e.getMessage)
+  }
+
   @Test def thePhasesTogetherAreTheTranslation(): Unit = {
     val whole = ok(pipeline.phases.run(sources()))
-    val byPhase = ok(AbsBackend.print.run(ok(AbsBackend.optimise.run(ok(AbsBackend.limits.run(lowered))))))
+    val byPhase = ok(AbsBackend.print.run(ok(AbsBackend.optimise.run(ok(AbsBackend.limits.run(instrumented))))))
     assertEquals(byPhase.files, whole.files)
     assertEquals(Some("absmodel_main.Main"), whole.mainObject)
     val upToLower = ok(pipeline.phases.runUntil(sources(), Some("lower")))

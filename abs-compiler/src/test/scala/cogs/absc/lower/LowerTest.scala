@@ -10,7 +10,7 @@ class LowerTest {
   private def lower(text: String): LProgram = {
     val unit = Parser.parse("t.abs", text).fold(ds => fail(ds.map(_.render(text)).mkString("\n")), identity)
     val typed = TypeChecker.check(List(unit)).fold(ds => fail(ds.map(_.render(text)).mkString("\n")), identity)
-    Lower(typed, "p", Instrumentation.Off, None)
+    Instrument(Lower(typed, "p", None), Instrumentation.Off)
   }
 
   private def method(p: LProgram, cls: String, m: String): LMethod =
