@@ -14,19 +14,8 @@ object Test {
     def compute(): Slow => Proc[AbsInt] = _.compute()
   }
 
-  final class SlowImpl() extends ActiveObject with Slow {
+  final class SlowImpl() extends AbsObject with Slow {
     override def traceName: String = "SlowImpl"
-    private[this] var createdAt$ : String = _
-    def at$(site: String): this.type = { createdAt$ = site; this }
-    override def creationSite: String = createdAt$
-    private[this] var dead$ : AbsException = null
-    private[this] def recover$(e$: Throwable): Throwable = {
-      if (dead$ == null) AbsException.lift(e$) match {
-        case a$: AbsException => dead$ = a$
-        case _ => dead$ = ObjectDeadException
-      }
-      e$
-    }
 
     def compute(): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
@@ -34,8 +23,6 @@ object Test {
         Proc.done(AbsInt(10))
       } catch { case e$: Throwable => throw recover$(e$) }
     }
-
-    override def toString: String = if (createdAt$ eq null) s"SlowImpl#${System.identityHashCode(this)}" else "SlowImpl created at " + createdAt$
   }
   object SlowImpl {
     def compute(): SlowImpl => Proc[AbsInt] = _.compute()
@@ -50,20 +37,9 @@ object Test {
     def combine(s: Slow): Combiner => Proc[AbsInt] = _.combine(s)
   }
 
-  final class CombinerImpl() extends ActiveObject with Combiner {
+  final class CombinerImpl() extends AbsObject with Combiner {
     var allowed: Boolean = false
     override def traceName: String = "CombinerImpl"
-    private[this] var createdAt$ : String = _
-    def at$(site: String): this.type = { createdAt$ = site; this }
-    override def creationSite: String = createdAt$
-    private[this] var dead$ : AbsException = null
-    private[this] def recover$(e$: Throwable): Throwable = {
-      if (dead$ == null) AbsException.lift(e$) match {
-        case a$: AbsException => dead$ = a$
-        case _ => dead$ = ObjectDeadException
-      }
-      e$
-    }
 
     def allow(): Proc[Unit] = {
       if (dead$ != null) throw ObjectDeadException
@@ -88,8 +64,6 @@ object Test {
         }
       }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
     }
-
-    override def toString: String = if (createdAt$ eq null) s"CombinerImpl#${System.identityHashCode(this)}" else "CombinerImpl created at " + createdAt$
   }
   object CombinerImpl {
     def allow(): CombinerImpl => Proc[Unit] = _.allow()

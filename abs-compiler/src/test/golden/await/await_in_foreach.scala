@@ -14,19 +14,8 @@ object Test {
     def len(s: String): Len => Proc[AbsInt] = _.len(s)
   }
 
-  final class LenImpl() extends ActiveObject with Len {
+  final class LenImpl() extends AbsObject with Len {
     override def traceName: String = "LenImpl"
-    private[this] var createdAt$ : String = _
-    def at$(site: String): this.type = { createdAt$ = site; this }
-    override def creationSite: String = createdAt$
-    private[this] var dead$ : AbsException = null
-    private[this] def recover$(e$: Throwable): Throwable = {
-      if (dead$ == null) AbsException.lift(e$) match {
-        case a$: AbsException => dead$ = a$
-        case _ => dead$ = ObjectDeadException
-      }
-      e$
-    }
 
     def len(s: String): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
@@ -34,8 +23,6 @@ object Test {
         Proc.done(strlen(s))
       } catch { case e$: Throwable => throw recover$(e$) }
     }
-
-    override def toString: String = if (createdAt$ eq null) s"LenImpl#${System.identityHashCode(this)}" else "LenImpl created at " + createdAt$
   }
   object LenImpl {
     def len(s: String): LenImpl => Proc[AbsInt] = _.len(s)

@@ -16,19 +16,8 @@ object Test {
     def get10(): Num => Proc[AbsInt] = _.get10()
   }
 
-  final class NumImpl() extends ActiveObject with Num {
+  final class NumImpl() extends AbsObject with Num {
     override def traceName: String = "NumImpl"
-    private[this] var createdAt$ : String = _
-    def at$(site: String): this.type = { createdAt$ = site; this }
-    override def creationSite: String = createdAt$
-    private[this] var dead$ : AbsException = null
-    private[this] def recover$(e$: Throwable): Throwable = {
-      if (dead$ == null) AbsException.lift(e$) match {
-        case a$: AbsException => dead$ = a$
-        case _ => dead$ = ObjectDeadException
-      }
-      e$
-    }
 
     def get10(): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
@@ -36,8 +25,6 @@ object Test {
         Proc.done(AbsInt(10))
       } catch { case e$: Throwable => throw recover$(e$) }
     }
-
-    override def toString: String = if (createdAt$ eq null) s"NumImpl#${System.identityHashCode(this)}" else "NumImpl created at " + createdAt$
   }
   object NumImpl {
     def get10(): NumImpl => Proc[AbsInt] = _.get10()

@@ -16,20 +16,9 @@ object Test {
     def take_(): Buffer => Proc[AbsInt] = _.take_()
   }
 
-  final class BufferImpl(var capacity: AbsInt) extends ActiveObject with Buffer {
+  final class BufferImpl(var capacity: AbsInt) extends AbsObject with Buffer {
     var items: List[AbsInt] = Nil
     override def traceName: String = "BufferImpl"
-    private[this] var createdAt$ : String = _
-    def at$(site: String): this.type = { createdAt$ = site; this }
-    override def creationSite: String = createdAt$
-    private[this] var dead$ : AbsException = null
-    private[this] def recover$(e$: Throwable): Throwable = {
-      if (dead$ == null) AbsException.lift(e$) match {
-        case a$: AbsException => dead$ = a$
-        case _ => dead$ = ObjectDeadException
-      }
-      e$
-    }
 
     def put_(v: AbsInt): Proc[Unit] = {
       if (dead$ != null) throw ObjectDeadException
@@ -56,8 +45,6 @@ object Test {
         }
       }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
     }
-
-    override def toString: String = if (createdAt$ eq null) s"BufferImpl#${System.identityHashCode(this)}" else "BufferImpl created at " + createdAt$
   }
   object BufferImpl {
     def put_(v: AbsInt): BufferImpl => Proc[Unit] = _.put_(v)
@@ -71,19 +58,8 @@ object Test {
     def produce(from__ : AbsInt, to__ : AbsInt): Producer => Proc[Unit] = _.produce(from__, to__)
   }
 
-  final class ProducerImpl(var b: Buffer) extends ActiveObject with Producer {
+  final class ProducerImpl(var b: Buffer) extends AbsObject with Producer {
     override def traceName: String = "ProducerImpl"
-    private[this] var createdAt$ : String = _
-    def at$(site: String): this.type = { createdAt$ = site; this }
-    override def creationSite: String = createdAt$
-    private[this] var dead$ : AbsException = null
-    private[this] def recover$(e$: Throwable): Throwable = {
-      if (dead$ == null) AbsException.lift(e$) match {
-        case a$: AbsException => dead$ = a$
-        case _ => dead$ = ObjectDeadException
-      }
-      e$
-    }
 
     def produce(from__ : AbsInt, to__ : AbsInt): Proc[Unit] = {
       if (dead$ != null) throw ObjectDeadException
@@ -99,8 +75,6 @@ object Test {
         }
       }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
     }
-
-    override def toString: String = if (createdAt$ eq null) s"ProducerImpl#${System.identityHashCode(this)}" else "ProducerImpl created at " + createdAt$
   }
   object ProducerImpl {
     def produce(from__ : AbsInt, to__ : AbsInt): ProducerImpl => Proc[Unit] = _.produce(from__, to__)
@@ -113,19 +87,8 @@ object Test {
     def consume(n: AbsInt): Consumer => Proc[AbsInt] = _.consume(n)
   }
 
-  final class ConsumerImpl(var b: Buffer) extends ActiveObject with Consumer {
+  final class ConsumerImpl(var b: Buffer) extends AbsObject with Consumer {
     override def traceName: String = "ConsumerImpl"
-    private[this] var createdAt$ : String = _
-    def at$(site: String): this.type = { createdAt$ = site; this }
-    override def creationSite: String = createdAt$
-    private[this] var dead$ : AbsException = null
-    private[this] def recover$(e$: Throwable): Throwable = {
-      if (dead$ == null) AbsException.lift(e$) match {
-        case a$: AbsException => dead$ = a$
-        case _ => dead$ = ObjectDeadException
-      }
-      e$
-    }
 
     def consume(n: AbsInt): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
@@ -146,8 +109,6 @@ object Test {
         }
       }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
     }
-
-    override def toString: String = if (createdAt$ eq null) s"ConsumerImpl#${System.identityHashCode(this)}" else "ConsumerImpl created at " + createdAt$
   }
   object ConsumerImpl {
     def consume(n: AbsInt): ConsumerImpl => Proc[AbsInt] = _.consume(n)

@@ -20,27 +20,19 @@ object Test {
     def lastFault(): Service => Proc[String] = _.lastFault()
   }
 
-  final class ServiceImpl() extends ActiveObject with Service {
+  final class ServiceImpl() extends AbsObject with Service {
     var faultCount: AbsInt = AbsInt(0)
     var last: String = ""
     override def traceName: String = "ServiceImpl"
-    private[this] var createdAt$ : String = _
-    def at$(site: String): this.type = { createdAt$ = site; this }
-    override def creationSite: String = createdAt$
-    private[this] var dead$ : AbsException = null
-    private[this] def recover$(e$: Throwable): Throwable = {
-      if (dead$ == null) AbsException.lift(e$) match {
-        case Fault(msg) =>
-          locally {
-            // recover_block.abs:13
-            this.faultCount = this.faultCount + AbsInt(1)
-            this.last = msg
-          }
-          ()
-        case a$: AbsException => dead$ = a$
-        case _ => dead$ = ObjectDeadException
-      }
-      e$
+    override protected def recoverBlock$(e$: Throwable): Boolean = e$ match {
+      case Fault(msg) =>
+        locally {
+          // recover_block.abs:13
+          this.faultCount = this.faultCount + AbsInt(1)
+          this.last = msg
+        }
+        true
+      case _ => false
     }
 
     def work(v: AbsInt): Proc[AbsInt] = {
@@ -67,8 +59,6 @@ object Test {
         Proc.done(this.last)
       } catch { case e$: Throwable => throw recover$(e$) }
     }
-
-    override def toString: String = if (createdAt$ eq null) s"ServiceImpl#${System.identityHashCode(this)}" else "ServiceImpl created at " + createdAt$
   }
   object ServiceImpl {
     def work(v: AbsInt): ServiceImpl => Proc[AbsInt] = _.work(v)

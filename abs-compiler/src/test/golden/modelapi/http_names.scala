@@ -23,20 +23,9 @@ object HttpNames {
     def total(): Counter => Proc[AbsInt] = _.total()
   }
 
-  final class CounterImpl(var label: String) extends ActiveObject with Counter with _root_.cogs.absc.modelapi.HttpExposed {
+  final class CounterImpl(var label: String) extends AbsObject with Counter with _root_.cogs.absc.modelapi.HttpExposed {
     var count: AbsInt = AbsInt(0)
     override def traceName: String = "CounterImpl"
-    private[this] var createdAt$ : String = _
-    def at$(site: String): this.type = { createdAt$ = site; this }
-    override def creationSite: String = createdAt$
-    private[this] var dead$ : AbsException = null
-    private[this] def recover$(e$: Throwable): Throwable = {
-      if (dead$ == null) AbsException.lift(e$) match {
-        case a$: AbsException => dead$ = a$
-        case _ => dead$ = ObjectDeadException
-      }
-      e$
-    }
 
     def name(): Proc[String] = {
       if (dead$ != null) throw ObjectDeadException
@@ -75,8 +64,6 @@ object HttpNames {
     def http$fields: List[(String, Any)] = List(("label", this.label), ("count", this.count))
     def http$state: _root_.cogs.runtime.Fut[List[(String, Any)]] =
       _root_.cogs.runtime.Cogs.send(this, "$state", (o$: CounterImpl) => Proc.done[List[(String, Any)]](o$.http$fields))
-
-    override def toString: String = if (createdAt$ eq null) s"CounterImpl#${System.identityHashCode(this)}" else "CounterImpl created at " + createdAt$
   }
   object CounterImpl {
     def name(): CounterImpl => Proc[String] = _.name()
@@ -91,20 +78,9 @@ object HttpNames {
     def made(): Holder => Proc[Counter] = _.made()
   }
 
-  final class HolderImpl() extends ActiveObject with Holder with _root_.cogs.absc.modelapi.HttpExposed {
+  final class HolderImpl() extends AbsObject with Holder with _root_.cogs.absc.modelapi.HttpExposed {
     var kept: Counter = null
     override def traceName: String = "HolderImpl"
-    private[this] var createdAt$ : String = _
-    def at$(site: String): this.type = { createdAt$ = site; this }
-    override def creationSite: String = createdAt$
-    private[this] var dead$ : AbsException = null
-    private[this] def recover$(e$: Throwable): Throwable = {
-      if (dead$ == null) AbsException.lift(e$) match {
-        case a$: AbsException => dead$ = a$
-        case _ => dead$ = ObjectDeadException
-      }
-      e$
-    }
 
     def made(): Proc[Counter] = {
       if (dead$ != null) throw ObjectDeadException
@@ -131,8 +107,6 @@ object HttpNames {
     def http$fields: List[(String, Any)] = List(("kept", this.kept))
     def http$state: _root_.cogs.runtime.Fut[List[(String, Any)]] =
       _root_.cogs.runtime.Cogs.send(this, "$state", (o$: HolderImpl) => Proc.done[List[(String, Any)]](o$.http$fields))
-
-    override def toString: String = if (createdAt$ eq null) s"HolderImpl#${System.identityHashCode(this)}" else "HolderImpl created at " + createdAt$
   }
   object HolderImpl {
     def made(): HolderImpl => Proc[Counter] = _.made()

@@ -26,20 +26,9 @@ import cogs.absc.lib._
 
 object Impl {
 
-  final class MemoryStore(var prefix: String) extends ActiveObject with Api.Store {
+  final class MemoryStore(var prefix: String) extends AbsObject with Api.Store {
     var items: List[String] = Nil
     override def traceName: String = "MemoryStore"
-    private[this] var createdAt$ : String = _
-    def at$(site: String): this.type = { createdAt$ = site; this }
-    override def creationSite: String = createdAt$
-    private[this] var dead$ : AbsException = null
-    private[this] def recover$(e$: Throwable): Throwable = {
-      if (dead$ == null) AbsException.lift(e$) match {
-        case a$: AbsException => dead$ = a$
-        case _ => dead$ = ObjectDeadException
-      }
-      e$
-    }
 
     def put_(v: String): Proc[Unit] = {
       if (dead$ != null) throw ObjectDeadException
@@ -56,8 +45,6 @@ object Impl {
         Proc.done(this.items)
       } catch { case e$: Throwable => throw recover$(e$) }
     }
-
-    override def toString: String = if (createdAt$ eq null) s"MemoryStore#${System.identityHashCode(this)}" else "MemoryStore created at " + createdAt$
   }
   object MemoryStore {
     def put_(v: String): MemoryStore => Proc[Unit] = _.put_(v)

@@ -40,21 +40,10 @@ object Names {
     def clone_(object__ : AbsInt): Guard_ => Proc[AbsInt] = _.clone_(object__)
   }
 
-  final class ActiveObject_(var kind: AbsInt) extends ActiveObject with Guard_ {
+  final class ActiveObject_(var kind: AbsInt) extends AbsObject with Guard_ {
     var val_ : AbsInt = this.kind
     var lazy_ : AbsInt = AbsInt(0)
     override def traceName: String = "ActiveObject"
-    private[this] var createdAt$ : String = _
-    def at$(site: String): this.type = { createdAt$ = site; this }
-    override def creationSite: String = createdAt$
-    private[this] var dead$ : AbsException = null
-    private[this] def recover$(e$: Throwable): Throwable = {
-      if (dead$ == null) AbsException.lift(e$) match {
-        case a$: AbsException => dead$ = a$
-        case _ => dead$ = ObjectDeadException
-      }
-      e$
-    }
 
     def wait_(yield_ : AbsInt): Proc[AbsInt] = Proc.done(wait_$now(yield_))
     def wait_$now(yield_ : AbsInt): AbsInt = {
@@ -83,8 +72,6 @@ object Names {
         Proc.done(match_)
       } catch { case e$: Throwable => throw recover$(e$) }
     }
-
-    override def toString: String = if (createdAt$ eq null) s"ActiveObject#${System.identityHashCode(this)}" else "ActiveObject created at " + createdAt$
   }
   object ActiveObject_ {
     def wait_(yield_ : AbsInt): ActiveObject_ => Proc[AbsInt] = _.wait_(yield_)

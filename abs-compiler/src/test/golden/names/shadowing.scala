@@ -14,20 +14,9 @@ object Shadowing {
     def next_(): Counter => Proc[AbsInt] = _.next_()
   }
 
-  final class C() extends ActiveObject with Counter {
+  final class C() extends AbsObject with Counter {
     var x: AbsInt = AbsInt(1)
     override def traceName: String = "C"
-    private[this] var createdAt$ : String = _
-    def at$(site: String): this.type = { createdAt$ = site; this }
-    override def creationSite: String = createdAt$
-    private[this] var dead$ : AbsException = null
-    private[this] def recover$(e$: Throwable): Throwable = {
-      if (dead$ == null) AbsException.lift(e$) match {
-        case a$: AbsException => dead$ = a$
-        case _ => dead$ = ObjectDeadException
-      }
-      e$
-    }
 
     def next_(): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
@@ -47,8 +36,6 @@ object Shadowing {
         }
       }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
     }
-
-    override def toString: String = if (createdAt$ eq null) s"C#${System.identityHashCode(this)}" else "C created at " + createdAt$
   }
   object C {
     def next_(): C => Proc[AbsInt] = _.next_()

@@ -24,22 +24,11 @@ object SchedulerReadsFields {
     def done(n: AbsInt): Worker => Proc[List[String]] = _.done(n)
   }
 
-  final class W(var preferred: String) extends ActiveObject with Worker {
+  final class W(var preferred: String) extends AbsObject with Worker {
     var picks: AbsInt = AbsInt(0)
     var isOpen: Boolean = false
     var log_ : List[String] = Nil
     override def traceName: String = "W"
-    private[this] var createdAt$ : String = _
-    def at$(site: String): this.type = { createdAt$ = site; this }
-    override def creationSite: String = createdAt$
-    private[this] var dead$ : AbsException = null
-    private[this] def recover$(e$: Throwable): Throwable = {
-      if (dead$ == null) AbsException.lift(e$) match {
-        case a$: AbsException => dead$ = a$
-        case _ => dead$ = ObjectDeadException
-      }
-      e$
-    }
 
     def ping(): Proc[Unit] = {
       if (dead$ != null) throw ObjectDeadException
@@ -81,8 +70,6 @@ object SchedulerReadsFields {
         }
       }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
     }
-
-    override def toString: String = if (createdAt$ eq null) s"W#${System.identityHashCode(this)}" else "W created at " + createdAt$
   }
   object W {
     def ping(): W => Proc[Unit] = _.ping()

@@ -16,19 +16,8 @@ object Test {
     def flag(): Greeter => Proc[Boolean] = _.flag()
   }
 
-  final class LoudGreeter() extends ActiveObject with Greeter {
+  final class LoudGreeter() extends AbsObject with Greeter {
     override def traceName: String = "LoudGreeter"
-    private[this] var createdAt$ : String = _
-    def at$(site: String): this.type = { createdAt$ = site; this }
-    override def creationSite: String = createdAt$
-    private[this] var dead$ : AbsException = null
-    private[this] def recover$(e$: Throwable): Throwable = {
-      if (dead$ == null) AbsException.lift(e$) match {
-        case a$: AbsException => dead$ = a$
-        case _ => dead$ = ObjectDeadException
-      }
-      e$
-    }
 
     def greet(n: String): Proc[String] = {
       if (dead$ != null) throw ObjectDeadException
@@ -63,8 +52,6 @@ object Test {
         false
       } catch { case e$: Throwable => throw recover$(e$) }
     }
-
-    override def toString: String = if (createdAt$ eq null) s"LoudGreeter#${System.identityHashCode(this)}" else "LoudGreeter created at " + createdAt$
   }
   object LoudGreeter {
     def greet(n: String): LoudGreeter => Proc[String] = _.greet(n)

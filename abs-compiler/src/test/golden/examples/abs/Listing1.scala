@@ -16,20 +16,9 @@ object Listing1 {
     def counter(): Ainterface => Proc[AbsInt] = _.counter()
   }
 
-  final class A() extends ActiveObject with Ainterface {
+  final class A() extends AbsObject with Ainterface {
     var result: AbsInt = AbsInt(0)
     override def traceName: String = "A"
-    private[this] var createdAt$ : String = _
-    def at$(site: String): this.type = { createdAt$ = site; this }
-    override def creationSite: String = createdAt$
-    private[this] var dead$ : AbsException = null
-    private[this] def recover$(e$: Throwable): Throwable = {
-      if (dead$ == null) AbsException.lift(e$) match {
-        case a$: AbsException => dead$ = a$
-        case _ => dead$ = ObjectDeadException
-      }
-      e$
-    }
 
     def recursive_m(i: AbsInt, id: AbsInt): Proc[AbsInt] =
       recursive_m$body(i, id).recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
@@ -66,8 +55,6 @@ object Listing1 {
         Proc.done(this.result)
       } catch { case e$: Throwable => throw recover$(e$) }
     }
-
-    override def toString: String = if (createdAt$ eq null) s"A#${System.identityHashCode(this)}" else "A created at " + createdAt$
   }
   object A {
     def recursive_m(i: AbsInt, id: AbsInt): A => Proc[AbsInt] = _.recursive_m(i, id)

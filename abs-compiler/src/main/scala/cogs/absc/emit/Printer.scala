@@ -413,18 +413,13 @@ private[emit] final class Printer {
     declStart(0)
     val ps = c.params.map { case (n, t) => s"var ${typed(n, t)}" }.mkString("(", ", ", ")")
     val exposed = if (c.http.isDefined) List("_root_.cogs.absc.modelapi.HttpExposed") else Nil
-    line(s"final class ${c.name}$ps extends ${("ActiveObject" :: c.interfaces.map(tpe) ::: exposed).mkString(" with ")} {")
+    // AbsObject (abs-runtime) holds what every class needs: the creation site, object death, toString.
+    line(s"final class ${c.name}$ps extends ${("AbsObject" :: c.interfaces.map(tpe) ::: exposed).mkString(" with ")} {")
     indented {
       c.fields.foreach { case (n, t, init) => line(s"var ${typed(n, t)} = "); exp(init) }
-      // Traces and monitor configurations name the class as the model does.
+      // Traces, monitor configurations and toString name the class as the model does.
       line(s"override def traceName: String = ${Naming.stringLit(Naming.displayName(c.absName))}")
-      // Where the `new` that made the object is (set by it): reports name the object so.
-      line("private[this] var createdAt$ : String = _")
-      line("def at$(site: String): this.type = { createdAt$ = site; this }")
-      line("override def creationSite: String = createdAt$")
-      // An uncaught exception kills the object unless `recover` handles it (ABS semantics).
-      line("private[this] var dead$ : AbsException = null")
-      recover(c)
+      if (c.recover.nonEmpty) recover(c)
       c.init.foreach { init =>
         blank(); line("// init block")
         init.plain.foreach { ss => line("locally {"); block(ss); line("}") }
@@ -435,9 +430,6 @@ private[emit] final class Printer {
       }
       c.methods.foreach(method)
       c.http.foreach(http(c.name, _))
-      blank()
-      line(s"override def toString: String = if (createdAt$$ eq null) s\"${Naming.displayName(c.absName)}#$${System.identityHashCode(this)}\" " +
-        s"else ${Naming.stringLit(Naming.displayName(c.absName) + " created at ")} + createdAt$$")
     }
     line("}")
     // Message constructors for calls on `this` (methods not in any interface included).
@@ -471,21 +463,14 @@ private[emit] final class Printer {
   }
 
   /**
-   * `recover$(e)`: called with every exception that leaves a method. A matching branch of the
-   * class's `recover` block runs and the object survives; otherwise the object dies (later calls
-   * fail with ObjectDeadException). Either way the exception goes on to the caller's future.
+   * The class's `recover` block (`AbsObject.recoverBlock$`): called with every exception that
+   * leaves a method while the object lives; a matching branch runs and the object survives.
    */
   private def recover(c: LClass): Unit = {
-    line("private[this] def recover$(e$: Throwable): Throwable = {")
+    line("override protected def recoverBlock$(e$: Throwable): Boolean = e$ match {")
     indented {
-      line("if (dead$ == null) AbsException.lift(e$) match {")
-      indented {
-        c.recover.foreach { br => caseHead(br); indented { stats(br.body); line("()") } }
-        line("case a$: AbsException => dead$ = a$")
-        line("case _ => dead$ = ObjectDeadException")
-      }
-      line("}")
-      line("e$")
+      c.recover.foreach { br => caseHead(br); indented { stats(br.body); line("true") } }
+      line("case _ => false")
     }
     line("}")
   }

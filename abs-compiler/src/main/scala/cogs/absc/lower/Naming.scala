@@ -49,7 +49,7 @@ object Naming {
     // cogs.runtime (imported by name)
     "Proc", "Cogs", "Guard", "Fut", "Active", "ActiveObject", "CogRuntime",
     // cogs.absc.lib
-    "AbsInt", "AbsRat", "AbsFrac", "AbsSet", "AbsMap", "AbsData", "AbsException", "ObjectDeadException",
+    "AbsInt", "AbsRat", "AbsFrac", "AbsSet", "AbsMap", "AbsData", "AbsException", "ObjectDeadException", "AbsObject",
     "Pair", "Triple", "Maybe", "Just", "Nothing", "Either", "Left", "Right", "Time", "Duration", "InfDuration",
     "Out", "Show", "Ord", "Identity", "Types", "AbsInput", "AbsRandom", "ModelClock", "AbsProcess", "Cons", "Insert",
     "InsertAssoc", "EmptySet", "EmptyMap", "True", "False",
