@@ -326,8 +326,10 @@ private[runtime] final class SimClock(rt: CogRuntime) {
   /** What the process of `x` waits for in `await duration` (for reports). */
   def describeWait(x: Process.Extra): String = {
     lock.lock()
-    try findSlot(_ eq x).getOrElse(s"the clock (now ${now$})")
-    finally lock.unlock()
+    try {
+      val found = findSlot(_ eq x)
+      if (found.isDefined) found.get else s"the clock (now ${now$})" // not getOrElse: its closure would expose now$
+    } finally lock.unlock()
   }
 
   // Under `lock`.
