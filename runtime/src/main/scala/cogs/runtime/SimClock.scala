@@ -76,9 +76,9 @@ private[runtime] final class SimClock(rt: CogRuntime) {
   // ---- the long path (under `lock`): times are numerators over `den`
   private[this] var den: Long = 1L
   private[this] var nowUnits: Long = 0L
-  private[this] var byMin: Array[TimeSlot] = new Array[TimeSlot](16)
-  private[this] var byMax: Array[TimeSlot] = new Array[TimeSlot](16)
-  private[this] var size = 0
+  private[this] val mins = new SlotHeap(byMax = false)
+  private[this] val maxs = new SlotHeap(byMax = true)
+  private[this] var size = 0 // of both heaps: they hold the same slots
 
   // ---- the exact path, once a time did not fit in a long (under `lock`); null until then.
   // Entries by minimum time (whom to wake) and by maximum time (where to jump); an entry woken
@@ -162,9 +162,9 @@ private[runtime] final class SimClock(rt: CogRuntime) {
       // Check everything first, then rescale: a rescale that failed halfway would leave mixed scales.
       Math.multiplyExact(nowUnits, f)
       var i = 0
-      while (i < size) { val s = byMin(i); Math.multiplyExact(s.tMin, f); Math.multiplyExact(s.tMax, f); i += 1 }
+      while (i < size) { val s = mins.a(i); Math.multiplyExact(s.tMin, f); Math.multiplyExact(s.tMax, f); i += 1 }
       i = 0
-      while (i < size) { val s = byMin(i); s.tMin *= f; s.tMax *= f; i += 1 }
+      while (i < size) { val s = mins.a(i); s.tMin *= f; s.tMax *= f; i += 1 }
       nowUnits *= f
       den = nd
     }
@@ -185,112 +185,37 @@ private[runtime] final class SimClock(rt: CogRuntime) {
     xByMax = new PriorityQueue[Entry](math.max(16, size), (a: Entry, b: Entry) => a.max.compare(b.max))
     var i = 0
     while (i < size) {
-      val s = byMin(i)
+      val s = mins.a(i)
       val e = new Entry(time(s.tMin), time(s.tMax), s)
       s.iMax = -1
       xByMin.add(e)
       xByMax.add(e)
-      byMin(i) = null
-      byMax(i) = null
+      mins.a(i) = null
+      maxs.a(i) = null
       i += 1
     }
     size = 0
   }
 
   private def insert(s: TimeSlot): Unit = {
-    if (size == byMin.length) {
-      byMin = java.util.Arrays.copyOf(byMin, size * 2)
-      byMax = java.util.Arrays.copyOf(byMax, size * 2)
-    }
+    if (size == mins.a.length) { mins.grow(); maxs.grow() }
     val n = size
     size = n + 1
-    upMin(s, n)
-    upMax(s, n)
-  }
-
-  private def upMin(s: TimeSlot, at: Int): Unit = {
-    val h = byMin
-    var i = at
-    while (i > 0) {
-      val parent = (i - 1) >>> 1
-      val q = h(parent)
-      if (q.tMin <= s.tMin) { h(i) = s; return }
-      h(i) = q
-      i = parent
-    }
-    h(i) = s
-  }
-
-  private def downMin(s: TimeSlot, at: Int, n: Int): Unit = {
-    val h = byMin
-    var i = at
-    val half = n >>> 1
-    while (i < half) {
-      var c = 2 * i + 1
-      val r = c + 1
-      if (r < n && h(r).tMin < h(c).tMin) c = r
-      val q = h(c)
-      if (s.tMin <= q.tMin) { h(i) = s; return }
-      h(i) = q
-      i = c
-    }
-    h(i) = s
-  }
-
-  private def upMax(s: TimeSlot, at: Int): Unit = {
-    val h = byMax
-    var i = at
-    while (i > 0) {
-      val parent = (i - 1) >>> 1
-      val q = h(parent)
-      if (q.tMax <= s.tMax) { h(i) = s; s.iMax = i; return }
-      h(i) = q
-      q.iMax = i
-      i = parent
-    }
-    h(i) = s
-    s.iMax = i
-  }
-
-  private def downMax(s: TimeSlot, at: Int, n: Int): Unit = {
-    val h = byMax
-    var i = at
-    val half = n >>> 1
-    while (i < half) {
-      var c = 2 * i + 1
-      val r = c + 1
-      if (r < n && h(r).tMax < h(c).tMax) c = r
-      val q = h(c)
-      if (s.tMax <= q.tMax) { h(i) = s; s.iMax = i; return }
-      h(i) = q
-      q.iMax = i
-      i = c
-    }
-    h(i) = s
-    s.iMax = i
+    mins.up(s, n)
+    maxs.up(s, n)
   }
 
   /** Take the top of the minimum heap out of both heaps. `size` > 0. */
   private def pollMin(): TimeSlot = {
-    val top = byMin(0)
+    val top = mins.a(0)
     val n = size - 1
     size = n
-    // Out of the minimum heap: its top.
-    val lastMin = byMin(n)
-    byMin(n) = null
-    if (n > 0) downMin(lastMin, 0, n)
-    // Out of the maximum heap: by its index, the last slot moved into its place.
-    val i = top.iMax
-    val lastMax = byMax(n)
-    byMax(n) = null
-    if (i != n) {
-      downMax(lastMax, i, n)
-      if (byMax(i) eq lastMax) upMax(lastMax, i)
-    }
+    mins.remove(0, n)
+    // Out of the maximum heap by its index, wherever it is there.
+    maxs.remove(top.iMax, n)
     top.iMax = -1
     top
   }
-
   /** Greatest common divisor of two positive longs. */
   private def gcd(a0: Long, b0: Long): Long = {
     var a = a0
@@ -338,7 +263,7 @@ private[runtime] final class SimClock(rt: CogRuntime) {
     if (xByMin eq null) {
       var i = 0
       while (i < size) {
-        val s = byMin(i)
+        val s = mins.a(i)
         if (which(s)) return Some(text(time(s.tMin), time(s.tMax)))
         i += 1
       }
@@ -428,7 +353,7 @@ private[runtime] final class SimClock(rt: CogRuntime) {
         try {
           if (size == 0 && (unit eq null)) return false
           val t = nowUnits
-          var target = if (size == 0) Long.MaxValue else byMax(0).tMax
+          var target = if (size == 0) Long.MaxValue else maxs.a(0).tMax
           if (unit ne null) {
             val boundary = Math.multiplyExact(Math.addExact(Math.floorDiv(t, den), 1L), den)
             if (boundary < target) target = boundary
@@ -439,7 +364,7 @@ private[runtime] final class SimClock(rt: CogRuntime) {
           nowUnits = target
           now$ = at
           advances$ += 1
-          while (size > 0 && byMin(0).tMin <= target) woken.add(pollMin())
+          while (size > 0 && mins.a(0).tMin <= target) woken.add(pollMin())
           if ((unit ne null) && Math.floorDiv(target, den) > Math.floorDiv(t, den)) { nextUnit = null; unitFut = unit }
         } catch {
           case _: ArithmeticException =>
@@ -555,6 +480,59 @@ private[runtime] object SimClock {
     private[runtime] var tMin: Long = 0L
     private[runtime] var tMax: Long = 0L
     private[runtime] var iMax: Int = -1
+  }
+
+  /**
+   * An array binary heap of slots, by minimum or by maximum time; the maximum heap keeps each
+   * slot's index in it (`iMax`) so that a slot woken through the minimum heap leaves it at once.
+   * Its size is the clock's (both heaps hold the same slots). Under the clock's lock.
+   */
+  private final class SlotHeap(byMax: Boolean) {
+    var a: Array[TimeSlot] = new Array[TimeSlot](16)
+    def grow(): Unit = a = java.util.Arrays.copyOf(a, a.length * 2)
+    private def key(s: TimeSlot): Long = if (byMax) s.tMax else s.tMin
+    private def put(s: TimeSlot, i: Int): Unit = { a(i) = s; if (byMax) s.iMax = i }
+
+    /** Place `s` at `at` or above it. */
+    def up(s: TimeSlot, at: Int): Unit = {
+      var i = at
+      val k = key(s)
+      while (i > 0) {
+        val parent = (i - 1) >>> 1
+        val q = a(parent)
+        if (key(q) <= k) { put(s, i); return }
+        put(q, i)
+        i = parent
+      }
+      put(s, i)
+    }
+
+    /** Place `s` at `at` or below it, in a heap of `n` slots. */
+    def down(s: TimeSlot, at: Int, n: Int): Unit = {
+      var i = at
+      val k = key(s)
+      val half = n >>> 1
+      while (i < half) {
+        var c = 2 * i + 1
+        val r = c + 1
+        if (r < n && key(a(r)) < key(a(c))) c = r
+        val q = a(c)
+        if (k <= key(q)) { put(s, i); return }
+        put(q, i)
+        i = c
+      }
+      put(s, i)
+    }
+
+    /** Remove the slot at `i` from a heap that had `n + 1` slots: the last one takes its place. */
+    def remove(i: Int, n: Int): Unit = {
+      val last = a(n)
+      a(n) = null
+      if (i != n) {
+        down(last, i, n)
+        if (a(i) eq last) up(last, i)
+      }
+    }
   }
 
   /** A time future's slot (`waitFor`: guards, `Cogs.timer`, `duration`). */
