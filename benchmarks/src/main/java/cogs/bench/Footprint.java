@@ -150,8 +150,8 @@ public final class Footprint {
                 + "Pekko pipe(f.thenApply(..)).to(self) with the sender kept");
         System.out.println("condition: Cogs call awaiting a false condition (process, its future, guard); "
                 + "Pekko ask whose message the callee stashes");
-        System.out.println("time: Cogs call in 'await duration(..)' on the simulated clock (process, its future, "
-                + "the clock's entry and timer future); Pekko message scheduled to self with scheduleOnce (wall clock)");
+        System.out.println("time: Cogs call in 'await duration(..)' on the simulated clock (process, which is its future, "
+                + "its side object that the clock keeps, the Proc nodes); Pekko message scheduled to self with scheduleOnce (wall clock)");
         if (failed) {
             System.exit(1);
         }

@@ -200,6 +200,10 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
       if (n eq null) return false
       n match {
         case p: Process => accept(p)
+        case w: SimClock.Wakes => // processes of this COG woken by one clock advance (SimClock.wake)
+          val ps = w.procs
+          var i = 0
+          while (i < w.count) { accept(ps(i)); i += 1 }
         case _          => // a Tick: the clock moved, so conditions may hold now; check them as after a slice
           stateDirty = true
           slices += 1
@@ -219,7 +223,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
         p.resumed()
         return p
       }
-      if (c == Blocks) park(p) // Failed: the process has ended
+      if (c == Blocks) park(p, fresh = false) // Failed: the process has ended
       p = r.pollFirst()
     }
     null
@@ -402,7 +406,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
         return p
       }
       if (c == Holds) candidates.add(p)
-      else if (c == Blocks) park(p) // Failed: the process has ended
+      else if (c == Blocks) park(p, fresh = false) // Failed: the process has ended
       p = r.pollFirst()
     }
     null
@@ -515,7 +519,10 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   private def checkGuard(p: Process): Int =
     try {
       p.markChecked(slices)
-      if (p.guard.enabled) Holds else Blocks
+      val g = p.guard
+      // `await duration`: the clock says, through the process (see parkTime).
+      if (g.isInstanceOf[Proc.AwaitTime]) { if (p.timeUp) Holds else Blocks }
+      else if (g.enabled) Holds else Blocks
     } catch {
       case e: Throwable if isFatal(e) =>
         processThrew(p, e)
@@ -579,10 +586,14 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     else Parked
   }
 
-  /** Suspend `p` on its guard, which did not hold. */
-  private def park(p: Process): Unit = {
+  /**
+   * Suspend `p` on its guard, which did not hold: `fresh` when it just reached its `await` (a time
+   * wait is then handed to the clock), false when it was woken and its guard no longer holds.
+   */
+  private def park(p: Process, fresh: Boolean): Unit = {
     val g = p.guard
-    if (g.isSimple) {
+    if (g.isInstanceOf[Proc.AwaitTime]) parkTime(p, g.asInstanceOf[Proc.AwaitTime], fresh)
+    else if (g.isSimple) {
       val f = g.firstPending
       if (f eq null) { addReady(p); return } // resolved meanwhile
       if (sleep(p, f, register = p.waitFor(f)) == TakenBack) addReady(p) else addWait(p, FUT)
@@ -593,6 +604,27 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
         case _         => // Failed: ended
       }
     }
+  }
+
+  /**
+   * `p` waits in `await duration` (Proc.AwaitTime), kept by the clock itself: the PARKED hand-off
+   * of [[sleep]] with the process's `timeUp` flag in the place of the future's state.
+   *  1. publish PARKED (a volatile store: a full fence),
+   *  2. the first time, hand the process to the clock (under the clock's lock, so after 1: the
+   *     clock's CAS out of PARKED can only see PARKED or a later state),
+   *  3. re-read `timeUp`, and if the clock set it, take the process back with a CAS PARKED to
+   *     RUNNING; else it waits in the FUT list (reports list it there) for the clock's wake-up.
+   * The clock writes `timeUp` before its CAS PARKED to QUEUED (SimClock.wake). Either the re-read
+   * comes after that write and sees it, or the clock's CAS comes after step 1 and sees PARKED; if
+   * both, the two CASes race and exactly one wins. A stale waker (a future the process once waited
+   * on directly) can take it out of PARKED first: the COG then checks `timeUp` (checkGuard) before
+   * it lets the process resume, and parks it here again (not `fresh`: it is still in the clock).
+   */
+  private def parkTime(p: Process, w: Proc.AwaitTime, fresh: Boolean): Unit = {
+    p.setState(PARKED)                                                      // 1
+    if (fresh) runtime.clock.sleep(p.timeWaitSlot, w)                       // 2
+    if (p.timeUp && p.casState(PARKED, RUNNING)) addReady(p)                // 3
+    else addWait(p, FUT)
   }
 
   /** `p` reached `get` of pending `f`: it blocks the COG. */
@@ -672,7 +704,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
         p.finish()
         val s = schedule
         if ((s ne null) && (s.replay ne null)) s.callEnded(p.scheduleName)
-      case SliceParked  => park(p)
+      case SliceParked  => park(p, fresh = true)
       case SliceYielded =>
         // `suspend` lets every process that is enabled now run first, calls that wait in the
         // inbox included (a pick takes only a few of them, see pickNext): they go ahead of it.
@@ -852,6 +884,18 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
           case SUSPEND =>
             p.current = UnitPure
             return SliceYielded
+          case AWAIT_TIME =>
+            val w = cur.asInstanceOf[AwaitTime]
+            if (!w.positive) { value = (); hasValue = true }
+            else {
+              p.startTimeWait() // the clock has not woken it from this wait
+              p.awaits(w)
+              p.current = UnitPure
+              return SliceParked // parkTime hands it to the clock
+            }
+          case BLOCK_TIME =>
+            val w = cur.asInstanceOf[BlockTime]
+            cur = try new Get(runtime.clock.waitFor(w.min, w.max)) catch { case e: Throwable => raised(e) }
           case GET =>
             val f = cur.asInstanceOf[Get[Any]].fut
             if (control ne null) control.read(f)
@@ -973,7 +1017,11 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     var i = 0
     while (i < futCount) {
       val p = futWaiting(i)
-      b += s"${p.describe} awaits ${describeGuard(p.guard)}"
+      val what = p.guard match {
+        case _: Proc.AwaitTime => runtime.clock.describeWait(p.timeWaitSlot)
+        case g                 => describeGuard(g)
+      }
+      b += s"${p.describe} awaits $what"
       i += 1
     }
     i = 0

@@ -74,6 +74,8 @@ object Proc {
   private[runtime] final val ENSURE = 12
   private[runtime] final val JMAP = 13
   private[runtime] final val CALL = 14
+  private[runtime] final val AWAIT_TIME = 15
+  private[runtime] final val BLOCK_TIME = 16
 
   /**
    * Every node of a process is also a `cogs.javadsl.Proc`, so a process built in Java and one
@@ -139,6 +141,39 @@ object Proc {
   /** A call of a method in frame form ([[FrameCall]]) on `target`, run by the slice loop. */
   private[runtime] final class CallFrames(val target: Active, val call: FrameCall) extends Node[Any] { def tag = CALL }
 
+  /**
+   * `await duration(min, max)`: one node, and no future. The process waits in the clock itself
+   * (SimClock.sleep, through its side object); while it waits, the node is also its guard
+   * (`Process.guard`), which the COG recognises (Cog.checkGuard, Cog.parkTime) and reports. The
+   * node is immutable: what belongs to one wait is in the process, so a node may be shared.
+   * Whole durations that fit in a long (nearly all) are kept as longs, and the `SimTime`s they were
+   * given in are not kept alive by a waiting process (`exact` null); others are kept as they are.
+   */
+  private[runtime] final class AwaitTime private (val minUnits: Long, val maxUnits: Long, exactMin: SimTime, exactMax: SimTime)
+      extends Node[Unit] with Guard {
+    def tag = AWAIT_TIME
+    def whole: Boolean = exactMin eq null
+    def min: SimTime = if (exactMin eq null) SimTime.of(minUnits) else exactMin
+    def max: SimTime = if (exactMax eq null) SimTime.of(maxUnits) else exactMax
+    def positive: Boolean = if (exactMin eq null) minUnits > 0 else exactMin.signum > 0
+    // As a guard, only the COG looks at it, through the process (checkGuard never calls `enabled`).
+    private[runtime] def enabled: Boolean = throw new IllegalStateException("a time wait is checked through its process")
+    private[runtime] def hasCondition = false
+    private[runtime] def hasFutures = false
+    private[runtime] def isSimple = false
+    private[runtime] def firstPending: Fut[_] = null
+    private[runtime] def pendingFutures(acc: List[Fut[_]]): List[Fut[_]] = acc
+    override def toString: String = s"duration($min, $max)"
+  }
+  private[runtime] object AwaitTime {
+    private def fits(t: SimTime): Boolean = t.isWhole && t.numerator.bitLength <= 63
+    def apply(min: SimTime, max: SimTime): AwaitTime =
+      if (fits(min) && fits(max)) new AwaitTime(min.numerator.longValue, max.numerator.longValue, null, null)
+      else new AwaitTime(0L, 0L, min, max)
+  }
+  /** `duration(min, max)`: one node; it blocks the COG on a time future of the clock (rare: no batch path). */
+  private[runtime] final class BlockTime(val min: SimTime, val max: SimTime) extends Node[Unit] { def tag = BLOCK_TIME }
+
   private[runtime] val UnitPure: Proc[Unit] = new Pure(())
 
   /**
@@ -188,7 +223,7 @@ object Proc {
    * the process may run again (see [[CogRuntime.now]]).
    */
   def awaitDuration(min: SimTime, max: SimTime): Proc[Unit] =
-    new Bind[Fut[Unit], Unit](new Delay(() => Cogs.clockHere("awaitDuration").waitFor(min, max)), f => new Await(f))
+    AwaitTime(java.util.Objects.requireNonNull(min, "min"), java.util.Objects.requireNonNull(max, "max"))
 
   /** `awaitDuration(d, d)`. */
   def awaitDuration(d: SimTime): Proc[Unit] = awaitDuration(d, d)
@@ -198,7 +233,7 @@ object Proc {
    * is held) for that much simulated time. Time passes only when nothing else can run.
    */
   def duration(min: SimTime, max: SimTime): Proc[Unit] =
-    new Bind[Fut[Unit], Unit](new Delay(() => Cogs.clockHere("duration").waitFor(min, max)), f => new Get(f))
+    new BlockTime(java.util.Objects.requireNonNull(min, "min"), java.util.Objects.requireNonNull(max, "max"))
 
   /** `duration(d, d)`. */
   def duration(d: SimTime): Proc[Unit] = duration(d, d)

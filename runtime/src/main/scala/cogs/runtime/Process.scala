@@ -39,7 +39,7 @@ private[runtime] final class Process(
   private[this] var extra: Process.Extra = null
   private def extraForWrite: Process.Extra = {
     var x = extra
-    if (x eq null) { x = new Process.Extra; extra = x }
+    if (x eq null) { x = new Process.Extra(this); extra = x }
     x
   }
 
@@ -50,6 +50,16 @@ private[runtime] final class Process(
   /** The absolute simulated time by which the call should finish (ABS `[Deadline: d]`); null: none. */
   override def deadline: SimTime = { val x = extra; if (x eq null) null else x.deadline }
   def deadline_=(t: SimTime): Unit = extraForWrite.deadline = t
+
+  /**
+   * `await duration` (Proc.AwaitTime): the clock keeps this process through its side object (see
+   * SimClock, "One object per wait"); `timeUp` says the clock has woken it. Reset here, on the
+   * COG's main task, before the process is parked and handed to the clock.
+   */
+  private[runtime] def startTimeWait(): Unit = extraForWrite.timeUp = false
+  /** The clock woke this process from its `await duration` (read by its COG's main task). */
+  private[runtime] def timeUp: Boolean = { val x = extra; (x ne null) && x.timeUp }
+  private[runtime] def timeWaitSlot: Process.Extra = extra
 
   /** The simulated time of the call; set only in a runtime that has a clock (null reads as zero). */
   private[runtime] def arrivedAt: SimTime = { val x = extra; if (x eq null) null else x.arrivedAt }
@@ -320,8 +330,16 @@ private[runtime] final class Process(
 }
 
 private[runtime] object Process {
-  /** The fields of a [[Process]] that few calls use; see `Process.extra`. */
-  private[runtime] final class Extra {
+  /**
+   * The fields of a [[Process]] that few calls use; see `Process.extra`. It is also the process's
+   * place in the simulated clock while it waits in `await duration` (a [[SimClock.TimeSlot]]):
+   * a process of a timed runtime has this object anyway, for its arrival time, so a wait for time
+   * allocates nothing more.
+   */
+  private[runtime] final class Extra(val process: Process) extends SimClock.TimeSlot {
+    // Set by the clock's advance (before its CAS out of PARKED), reset by the COG before the
+    // process is handed to the clock; read by the COG (SimClock.wake says why nothing is lost).
+    @volatile var timeUp: Boolean = false
     var scheduleName: String = _
     var deadline: SimTime = _
     var arrivedAt: SimTime = _

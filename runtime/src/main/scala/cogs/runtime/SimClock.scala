@@ -27,9 +27,11 @@ import java.util.concurrent.locks.ReentrantLock
  *  - no other COG can be at the same decision: another COG reaches `lastOneIdle` only with
  *    `active == 1`, and the token keeps it at two or more until the token is given back;
  *  - every process woken by the advance has its COG counted active before the token is given
- *    back, because resolving a time future pushes the process into its COG's inbox and
- *    activates the COG synchronously, in this thread (Fut.complete runs the waiters; CogCore
- *    counts before it schedules).
+ *    back: a process waiting in `await duration` is pushed into its COG's inbox (alone, or with
+ *    the others of its COG in one [[SimClock.Wakes]] node) by `enqueueAndSchedule`, in this
+ *    thread, which activates the COG (CogCore counts before it schedules) before `advance`
+ *    returns; resolving a time future (a guard, `Cogs.timer`, `duration`) does the same through
+ *    the future's waiters (Fut.complete runs them in this thread). See [[wake]].
  * So `active` reaches zero again only after every COG woken by one advance has run until none
  * of its processes can go on: that is the barrier between two advances. A COG activated from
  * outside the runtime (a thread calling `send` or resolving a promise) while the token is held
@@ -39,6 +41,22 @@ import java.util.concurrent.locks.ReentrantLock
  *
  * The clock's own state (waiting entries, the time) is guarded by `lock`: entries are added by
  * running processes while an advance may be waking others. `now` is a volatile read.
+ *
+ * ==Times as longs==
+ * Internally a time is a `long` numerator over the clock's common denominator `den` (1 until a
+ * duration with another denominator comes: then `den` becomes the least common multiple and
+ * every kept time is multiplied, which keeps the heaps' order). Comparing and adding two times
+ * is then a `long` operation instead of `SimTime`'s `BigInteger`s. When a time, a denominator or
+ * a rescaling no longer fits in a long (`Math.*Exact` throws), the clock goes over, once and for
+ * good, to the exact path: `Entry`s with `SimTime` keys in two priority queues, as before.
+ *
+ * ==One object per wait==
+ * A waiter is a [[SimClock.TimeSlot]]: a process in `await duration` is waited for through its
+ * own side object (`Process.Extra`, which a process of a timed runtime has anyway for its
+ * arrival time), so waiting allocates nothing but the `Proc` node; a time future (`waitFor`) has
+ * a [[SimClock.FutSlot]]. In the long path the slots sit in two array heaps, by minimum (whom to
+ * wake: only ever taken from the top) and by maximum (where to jump: a slot woken through the
+ * minimum heap leaves it by its index, `iMax`).
  * `StressSimClockTest` runs thousands of processes at random durations on several workers and
  * checks that every process wakes exactly at a time within its bounds, that time never moves
  * while a process could run, and that the clock makes exactly the advances the waiters need.
@@ -47,16 +65,27 @@ private[runtime] final class SimClock(rt: CogRuntime) {
   import SimClock._
 
   private[this] val lock = new ReentrantLock
+  // The time, as the public sees it: rebuilt at each advance from `nowUnits` / `den`.
   @volatile private[this] var now$ : SimTime = SimTime.Zero
   @volatile private[runtime] var limit: SimTime = _
   @volatile private[runtime] var limitReached: Boolean = false
   // Bumped (under `lock`, after `limit`) each time the limit is raised from outside: see `idle`.
   @volatile private[this] var limitVersion: Long = 0
   @volatile private[this] var advances$ : Long = 0
+
+  // ---- the long path (under `lock`): times are numerators over `den`
+  private[this] var den: Long = 1L
+  private[this] var nowUnits: Long = 0L
+  private[this] val mins = new SlotHeap(byMax = false)
+  private[this] val maxs = new SlotHeap(byMax = true)
+  private[this] var size = 0 // of both heaps: they hold the same slots
+
+  // ---- the exact path, once a time did not fit in a long (under `lock`); null until then.
   // Entries by minimum time (whom to wake) and by maximum time (where to jump); an entry woken
   // through one queue is dropped lazily from the other.
-  private[this] val byMin = new PriorityQueue[Entry](16, (a: Entry, b: Entry) => a.min.compare(b.min))
-  private[this] val byMax = new PriorityQueue[Entry](16, (a: Entry, b: Entry) => a.max.compare(b.max))
+  private[this] var xByMin: PriorityQueue[Entry] = _
+  private[this] var xByMax: PriorityQueue[Entry] = _
+
   // Resolved when time reaches the next whole unit; null while nobody waits for it.
   private[this] var nextUnit: Fut[Unit] = _
 
@@ -72,14 +101,130 @@ private[runtime] final class SimClock(rt: CogRuntime) {
     val f = new PlainFut[Unit](rt)
     if (min.signum <= 0) { f.resolve(()); return f }
     lock.lock()
-    try {
-      val t = now$
-      val e = new Entry(t + min, t + (if (max < min) min else max), f)
-      byMin.add(e)
-      byMax.add(e)
-    } finally lock.unlock()
+    try add(new FutSlot(f), min, max)
+    finally lock.unlock()
     f
   }
+
+  /**
+   * Process `x.process`, parked (PARKED published) in `await duration(min, max)` with `min`
+   * positive, waits here until the time is at least `now + min` (at the latest `now + max`):
+   * then [[advance]] sets `x.timeUp` and wakes it (see [[wake]]). Its COG's main task only.
+   */
+  def sleep(x: Process.Extra, w: Proc.AwaitTime): Unit = {
+    lock.lock()
+    try {
+      if (!w.whole) add(x, w.min, w.max)
+      else if (xByMin eq null) {
+        // Whole durations: no SimTime at all on the long path.
+        try {
+          val lo = Math.addExact(nowUnits, Math.multiplyExact(w.minUnits, den))
+          val hi = Math.max(lo, Math.addExact(nowUnits, Math.multiplyExact(w.maxUnits, den)))
+          x.tMin = lo
+          x.tMax = hi
+          insert(x)
+        } catch { case _: ArithmeticException => goExact(); add(x, w.min, w.max) }
+      } else add(x, w.min, w.max)
+    } finally lock.unlock()
+  }
+
+  /** `s` waits from now for `min`..`max`; under `lock`. */
+  private def add(s: TimeSlot, min: SimTime, max0: SimTime): Unit = {
+    val max = if (max0 < min) min else max0
+    if (xByMin eq null) {
+      try {
+        scaleFor(min)
+        scaleFor(max)
+        val lo = Math.addExact(nowUnits, units(min))
+        val hi = Math.addExact(nowUnits, units(max))
+        s.tMin = lo
+        s.tMax = hi
+        insert(s)
+        return
+      } catch { case _: ArithmeticException => goExact() }
+    }
+    val t = now$
+    val e = new Entry(t + min, t + max, s)
+    xByMin.add(e)
+    xByMax.add(e)
+  }
+
+  // ---------------------------------------------------------------- the long path
+
+  /** Make `den` a multiple of `t`'s denominator, rescaling every kept time; throws ArithmeticException if it does not fit. */
+  private def scaleFor(t: SimTime): Unit = {
+    val d = t.denominator
+    if (d.bitLength > 62) throw new ArithmeticException("denominator too large")
+    val q = d.longValue
+    if (den % q != 0) {
+      val nd = Math.multiplyExact(den / gcd(den, q), q)
+      val f = nd / den
+      // Check everything first, then rescale: a rescale that failed halfway would leave mixed scales.
+      Math.multiplyExact(nowUnits, f)
+      var i = 0
+      while (i < size) { val s = mins.a(i); Math.multiplyExact(s.tMin, f); Math.multiplyExact(s.tMax, f); i += 1 }
+      i = 0
+      while (i < size) { val s = mins.a(i); s.tMin *= f; s.tMax *= f; i += 1 }
+      nowUnits *= f
+      den = nd
+    }
+  }
+
+  /** `t` in clock units (`den` is a multiple of its denominator); throws ArithmeticException if it does not fit. */
+  private def units(t: SimTime): Long = {
+    val n = t.numerator
+    if (n.bitLength > 63) throw new ArithmeticException("time too large")
+    Math.multiplyExact(n.longValue, den / t.denominator.longValue)
+  }
+
+  private def time(u: Long): SimTime = if (den == 1L) SimTime.of(u) else SimTime.of(u, den)
+
+  /** Leave the long path for good: every slot becomes an exact Entry. Under `lock`. */
+  private def goExact(): Unit = {
+    xByMin = new PriorityQueue[Entry](math.max(16, size), (a: Entry, b: Entry) => a.min.compare(b.min))
+    xByMax = new PriorityQueue[Entry](math.max(16, size), (a: Entry, b: Entry) => a.max.compare(b.max))
+    var i = 0
+    while (i < size) {
+      val s = mins.a(i)
+      val e = new Entry(time(s.tMin), time(s.tMax), s)
+      s.iMax = -1
+      xByMin.add(e)
+      xByMax.add(e)
+      mins.a(i) = null
+      maxs.a(i) = null
+      i += 1
+    }
+    size = 0
+  }
+
+  private def insert(s: TimeSlot): Unit = {
+    if (size == mins.a.length) { mins.grow(); maxs.grow() }
+    val n = size
+    size = n + 1
+    mins.up(s, n)
+    maxs.up(s, n)
+  }
+
+  /** Take the top of the minimum heap out of both heaps. `size` > 0. */
+  private def pollMin(): TimeSlot = {
+    val top = mins.a(0)
+    val n = size - 1
+    size = n
+    mins.remove(0, n)
+    // Out of the maximum heap by its index, wherever it is there.
+    maxs.remove(top.iMax, n)
+    top.iMax = -1
+    top
+  }
+  /** Greatest common divisor of two positive longs. */
+  private def gcd(a0: Long, b0: Long): Long = {
+    var a = a0
+    var b = b0
+    while (b != 0) { val t = a % b; a = b; b = t }
+    a
+  }
+
+  // ---------------------------------------------------------------- reports
 
   /** A future resolved when the time reaches the next whole unit (resources refill then). */
   def nextTimeUnit(): Fut[Unit] = {
@@ -96,22 +241,47 @@ private[runtime] final class SimClock(rt: CogRuntime) {
     lock.lock()
     try {
       if (f eq nextUnit) Some(s"the next time unit (now ${now$})")
-      else {
-        val it = byMin.iterator()
-        var found: Option[String] = None
-        while (found.isEmpty && it.hasNext) {
-          val e = it.next()
-          if (e.fut eq f) found = Some(s"the clock to reach ${e.min} (at the latest ${e.max}; now ${now$})")
-        }
-        found
+      else findSlot {
+        case s: FutSlot => s.fut eq f
+        case _          => false
       }
     } finally lock.unlock()
+  }
+
+  /** What the process of `x` waits for in `await duration` (for reports). */
+  def describeWait(x: Process.Extra): String = {
+    lock.lock()
+    try {
+      val found = findSlot(_ eq x)
+      if (found.isDefined) found.get else s"the clock (now ${now$})" // not getOrElse: its closure would expose now$
+    } finally lock.unlock()
+  }
+
+  // Under `lock`.
+  private def findSlot(which: TimeSlot => Boolean): Option[String] = {
+    def text(min: SimTime, max: SimTime) = s"the clock to reach $min (at the latest $max; now ${now$})"
+    if (xByMin eq null) {
+      var i = 0
+      while (i < size) {
+        val s = mins.a(i)
+        if (which(s)) return Some(text(time(s.tMin), time(s.tMax)))
+        i += 1
+      }
+      None
+    } else {
+      val it = xByMin.iterator()
+      while (it.hasNext) {
+        val e = it.next()
+        if (which(e.slot)) return Some(text(e.min, e.max))
+      }
+      None
+    }
   }
 
   /** Number of processes waiting for time (including resources); for reports. */
   def waiting: Int = {
     lock.lock()
-    try byMin.size + (if (nextUnit ne null) 1 else 0)
+    try (if (xByMin eq null) size else xByMin.size) + (if (nextUnit ne null) 1 else 0)
     finally lock.unlock()
   }
 
@@ -172,40 +342,219 @@ private[runtime] final class SimClock(rt: CogRuntime) {
 
   /** One advance, by the token holder. False if no process waits for time or the limit is reached. */
   private def advance(): Boolean = {
-    var woken: List[Fut[Unit]] = Nil
+    // Only the token holder advances (the class comment), so this list could be kept; it is one
+    // small allocation per advance, against several per woken process before.
+    val woken = new java.util.ArrayList[TimeSlot]
+    var unitFut: Fut[Unit] = null
     lock.lock()
     try {
       val unit = nextUnit
-      if (byMax.isEmpty && (unit eq null)) return false
-      val t = now$
-      var target: SimTime = if (byMax.isEmpty) null else byMax.peek().max
-      if (unit ne null) {
-        val boundary = t.floor + SimTime.One
-        if ((target eq null) || boundary < target) target = boundary
+      if (xByMin eq null) {
+        try {
+          if (size == 0 && (unit eq null)) return false
+          val t = nowUnits
+          var target = if (size == 0) Long.MaxValue else maxs.a(0).tMax
+          if (unit ne null) {
+            val boundary = Math.multiplyExact(Math.addExact(Math.floorDiv(t, den), 1L), den)
+            if (boundary < target) target = boundary
+          }
+          val at = time(target)
+          val lim = limit
+          if ((lim ne null) && at > lim) { limitReached = true; return false }
+          nowUnits = target
+          now$ = at
+          advances$ += 1
+          while (size > 0 && mins.a(0).tMin <= target) woken.add(pollMin())
+          if ((unit ne null) && Math.floorDiv(target, den) > Math.floorDiv(t, den)) { nextUnit = null; unitFut = unit }
+        } catch {
+          case _: ArithmeticException =>
+            // Only the unit boundary can overflow here, before anything moved: on the exact path.
+            goExact()
+        }
       }
-      val lim = limit
-      if ((lim ne null) && target > lim) { limitReached = true; return false }
-      now$ = target
-      advances$ += 1
-      while (!byMin.isEmpty && byMin.peek().min <= target) {
-        val e = byMin.poll()
-        e.woken = true
-        woken = e.fut :: woken
+      if (xByMin ne null) {
+        if (xByMax.isEmpty && (unit eq null)) return false
+        val t = now$
+        var target: SimTime = if (xByMax.isEmpty) null else xByMax.peek().max
+        if (unit ne null) {
+          val boundary = t.floor + SimTime.One
+          if ((target eq null) || boundary < target) target = boundary
+        }
+        val lim = limit
+        if ((lim ne null) && target > lim) { limitReached = true; return false }
+        now$ = target
+        advances$ += 1
+        while (!xByMin.isEmpty && xByMin.peek().min <= target) {
+          val e = xByMin.poll()
+          e.woken = true
+          woken.add(e.slot)
+        }
+        while (!xByMax.isEmpty && xByMax.peek().woken) xByMax.poll()
+        if ((unit ne null) && target.floor > t.floor) { nextUnit = null; unitFut = unit }
       }
-      while (!byMax.isEmpty && byMax.peek().woken) byMax.poll()
-      if ((unit ne null) && target.floor > t.floor) { nextUnit = null; woken = unit :: woken }
     } finally lock.unlock()
-    // Outside the lock (a waiter may ask the clock again), inside the token: each resolution
-    // activates the waiting process's COG before we look at `active` again.
-    var w = woken
-    while (w ne Nil) { w.head.resolve(()); w = w.tail }
+    // Outside the lock (a waiter may ask the clock again), inside the token.
+    wake(woken)
+    if (unitFut ne null) unitFut.resolve(())
     rt.timeAdvanced()
     true
+  }
+
+  /**
+   * Wake what one advance reached, in this thread, before the token can go back.
+   *
+   * A time future is resolved: its waiters run here and activate their COGs (Fut.complete).
+   *
+   * A process in `await duration` gets `timeUp` (a volatile write) and then the clock takes it
+   * out of PARKED with a CAS, as any waker does (ProcessCore). The processes it took are grouped
+   * by COG and each COG gets one inbox node: the process itself if it is alone, else a
+   * [[Wakes]] node with all of them. `enqueueAndSchedule` pushes the node and, if the COG is
+   * idle, activates it: `active` is incremented here, in this thread, before this method returns
+   * and so before the token holder looks at `active` again or gives the token back. That is the
+   * barrier of the class comment: no second advance can happen before every process woken by
+   * this one has run (the stress test `StressSimClockTest.thousandsAtOneInstant...` would see a
+   * process wake early, or its count short, if a batch were activated later by its own COG).
+   *
+   * Why no wake-up is lost when the CAS fails: the only other way out of PARKED is a stale waker
+   * (a future the process once waited for directly, resolving late) or the COG's own re-check.
+   * The COG, holding the process, checks `timeUp` before it lets it resume, and before it parks
+   * it again it publishes PARKED (a volatile store) and reads `timeUp` again (Cog.parkTime). The
+   * clock writes `timeUp` before its CAS; its CAS saw a state other than PARKED, so it precedes
+   * the COG's next store of PARKED, which precedes the COG's re-read: that re-read sees `timeUp`
+   * and takes the process back itself (a CAS PARKED to RUNNING, which nobody contends any more).
+   * This is the Dekker pair of Cog.sleep, with `timeUp` in the role of the future's state.
+   */
+  private def wake(woken: java.util.ArrayList[TimeSlot]): Unit = {
+    val n = woken.size
+    var byCog: java.util.IdentityHashMap[Cog, AnyRef] = null
+    var single: Process = null
+    var i = 0
+    while (i < n) {
+      woken.get(i) match {
+        case f: FutSlot => f.fut.resolve(())
+        case x: Process.Extra =>
+          x.timeUp = true
+          val p = x.process
+          if (p.casState(ProcessCore.PARKED, ProcessCore.QUEUED)) {
+            // Most advances wake one process, or one per COG: no map for one.
+            if ((single eq null) && (byCog eq null)) single = p
+            else {
+              if (byCog eq null) {
+                byCog = new java.util.IdentityHashMap[Cog, AnyRef]
+                byCog.put(single.cog, single)
+                single = null
+              }
+              val c = p.cog
+              byCog.get(c) match {
+                case null       => byCog.put(c, p)
+                case q: Process => byCog.put(c, new Wakes(q, p))
+                case w: Wakes   => w.add(p)
+              }
+            }
+          }
+      }
+      i += 1
+    }
+    if (single ne null) push(single.cog, single)
+    else if (byCog ne null) {
+      val it = byCog.entrySet().iterator()
+      while (it.hasNext) {
+        val e = it.next()
+        push(e.getKey, e.getValue.asInstanceOf[Node])
+      }
+    }
+  }
+
+  private def push(c: Cog, n: Node): Unit = {
+    if (SchedulerCounters.ON) rt.countMessage(c, call = false)
+    c.enqueueAndSchedule(n)
   }
 }
 
 private[runtime] object SimClock {
-  private final class Entry(val min: SimTime, val max: SimTime, val fut: Fut[Unit]) {
+  /**
+   * One waiter of the clock: its minimum and maximum time in clock units (the long path) and its
+   * index in the maximum heap. Written under the clock's lock only.
+   */
+  private[runtime] abstract class TimeSlot {
+    private[runtime] var tMin: Long = 0L
+    private[runtime] var tMax: Long = 0L
+    private[runtime] var iMax: Int = -1
+  }
+
+  /**
+   * An array binary heap of slots, by minimum or by maximum time; the maximum heap keeps each
+   * slot's index in it (`iMax`) so that a slot woken through the minimum heap leaves it at once.
+   * Its size is the clock's (both heaps hold the same slots). Under the clock's lock.
+   */
+  private final class SlotHeap(byMax: Boolean) {
+    var a: Array[TimeSlot] = new Array[TimeSlot](16)
+    def grow(): Unit = a = java.util.Arrays.copyOf(a, a.length * 2)
+    private def key(s: TimeSlot): Long = if (byMax) s.tMax else s.tMin
+    private def put(s: TimeSlot, i: Int): Unit = { a(i) = s; if (byMax) s.iMax = i }
+
+    /** Place `s` at `at` or above it. */
+    def up(s: TimeSlot, at: Int): Unit = {
+      var i = at
+      val k = key(s)
+      while (i > 0) {
+        val parent = (i - 1) >>> 1
+        val q = a(parent)
+        if (key(q) <= k) { put(s, i); return }
+        put(q, i)
+        i = parent
+      }
+      put(s, i)
+    }
+
+    /** Place `s` at `at` or below it, in a heap of `n` slots. */
+    def down(s: TimeSlot, at: Int, n: Int): Unit = {
+      var i = at
+      val k = key(s)
+      val half = n >>> 1
+      while (i < half) {
+        var c = 2 * i + 1
+        val r = c + 1
+        if (r < n && key(a(r)) < key(a(c))) c = r
+        val q = a(c)
+        if (k <= key(q)) { put(s, i); return }
+        put(q, i)
+        i = c
+      }
+      put(s, i)
+    }
+
+    /** Remove the slot at `i` from a heap that had `n + 1` slots: the last one takes its place. */
+    def remove(i: Int, n: Int): Unit = {
+      val last = a(n)
+      a(n) = null
+      if (i != n) {
+        down(last, i, n)
+        if (a(i) eq last) up(last, i)
+      }
+    }
+  }
+
+  /** A time future's slot (`waitFor`: guards, `Cogs.timer`, `duration`). */
+  private final class FutSlot(val fut: PlainFut[Unit]) extends TimeSlot
+
+  /** A waiter on the exact path. */
+  private final class Entry(val min: SimTime, val max: SimTime, val slot: TimeSlot) {
     var woken = false
+  }
+
+  /**
+   * The processes of one COG woken by one advance, as one inbox node (see `wake`). Built and
+   * pushed by the token holder; after the push only the COG's main task reads it (the inbox's
+   * release/acquire publishes the array).
+   */
+  private[runtime] final class Wakes(a: Process, b: Process) extends Node {
+    private[runtime] var procs: Array[Process] = { val x = new Array[Process](4); x(0) = a; x(1) = b; x }
+    private[runtime] var count = 2
+    def add(p: Process): Unit = {
+      if (count == procs.length) procs = java.util.Arrays.copyOf(procs, count * 2)
+      procs(count) = p
+      count += 1
+    }
   }
 }

@@ -193,4 +193,72 @@ public class JcstressProcessCore {
             r.r3 = p.state();
         }
     }
+    @JCStressTest
+    @Description("A process waiting in the simulated clock (await duration), as Cog.parkTime parks it, against "
+            + "the clock's wake-up (SimClock.wake): the COG publishes PARKED, then re-reads timeUp and takes the "
+            + "process back with a CAS if it is set; the clock sets timeUp, then CASes PARKED->QUEUED. "
+            + "r1 = the COG took it, r2 = the clock took it, r3 = final state (0 RUNNING, 2 QUEUED).")
+    @Outcome(id = "1, 0, 0", expect = ACCEPTABLE, desc = "The COG's re-read saw timeUp and won: it runs at once.")
+    @Outcome(id = "0, 1, 2", expect = ACCEPTABLE, desc = "The clock took it: it goes through the inbox.")
+    @Outcome(id = "0, 0, .*", expect = FORBIDDEN, desc = "LOST WAKE-UP: nobody took the process although its time is up.")
+    @Outcome(expect = FORBIDDEN, desc = "Taken twice, or inconsistent state.")
+    @State
+    public static class TimeWaitVsClock {
+        final TProc p = new TProc(RUNNING);
+        volatile boolean timeUp;
+
+        @Actor
+        public void cog(III_Result r) {
+            p.setState(PARKED);                                   // 1 (handing it to the clock comes after)
+            r.r1 = bit(timeUp && p.casState(PARKED, RUNNING));    // 3
+        }
+
+        @Actor
+        public void clock(III_Result r) {
+            timeUp = true;
+            r.r2 = bit(p.casState(PARKED, QUEUED));
+        }
+
+        @Arbiter
+        public void arbiter(III_Result r) {
+            r.r3 = p.state();
+        }
+    }
+
+    @JCStressTest
+    @Description("The same, after a stale waker took the process out of PARKED first (it is QUEUED, in the "
+            + "inbox): the COG accepts it (RUNNING, a plain release store, as Cog.accept), checks timeUp "
+            + "(checkGuard) and, if not set, parks it again (PARKED, re-read timeUp, CAS back). The clock sets "
+            + "timeUp and CASes PARKED->QUEUED, which fails unless the COG re-parked first. "
+            + "r1 = the COG's check saw timeUp (the process resumes), r2 = the COG's re-park took it back, "
+            + "r3 = the clock took it, r4 = final state.")
+    @Outcome(id = "1, 0, 0, 0", expect = ACCEPTABLE, desc = "The check saw timeUp: it resumes.")
+    @Outcome(id = "0, 1, 0, 0", expect = ACCEPTABLE_INTERESTING, desc = "Re-parked, and the re-read saw timeUp: taken back.")
+    @Outcome(id = "0, 0, 1, 2", expect = ACCEPTABLE_INTERESTING, desc = "Re-parked before the clock's CAS: the clock took it.")
+    @Outcome(id = "0, 0, 0, .*", expect = FORBIDDEN, desc = "LOST WAKE-UP: parked again with its time up and nobody took it.")
+    @Outcome(expect = FORBIDDEN, desc = "Taken twice, or inconsistent state.")
+    @State
+    public static class TimeWaitAfterStaleWake {
+        final TProc p = new TProc(QUEUED);
+        volatile boolean timeUp;
+
+        @Actor
+        public void cog(IIII_Result r) {
+            p.setStateRelaxed(RUNNING);                           // Cog.accept
+            if (timeUp) { r.r1 = 1; return; }                     // Cog.checkGuard: Holds
+            p.setState(PARKED);                                   // Cog.parkTime, not fresh
+            r.r2 = bit(timeUp && p.casState(PARKED, RUNNING));
+        }
+
+        @Actor
+        public void clock(IIII_Result r) {
+            timeUp = true;
+            r.r3 = bit(p.casState(PARKED, QUEUED));
+        }
+
+        @Arbiter
+        public void arbiter(IIII_Result r) {
+            r.r4 = p.state();
+        }
+    }
 }

@@ -64,6 +64,39 @@ class SimClockTest {
     assertEquals(SimTime(1), a.send("stamp")(_.stamp("x")).join())
   }
 
+  /**
+   * The clock keeps times as longs over a common denominator (SimClock, "Times as longs"): a new
+   * denominator rescales the times already waiting, and a time that no longer fits in a long
+   * sends the clock to the exact path for good. Both must keep every wake-up exact and in order,
+   * with waiters left over from before the change.
+   */
+  @Test def newDenominatorsAndTimesBeyondALongKeepEveryWakeUpExact(): Unit = {
+    val log = new ConcurrentLinkedQueue[String]
+    val a = rt.spawn(new TimerImpl(log))
+    val huge = SimTime.of(java.math.BigInteger.TWO.pow(70), java.math.BigInteger.ONE)
+    val fs = rt.run(Proc.delay(List(
+      a.send("sleep")(_.sleep("whole", t(2), t(2))),
+      a.send("sleep")(_.sleep("third", SimTime(1, 3), SimTime(1, 3))),   // den 1 -> 3 with "whole" waiting
+      a.send("sleep")(_.sleep("sevenths", SimTime(9, 7), SimTime(10, 7))), // den 3 -> 21
+      a.send("sleep")(_.sleep("range", SimTime(1, 2), SimTime(5, 2))),     // den 21 -> 42
+      a.send("sleep")(_.sleep("far", SimTime(Long.MaxValue / 2), SimTime(Long.MaxValue / 2))) // * 42 overflows: exact
+    )))
+    // The clock jumps to the earliest maximum, 10/7, and wakes "range" there too (minimum 1/2 reached).
+    assertEquals(List(t(2), SimTime(1, 3), SimTime(10, 7), SimTime(10, 7), SimTime(Long.MaxValue / 2)), fs.map(_.join()))
+    // One advance per distinct wake-up time: 1/3, 10/7, 2, far.
+    assertEquals(4L, rt.clockAdvances)
+    // Beyond a long, and then a third again on the exact path.
+    val b = rt.spawn(new TimerImpl(log))
+    val start = rt.now
+    val g = rt.run(Proc.delay(List(b.send("sleep")(_.sleep("huge", huge, huge)), b.send("sleep")(_.sleep("third2", SimTime(1, 3), SimTime(1, 3))))))
+    assertEquals(List(start + huge, start + SimTime(1, 3)), g.map(_.join()))
+    val order = log.asScala.toList
+    assertEquals("third@1/3", order.head)
+    assertEquals(Set("sevenths@10/7", "range@10/7"), order.slice(1, 3).toSet)
+    assertEquals(List("whole@2", s"far@${Long.MaxValue / 2}"), order.slice(3, 5))
+    assertEquals(6L, rt.clockAdvances)
+  }
+
   @Test def durationBlocksTheCogButAwaitDurationDoesNot(): Unit = {
     val log = new ConcurrentLinkedQueue[String]
     val a = rt.spawn(new TimerImpl(log))

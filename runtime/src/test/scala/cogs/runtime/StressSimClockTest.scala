@@ -66,6 +66,58 @@ class StressSimClockTest {
     } finally rt.close()
   }
 
+  /**
+   * The batch wake-up (SimClock.wake): thousands of processes spread over many COGs, several per
+   * COG, all wake at one instant and then at a second, later one; some wait with a range whose
+   * maximum is later, so that the minimum and maximum heaps disagree. Each advance pushes one node
+   * per COG and must activate every one of those COGs before the token goes back. Were a batch's
+   * COG activated later (by its own thread, say), the clock could move to the second instant
+   * while processes of the first had not run: they would wake seeing time 2 (late), or find the
+   * count of the first instant short at the second. A wake-up lost would end the run with
+   * processes waiting (the deadlock report) and the counts short; an early one would see a time
+   * before its minimum.
+   */
+  @Test def thousandsAtOneInstantOverManyCogsWakeTogetherNeitherEarlyNorLost(): Unit = {
+    val cogs = 150
+    val perCog = 20
+    val n = cogs * perCog
+    (1 to 4).foreach { round =>
+      val rt = CogRuntime.withOverrides("cogs.parallelism = 4")
+      try {
+        val violations = new ConcurrentLinkedQueue[String]
+        val first = new AtomicLong
+        val second = new AtomicLong
+        trait W extends Active { def go(k: Int): Proc[Unit] }
+        final class WImpl extends ActiveObject with W {
+          def go(k: Int) = {
+            // A third wait up to a later maximum: the minimum decides, at the same instant.
+            val max1 = if (k % 3 == 0) SimTime(5) else SimTime.One
+            val start = Cogs.now
+            Proc.awaitDuration(SimTime.One, max1).flatMap { _ =>
+              val now = Cogs.now
+              if (now != start + SimTime.One) violations.add(s"process $k woke at $now for its first instant, not ${start + SimTime.One}")
+              first.incrementAndGet()
+              Proc.awaitDuration(SimTime.One).map { _ =>
+                val now2 = Cogs.now
+                if (now2 != start + SimTime(2)) violations.add(s"process $k woke at $now2 for its second instant")
+                val seen = first.get()
+                if (seen != n) violations.add(s"process $k woke at the second instant with only $seen of $n woken at the first")
+                second.incrementAndGet(): Unit
+              }
+            }
+          }
+        }
+        val objs = Vector.fill(cogs)(rt.spawn(new WImpl))
+        rt.run(Proc.awaitAll((0 until n).map(k => objs(k % cogs).send("go")(_.go(k)))))
+        assertEquals(List(), violations.asScala.toList.take(5), s"round $round")
+        assertEquals(n.toLong, first.get(), s"round $round")
+        assertEquals(n.toLong, second.get(), s"round $round")
+        assertEquals(List(), rt.deadlockReport())
+        assertEquals(2L, rt.clockAdvances, s"round $round")
+      } finally rt.close()
+    }
+  }
+
   @Test def repeatedRunsOfAFixedWorkloadMakeTheSameAdvances(): Unit = {
     // Exactly as many advances as distinct wake-up times: 50 objects sleeping 1..10 units, 20 times.
     def once(): (Long, SimTime) = {

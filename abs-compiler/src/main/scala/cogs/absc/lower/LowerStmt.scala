@@ -263,6 +263,11 @@ private[lower] final class LowerStmt(x: LowerExp) {
       case ExpStmt(AwaitExp(call), _) => continue(P.Await(G.Claim(x.asyncCall(call, ctx))))
       case ExpStmt(e: EffExp, _) => continue(x.suspending(e, ctx))
       case ReturnStmt(e: EffExp, _) if branchTail => x.suspending(e, ctx)
+      // A duration alone is one node of the runtime that the clock keeps, with no future
+      // (AbsTime.awaitDuration); inside `&` it stays a future of the clock (`guard`).
+      case AwaitStmt(DurationGuard(min, max), _) =>
+        val lo = x.exp(min, ctx)
+        continue(P.Call(S.call("AbsTime.awaitDuration", lo, max.map(x.exp(_, ctx)).getOrElse(lo))))
       case AwaitStmt(g, _) => continue(P.Await(guard(g, ctx)))
       case DurationStmt(min, max, _) =>
         val lo = x.exp(min, ctx)

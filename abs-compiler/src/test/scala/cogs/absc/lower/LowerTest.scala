@@ -57,6 +57,29 @@ class LowerTest {
     }
   }
 
+  @Test def aDurationAloneWaitsInTheClockButInsideAConjunctionIsAFuture(): Unit = {
+    val timed =
+      """module M;
+        |interface I { Unit w(Fut<Int> f); }
+        |class C implements I {
+        |  Unit w(Fut<Int> f) { await duration(1, 2); await duration(3) & f?; }
+        |}
+        |""".stripMargin
+    val calls = scala.collection.mutable.ListBuffer.empty[String]
+    def walk(p: Any): Unit = p match {
+      case P.Call(S.App(S.Id(f), _, _)) => calls += f
+      case P.Await(g) => calls += s"await $g"
+      case x: Product => x.productIterator.foreach(walk)
+      case _ =>
+    }
+    walk(method(lower(timed), "C", "w").cps.get)
+    calls.toList match {
+      case List("AbsTime.awaitDuration", conj) =>
+        assertTrue(conj.contains("AbsTime.timer") && conj.startsWith("await And("), conj)
+      case other => fail(s"unexpected lowering: $other")
+    }
+  }
+
   @Test def shadowingLetBindingsGetFreshNames(): Unit = {
     val p = lower("module M;\ndef Bool f(Bool y) = let Bool x = y, Bool x = !x in x;\n")
     val f = p.modules.head.decls.collectFirst { case f: LFunction => f }.get

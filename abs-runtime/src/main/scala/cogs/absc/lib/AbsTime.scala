@@ -29,7 +29,10 @@ object AbsTime {
   /** ABS `duration(min, max);`: blocks the COG. */
   def duration(min: AbsRat, max: AbsRat): Proc[Unit] = Proc.duration(toSim(min), toSim(max))
 
-  /** ABS `await duration(min, max)`: the guard, as a future the clock resolves. */
+  /** ABS `await duration(min, max)` alone: the process waits in the clock (no future). */
+  def awaitDuration(min: AbsRat, max: AbsRat): Proc[Unit] = Proc.awaitDuration(toSim(min), toSim(max))
+
+  /** ABS `await duration(min, max)` inside a guard (`g & duration(..)`): a future the clock resolves. */
   def timer(min: AbsRat, max: AbsRat): Fut[Unit] = Cogs.timer(toSim(min), toSim(max))
 
   /** ABS `[Cost: c] s`: consumes Speed of this COG's deployment component before `s`. */
