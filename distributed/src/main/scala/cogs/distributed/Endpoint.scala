@@ -1,8 +1,6 @@
 package cogs.distributed
 
 import cogs.runtime.{ActiveObject, CallFailedException, Cogs, Proc}
-import java.lang.reflect.{InvocationTargetException, Method}
-import java.util.concurrent.ConcurrentHashMap
 import org.apache.pekko.actor.{Actor, ActorRef, Address, Timers}
 import org.apache.pekko.cluster.ClusterEvent._
 import org.apache.pekko.cluster.MemberStatus
@@ -10,7 +8,9 @@ import scala.util.{Failure, Success}
 
 /**
  * A node's actor: it serves the requests of other nodes (create, call) into the node's runtime,
- * takes the answers to this node's requests, and turns cluster events into lost nodes.
+ * takes the answers to this node's requests, and turns cluster events into lost nodes. It runs on
+ * the thread that delivers each message (its dispatcher's executor is [[CallerThreadExecutor]]):
+ * Artery's inbound thread for messages of other nodes, so nothing here may block.
  */
 private[distributed] final class Endpoint(node: Node) extends Actor with Timers {
   import Endpoint._
@@ -31,12 +31,13 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
 
   def receive: Receive = {
     case c: Call   => serve(c, sender())
+    case t: Tell   => serveOneWay(t)
     case c: Create => create(c, sender())
 
-    case Created(id, obj, cls) =>
+    case Created(id, obj, cls, methods) =>
       val a = from
       node.answered(a, id) match {
-        case Node.Pending.Create(p, _) => p.success(new RemoteRef(node, a, obj, cls))
+        case Node.Pending.Create(p, _) => p.success(new RemoteRef(node, a, obj, cls, new RemoteRef.Methods(methods)))
         case _                         => // the node was lost (or this one closed) first: its promise already failed
       }
     case Reply(id, value) =>
@@ -76,10 +77,43 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
       if (obj eq null) throw new IllegalStateException(s"the factory '${c.factory}' returned null")
       val id = node.nextObjectId()
       node.objects.put(id, obj)
-      replyTo.tell(Created(c.id, id, obj.getClass.getSimpleName), me)
+      replyTo.tell(Created(c.id, id, obj.getClass.getSimpleName, MethodTable.of(obj.getClass).names), me)
     } catch {
       case e: Exception => replyTo.tell(failed(node, c.id, e), me)
     }
+  }
+
+  private def decodeArgs(ps: Vector[Payload], what: String): Array[AnyRef] = {
+    val args = new Array[AnyRef](ps.size)
+    var i = 0
+    while (i < args.length) {
+      val k = i
+      args(i) = decode(node, ps(i), s"argument ${k + 1} of $what").asInstanceOf[AnyRef]
+      i += 1
+    }
+    args
+  }
+
+  /**
+   * A one-way call: queued into the object's COG as a local `Cogs.tell` (in arrival order, like
+   * calls), so a failure of the method, and an argument that cannot be decoded, fail its process
+   * and are counted and reported by this node's runtime. No object to call: logged (nobody waits).
+   */
+  private def serveOneWay(t: Tell): Unit = {
+    val target = node.objects.get(t.obj)
+    if (target eq null) {
+      val m = if (t.method ne null) t.method else s"number ${t.index}"
+      context.system.log.warning("one-way call of method {} from node {} dropped: no object {} on node {}", m, from, t.obj, node.address)
+      return
+    }
+    val table = MethodTable.of(target.getClass)
+    val method = if (t.index >= 0) table.nameOf(t.index) else t.method
+    val args = try Right(decodeArgs(t.args, s"${target.getClass.getSimpleName}.$method"))
+    catch { case e: RuntimeException => Left(e) }
+    Cogs.tell[ActiveObject](target, method, (o: ActiveObject) => args match {
+      case Right(as) => table.invoke(o, t.index, method, as)
+      case Left(e)   => Proc.raise(e)
+    })
   }
 
   private def serve(c: Call, replyTo: ActorRef): Unit = {
@@ -88,18 +122,21 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
       replyTo.tell(Failed(c.id, classOf[NoSuchElementException].getName, s"no object ${c.obj} on node ${node.address}", None), me)
       return
     }
-    val what = s"${target.getClass.getSimpleName}.${c.method}"
-    val args = try c.args.zipWithIndex.map { case (p, i) => decode(node, p, s"argument ${i + 1} of $what") }
+    val table = MethodTable.of(target.getClass)
+    val method = if (c.index >= 0) table.nameOf(c.index) else c.method
+    val what = s"${target.getClass.getSimpleName}.$method"
+    val args = try decodeArgs(c.args, what)
     catch {
       case e: RuntimeException =>
         replyTo.tell(failed(node, c.id, e), me)
         return
     }
-    // Queued into the object's COG from this actor's thread, in the order the calls arrived
-    // (Pekko delivers one sender's messages in order and an actor takes them one at a time).
-    // The method is looked up inside the process, so a missing method fails the call the way a
-    // throwing one does.
-    val fut = Cogs.send[ActiveObject, Any](target, c.method, (t: ActiveObject) => invoke(t, c.method, args))
+    // Queued into the object's COG from the thread that delivered the call (Artery's, which
+    // decoded it), in the order the calls arrived (Pekko delivers one sender's messages in order
+    // and an actor takes them one at a time, whichever thread runs it).
+    // The method is taken from the table inside the process, so a missing method fails the call
+    // the way a throwing one does.
+    val fut = Cogs.send[ActiveObject, Any](target, method, (t: ActiveObject) => table.invoke(t, c.index, method, args))
     // Hand-off from the COG back to the network: the callback runs on the thread that resolves
     // the future (a worker of the runtime, at the end of the process) or at once if it already
     // resolved (FutCore's CAS gives exactly one of the two), and `tell` may be called from any
@@ -159,43 +196,4 @@ private[distributed] object Endpoint {
       case _ => text
     }
   }
-
-  private[this] val methods = new ConcurrentHashMap[(Class[_], String, Int), Array[Method]]
-
-  private def invoke(target: ActiveObject, name: String, args: Seq[Any]): Proc[Any] = {
-    val c = target.getClass
-    val candidates = methods.computeIfAbsent((c, name, args.size),
-      k => c.getMethods.filter(m => m.getName == k._2 && m.getParameterCount == k._3))
-    val m = candidates.find(m => fits(m.getParameterTypes, args)).getOrElse {
-      val types = args.map(a => if (a == null) "null" else a.getClass.getSimpleName).mkString(", ")
-      throw new NoSuchMethodException(s"${c.getSimpleName} has no public method $name($types)")
-    }
-    val r = try m.invoke(target, args.map(_.asInstanceOf[AnyRef]): _*)
-    catch { case e: InvocationTargetException if e.getCause ne null => throw e.getCause }
-    r match {
-      case p: Proc[_] => p.asInstanceOf[Proc[Any]]
-      case v          => Proc.done(v)
-    }
-  }
-
-  private def fits(types: Array[Class[_]], args: Seq[Any]): Boolean =
-    types.indices.forall { i =>
-      val a = args(i)
-      val t = types(i)
-      if (a == null) !t.isPrimitive else boxed(t).isInstance(a)
-    }
-
-  private def boxed(t: Class[_]): Class[_] =
-    if (!t.isPrimitive) t
-    else t match {
-      case java.lang.Integer.TYPE   => classOf[java.lang.Integer]
-      case java.lang.Long.TYPE      => classOf[java.lang.Long]
-      case java.lang.Double.TYPE    => classOf[java.lang.Double]
-      case java.lang.Boolean.TYPE   => classOf[java.lang.Boolean]
-      case java.lang.Float.TYPE     => classOf[java.lang.Float]
-      case java.lang.Short.TYPE     => classOf[java.lang.Short]
-      case java.lang.Byte.TYPE      => classOf[java.lang.Byte]
-      case java.lang.Character.TYPE => classOf[java.lang.Character]
-      case _                        => classOf[scala.runtime.BoxedUnit]
-    }
 }

@@ -3,6 +3,7 @@ package cogs.distributed
 import com.typesafe.config.{Config, ConfigFactory}
 import cogs.runtime.{ActiveObject, CogRuntime, Fut, Promise}
 import java.util.concurrent.{ConcurrentHashMap, TimeUnit, TimeoutException}
+import java.lang.invoke.VarHandle
 import java.util.concurrent.atomic.AtomicLong
 import org.apache.pekko.actor.{ActorRef, ActorSystem, Address, ExtendedActorSystem, Props}
 import org.apache.pekko.cluster.{Cluster, MemberStatus}
@@ -66,8 +67,11 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, private
 
   private[distributed] def isClosed: Boolean = closed
 
-  // Created before the node joins: a member's endpoint exists before anyone can address it.
-  private[distributed] val endpoint: ActorRef = system.actorOf(Props(new Endpoint(this)), EndpointName)
+  // Created before the node joins: a member's endpoint exists before anyone can address it. Its
+  // dispatcher runs it on the thread that delivers each message (CallerThreadExecutor): a call
+  // from another node goes into its COG, and a reply resolves its future, from Artery's thread.
+  private[distributed] val endpoint: ActorRef =
+    system.actorOf(Props(new Endpoint(this)).withDispatcher(EndpointDispatcher), EndpointName)
 
   /** This node's address (`pekko://cogs@host:port`; the port is the bound one when 0 was asked). */
   def address: Address = cluster.selfAddress
@@ -144,31 +148,64 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, private
     val what = s"${ref.className}.$method (object ${ref.objectId})"
     val promise = Promise[A](runtime, s"the reply of $what from node ${ref.node}")
     val encoded = encodeAll(args, what, ref.node, promise)
-    if (encoded ne null)
-      dispatch(ref.node, what, promise, id => Call(id, ref.objectId, method, encoded), Pending.Call(promise.asInstanceOf[Promise[Any]], what))
+    if (encoded ne null) {
+      val index = ref.methodIndex(method, args.size)
+      dispatch(ref.node, what, promise, id => Call(id, ref.objectId, index, method, encoded), Pending.Call(promise.asInstanceOf[Promise[Any]], what))
+    }
     promise.future
   }
 
+  /**
+   * A one-way call: sent like [[call]] (same order with the calls and one-way calls of the same
+   * sender), but with no id, no promise and no pending entry, and never answered. An argument
+   * that cannot be serialised, a node that is not a member, or this node closed throw here; a
+   * call to a node that is lost is dropped (counted by [[oneWayDropped]]), as a local call whose
+   * future nobody reads fails unseen.
+   */
+  private[distributed] def tell(ref: RemoteRef, method: String, args: Seq[Any]): Unit = {
+    val encoded = encodeArgs(args, s"${ref.className}.$method (object ${ref.objectId})", ref.node)
+    val to = ref.node
+    if (closed) throw new IllegalStateException(s"node $address is closed: cannot send ${ref.className}.$method")
+    val peer = peerFor(to)
+    if (peer eq null)
+      throw new IllegalStateException(s"node $to is not a member of the cluster of node $address: cannot send ${ref.className}.$method")
+    if (peer.lost ne null) oneWayDropped.incrementAndGet()
+    // Behind the calls waiting in the backlog (order), but holding no place in the window (no
+    // answer would give it back). Lost after this line: dropped with the backlog (counted there).
+    else submit(peer, Tell(ref.objectId, ref.methodIndex(method, args.size), method, encoded))
+  }
+
+  /** One-way calls dropped because their node was lost before they were sent. */
+  private[distributed] val oneWayDropped = new AtomicLong
+
+  /** Calls of this node waiting for an answer (all peers): a one-way call never adds one. */
+  private[distributed] def pendingCalls: Int = peers.values().asScala.map(_.pending.size).sum
+
   /** The arguments serialised, or null after failing `promise` with the reason. */
   private def encodeAll(args: Seq[Any], what: String, on: Address, promise: Promise[_]): Vector[Payload] =
-    try {
-      val v = args.iterator.zipWithIndex.map { case (a, i) => encode(serialization, a, s"argument ${i + 1} of $what for node $on") }.toVector
-      if (size(v) > maxPayload)
-        throw new IllegalArgumentException(
-          s"the arguments of $what are ${size(v)} bytes serialised, more than a frame holds (pekko.remote.artery.advanced.maximum-frame-size)")
-      v
-    } catch {
+    try encodeArgs(args, what, on)
+    catch {
       case e: RuntimeException => promise.failure(e); null
     }
 
+  private def encodeArgs(args: Seq[Any], what: String, on: Address): Vector[Payload] = {
+    val v = args.iterator.zipWithIndex.map { case (a, i) => encode(serialization, a, s"argument ${i + 1} of $what for node $on") }.toVector
+    if (size(v) > maxPayload)
+      throw new IllegalArgumentException(
+        s"the arguments of $what are ${size(v)} bytes serialised, more than a frame holds (pekko.remote.artery.advanced.maximum-frame-size)")
+    v
+  }
+
   /**
    * Send a request to node `to` (or queue it behind the in-flight window), registering it so that
-   * exactly one of its answer and the loss of `to` completes its promise. The ORDER of calls from
-   * one sender to one node is the order in which they pass `peer.synchronized` (program order for
-   * one thread or one process, whose consecutive slices are ordered by the COG's hand-offs): the
-   * window's backlog is FIFO, a call goes straight out only when the backlog is empty, and the
-   * tell into Artery happens under the same lock, into one outbound queue for the recipient
-   * endpoint, which Artery delivers in order (Pekko's per-sender-receiver ordering).
+   * exactly one of its answer and the loss of `to` completes its promise: both take the entry out
+   * of `peer.pending` (a concurrent map, no lock per node) with `remove`, and only the one that
+   * got it completes the promise.
+   *
+   * Why the loss of `to` misses no call: this thread puts the entry, then (full fence) reads
+   * `peer.lost`; [[failAll]] writes `lost`, then (full fence) sweeps the map. With a fence on
+   * each side, at least one of the two sees the other's write: this thread sees the loss (and
+   * removes its entry itself unless the sweep got it first), or the sweep sees the entry.
    */
   private def dispatch(to: Address, what: String, promise: Promise[_], msg: Long => Msg, pending: Pending): Unit = {
     if (closed) { promise.failure(new IllegalStateException(s"node $address is closed: cannot send $what")); return }
@@ -178,17 +215,49 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, private
       return
     }
     val id = callIds.incrementAndGet()
-    val lostReason = peer.synchronized {
-      if (peer.lost ne null) peer.lost
-      else {
-        peer.pending.put(id, pending)
-        val m = msg(id)
-        if (peer.backlog.isEmpty && peer.inFlight < maxInFlight) { peer.inFlight += 1; peer.ref.tell(m, endpoint) }
-        else peer.backlog.addLast(m)
-        null
-      }
+    peer.pending.put(id, pending)
+    VarHandle.fullFence()
+    val lost = peer.lost
+    if (lost ne null) {
+      if (peer.pending.remove(id) ne null) promise.failure(new NodeLostException(to.toString, what, lost))
+    } else submit(peer, msg(id))
+  }
+
+  /**
+   * Queue `m` for `peer` and send what the window allows. The ORDER of the messages from one
+   * sender to one node is the order of their `offer`s into the FIFO backlog (program order for one
+   * thread or one process, whose consecutive slices are ordered by the COG's hand-offs); only the
+   * holder of `peer.draining` takes from the backlog and tells Artery, so the tells into Artery's
+   * one outbound queue for the peer's endpoint keep that order, and Artery delivers it (Pekko's
+   * per-sender-receiver ordering).
+   */
+  private def submit(peer: Peer, m: Msg): Unit = {
+    peer.backlog.offer(m)
+    drain(peer)
+  }
+
+  /**
+   * Send from the backlog while the head is a one-way call or the window has a place. Why nothing
+   * is left behind (no lost wake-up): each event that can let a message go (an `offer`, an answer
+   * giving a place back) is followed by `drain` on the thread that made it. If that thread does
+   * not get the flag, another holds it, and that one, after releasing it (a volatile write, later
+   * in the order of synchronisation actions than the failed CAS, which read it set), looks again
+   * at the backlog and the window, and sees the event: it drains again rather than return.
+   */
+  private def drain(peer: Peer): Unit = {
+    while (peer.draining.compareAndSet(false, true)) {
+      try {
+        var m = peer.backlog.peek()
+        while ((m ne null) && (m.isInstanceOf[Tell] || peer.inFlight.get < maxInFlight)) {
+          peer.backlog.poll()
+          if (!m.isInstanceOf[Tell]) peer.inFlight.incrementAndGet()
+          peer.ref.tell(m, endpoint)
+          m = peer.backlog.peek()
+        }
+      } finally peer.draining.set(false)
+      val h = peer.backlog.peek()
+      if ((h eq null) || !(h.isInstanceOf[Tell] || peer.inFlight.get < maxInFlight)) return
     }
-    if (lostReason ne null) promise.failure(new NodeLostException(to.toString, what, lostReason))
   }
 
   private def peerFor(to: Address): Peer = {
@@ -216,29 +285,23 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, private
   private[distributed] def answered(from: Address, id: Long): Pending = {
     val peer = peers.get(from)
     if (peer eq null) return null
-    peer.synchronized {
-      val p = peer.pending.remove(id)
-      if (p ne null) {
-        peer.inFlight -= 1
-        while (peer.inFlight < maxInFlight && !peer.backlog.isEmpty) {
-          peer.inFlight += 1
-          peer.ref.tell(peer.backlog.pollFirst(), endpoint)
-        }
-      }
-      p
+    val p = peer.pending.remove(id)
+    if (p ne null) {
+      peer.inFlight.decrementAndGet()
+      if (!peer.backlog.isEmpty) drain(peer)
     }
+    p
   }
 
-  /**
-   * Node `addr` is lost: from now on calls to it fail at once, and every call waiting on it fails
-   * with the node and the call named. Idempotent. Why no waiting call is missed: a call is
-   * registered under its peer's lock only while the peer is not lost, and this marks the peer
-   * lost and takes every registered call under the same lock; a peer created later is created
-   * lost (peersLock orders its creation against `lostAddresses`).
-   */
   /** Why node `addr` was lost (null if it was not): "it left the cluster" when it left on its own. */
   private[distributed] def lostReason(addr: Address): String = peersLock.synchronized(lostAddresses.get(addr))
 
+  /**
+   * Node `addr` is lost: from now on calls to it fail at once, and every call waiting on it fails
+   * with the node and the call named. Idempotent. A peer created later is created lost
+   * (peersLock orders its creation against `lostAddresses`); for calls racing with the loss, see
+   * [[dispatch]].
+   */
   private[distributed] def nodeLost(addr: Address, reason: String): Unit = {
     val peer = peersLock.synchronized {
       if (!lostAddresses.containsKey(addr)) lostAddresses.put(addr, reason)
@@ -248,15 +311,19 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, private
   }
 
   private def failAll(peer: Peer, reason: String): Unit = {
-    val taken = peer.synchronized {
-      if (peer.lost eq null) peer.lost = reason
-      val all = peer.pending.values().asScala.toList
-      peer.pending.clear()
-      peer.backlog.clear()
-      peer.inFlight = 0
-      all
+    if (peer.lost eq null) peer.lost = reason
+    VarHandle.fullFence()
+    val why = peer.lost
+    // Nothing more goes out to it: what the backlog holds is dropped (one-way calls counted; the
+    // calls' entries are swept below). A drain racing with this may still tell Artery a message
+    // or two for the lost node, which Artery drops; their entries are swept all the same.
+    var m = peer.backlog.poll()
+    while (m ne null) { if (m.isInstanceOf[Tell]) oneWayDropped.incrementAndGet(); m = peer.backlog.poll() }
+    val it = peer.pending.keySet().iterator()
+    while (it.hasNext) {
+      val p = peer.pending.remove(it.next())
+      if (p ne null) p.promise.failure(new NodeLostException(peer.address.toString, p.what, why))
     }
-    taken.foreach(p => p.promise.failure(new NodeLostException(peer.address.toString, p.what, reason)))
   }
 
   // ------------------------------------------------------------------ server side
@@ -289,6 +356,7 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, private
 
 object Node {
   private[distributed] final val EndpointName = "cogs-node"
+  private[distributed] final val EndpointDispatcher = "cogs.distributed.endpoint-dispatcher"
   /** The reason a node is lost when it left the cluster on its own (closed). */
   private[distributed] final val LeftReason = "it left the cluster"
 
@@ -386,11 +454,16 @@ object Node {
     final case class Call(p: Promise[Any], w: String) extends Pending(p, w)
   }
 
-  /** The state of one remote node as seen by this node; every mutable field is guarded by `this`. */
+  /**
+   * The state of one remote node as seen by this node, with no lock: the calls waiting for an
+   * answer by id (a concurrent map), the in-flight count, the FIFO backlog and the flag of the one
+   * thread that sends from it (see `dispatch`, `drain`, `failAll`).
+   */
   private[distributed] final class Peer(val address: Address, val ref: ActorRef) {
-    var lost: String = _
-    val pending = new java.util.HashMap[Long, Pending]
-    var inFlight = 0
-    val backlog = new java.util.ArrayDeque[Protocol.Msg]
+    @volatile var lost: String = _
+    val pending = new ConcurrentHashMap[java.lang.Long, Pending]
+    val inFlight = new java.util.concurrent.atomic.AtomicInteger
+    val backlog = new java.util.concurrent.ConcurrentLinkedQueue[Protocol.Msg]
+    val draining = new java.util.concurrent.atomic.AtomicBoolean
   }
 }

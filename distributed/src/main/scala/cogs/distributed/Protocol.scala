@@ -19,9 +19,20 @@ private[distributed] object Protocol {
 
   /** Create an object with a registered factory; answered by Created or Failed. */
   final case class Create(id: Long, factory: String, args: Vector[Payload]) extends Msg
-  /** Call `method` on object `obj`; answered by Reply or Failed. */
-  final case class Call(id: Long, obj: Long, method: String, args: Vector[Payload]) extends Msg
-  final case class Created(id: Long, obj: Long, className: String) extends Msg
+  /**
+   * Call a method on object `obj`; answered by Reply or Failed. The method is `index` in the
+   * object's [[MethodTable]] when the caller's reference knows the table (then `method` is null on
+   * the wire), else -1 and found by the name `method`.
+   */
+  final case class Call(id: Long, obj: Long, index: Int, method: String, args: Vector[Payload]) extends Msg
+  /**
+   * A one-way call of `method` on object `obj`: no id, never answered, no pending entry on the
+   * sender (`RemoteRef.tell`). A failure of the method is the receiving runtime's, as for a local
+   * `Cogs.tell`; a target that does not exist is logged there.
+   */
+  final case class Tell(obj: Long, index: Int, method: String, args: Vector[Payload]) extends Msg
+  /** The object exists: its id, its class's simple name, and its class's [[MethodTable]] (names in index order). */
+  final case class Created(id: Long, obj: Long, className: String, methods: Vector[String]) extends Msg
   final case class Reply(id: Long, value: Payload) extends Msg
   /**
    * The call or creation failed: the exception's class and message as text, and the exception

@@ -19,6 +19,7 @@ private[distributed] final class ProtocolSerializer extends SerializerWithString
 
   def manifest(o: AnyRef): String = o match {
     case _: Call    => "K"
+    case _: Tell    => "T"
     case _: Reply   => "R"
     case _: Create  => "C"
     case _: Created => "D"
@@ -30,10 +31,12 @@ private[distributed] final class ProtocolSerializer extends SerializerWithString
     val bytes = new ByteArrayOutputStream(64)
     val out = new DataOutputStream(bytes)
     o match {
-      case Call(id, obj, method, args) => out.writeLong(id); out.writeLong(obj); str(out, method); payloads(out, args)
+      case Call(id, obj, i, method, args) =>
+        out.writeLong(id); out.writeLong(obj); out.writeInt(i); str(out, if (i >= 0) null else method); payloads(out, args)
+      case Tell(obj, i, method, args) => out.writeLong(obj); out.writeInt(i); str(out, if (i >= 0) null else method); payloads(out, args)
       case Reply(id, value)            => out.writeLong(id); payload(out, value)
       case Create(id, factory, args)   => out.writeLong(id); str(out, factory); payloads(out, args)
-      case Created(id, obj, cls)       => out.writeLong(id); out.writeLong(obj); str(out, cls)
+      case Created(id, obj, cls, ms)   => out.writeLong(id); out.writeLong(obj); str(out, cls); out.writeInt(ms.size); ms.foreach(str(out, _))
       case Failed(id, cls, msg, error) =>
         out.writeLong(id); str(out, cls); str(out, msg)
         out.writeBoolean(error.isDefined); error.foreach(payload(out, _))
@@ -46,10 +49,11 @@ private[distributed] final class ProtocolSerializer extends SerializerWithString
   def fromBinary(bytes: Array[Byte], manifest: String): AnyRef = {
     val in = new DataInputStream(new ByteArrayInputStream(bytes))
     manifest match {
-      case "K" => Call(in.readLong(), in.readLong(), str(in), payloads(in))
+      case "K" => Call(in.readLong(), in.readLong(), in.readInt(), str(in), payloads(in))
+      case "T" => Tell(in.readLong(), in.readInt(), str(in), payloads(in))
       case "R" => Reply(in.readLong(), payload(in))
       case "C" => Create(in.readLong(), str(in), payloads(in))
-      case "D" => Created(in.readLong(), in.readLong(), str(in))
+      case "D" => Created(in.readLong(), in.readLong(), str(in), Vector.fill(in.readInt())(str(in)))
       case "F" => Failed(in.readLong(), str(in), str(in), if (in.readBoolean()) Some(payload(in)) else None)
       case m   => throw new IllegalArgumentException(s"unknown Cogs protocol manifest '$m'")
     }

@@ -34,6 +34,11 @@ class JavaApiTest {
             RemoteRef ref = a.create(b.address(), "jcounter", 40).join(30, TimeUnit.SECONDS);
             Fut<Integer> f = ref.send("add", 2);
             assertEquals(42, f.join(30, TimeUnit.SECONDS));
+            // One-way calls from Java (varargs), then a call that starts after them.
+            ref.tell("add", 3);
+            ref.tell("add", 5);
+            Fut<Integer> g = ref.send("add", 0);
+            assertEquals(50, g.join(30, TimeUnit.SECONDS));
         } finally {
             TestNodes.closeAll(nodes);
         }

@@ -97,6 +97,43 @@ class RemoteCallTest {
     assertEquals("received=2500 outOfOrder=0 senders=5", s.send[String]("orderReport").join(30, TimeUnit.SECONDS))
   }
 
+  @Test def oneWayCallsWaitForNothingAndKeepTheirPlaceAmongCalls(): Unit = {
+    val s = store()
+    assertEquals(0, a.pendingCalls)
+    // One-way calls alone: nothing waits for an answer, not even for a moment.
+    (0 until 300).foreach(i => s.tell("append", 7, i))
+    assertEquals(0, a.pendingCalls)
+    // Mixed with calls from the same thread through a window of 8: the one-way calls queue behind
+    // the calls in the backlog and are sent, in order, without taking a place in the window.
+    val futs = (300 until 1300).flatMap { i => if (i % 3 == 0) Some(s.send[Unit]("append", 7, i)) else { s.tell("append", 7, i); None } }
+    futs.foreach(_.join(60, TimeUnit.SECONDS))
+    assertEquals("received=1300 outOfOrder=0 senders=1", s.send[String]("orderReport").join(30, TimeUnit.SECONDS))
+    assertEquals(0, a.pendingCalls)
+  }
+
+  @Test def aOneWayCallsFailureIsTheCalleesRuntimes(): Unit = {
+    val s = store()
+    val failedBefore = b.runtime.failedProcesses
+    s.tell("fail", "one-way boom")
+    s.tell("nosuch", 1)
+    // Counted on the callee's node (bounded by the class's timeout); the caller has nothing waiting.
+    while (b.runtime.failedProcesses < failedBefore + 2) Thread.sleep(10)
+    assertEquals(0, a.pendingCalls)
+    assertEquals(5, s.send[Int]("add", 5).join(30, TimeUnit.SECONDS))
+    // An argument that cannot be serialised is refused at the call, naming its class.
+    val e = assertThrows(classOf[NotSerializableValueException], () => s.tell("echo", Opaque(2)))
+    assertTrue(e.getMessage.contains("argument 1 of Store.echo") && e.getMessage.contains("cogs.distributed.Opaque"), e.getMessage)
+  }
+
+  @Test def oneWayCallsFromProcessesKeepTheirOrder(): Unit = {
+    val s = store()
+    val clients = (0 until 4).map(_ => a.runtime.spawn(new Client(s)))
+    val futs = clients.zipWithIndex.map { case (c, i) => Cogs.send(c, "tellBurst", (c: Client) => c.tellBurst(i, 400)) }
+    futs.foreach(f => assertEquals(400, f.join(60, TimeUnit.SECONDS)))
+    // Every burst ended with an awaited call, which started after all the one-way calls before it.
+    assertEquals("received=1600 outOfOrder=0 senders=4", s.send[String]("orderReport").join(30, TimeUnit.SECONDS))
+  }
+
   /** Polls `rt.deadlockReport()` (bounded by the class's timeout) until `pred` holds. */
   private def reportUntil(rt: CogRuntime)(pred: List[String] => Boolean): List[String] = {
     var r = rt.deadlockReport()

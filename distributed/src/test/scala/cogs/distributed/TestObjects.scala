@@ -54,6 +54,10 @@ final class Client(store: RemoteRef) extends ActiveObject {
     Proc.delay((0 until n).map(i => store.send[Unit]("append", sender, i)).toList)
       .flatMap(fs => Proc.awaitAll(fs)).map(_.size)
   }
+  /** `n - 1` one-way calls and, last, one awaited call of the same sequence (order across both kinds). */
+  def tellBurst(sender: Int, n: Int): Proc[Int] =
+    Proc.delay((0 until n - 1).foreach(i => store.tell("append", sender, i)))
+      .flatMap(_ => Proc.await(store.send[Unit]("append", sender, n - 1))).map(_ => n)
   /** `n` calls one after the other, each awaited before the next: the hand-off stress. */
   def chain(n: Int): Proc[Int] = {
     var i = 0

@@ -38,6 +38,20 @@ object Cogs {
     target.cog.runtime.tellArgs(target, method, Nil, call)
   }
 
+  /**
+   * Whether the running process is a one-way call whose future nobody holds (made by [[tell]],
+   * and it has not asked for its `destiny`). The distributed module's stand-ins for remote ABS
+   * objects ask it: the process of `o!m();` on one of them sends the remote call one-way.
+   */
+  private[cogs] def runningOneWay: Boolean = {
+    val c = Cog.current()
+    if (c eq null) false
+    else {
+      val p = c.running
+      (p ne null) && (p.fut eq null)
+    }
+  }
+
   /** [[tell]] that also gives the call's arguments to trace events, as [[sendWithArgs]]. */
   def tellWithArgs[T <: Active](target: T, method: String, args: Seq[Any], call: T => Proc[Any]): Unit = {
     if (target == null) throw new NullPointerException(s"one-way call $method on null")

@@ -3,7 +3,7 @@ package cogs.distributed.abs
 import com.typesafe.config.{Config, ConfigFactory, ConfigValueFactory}
 import cogs.absc.run.RemotePlacement
 import cogs.distributed.{Node, NotSerializableValueException, RemoteRef}
-import cogs.runtime.{Active, ActiveObject, CogRuntime, Fut, Proc, Promise}
+import cogs.runtime.{Active, ActiveObject, CogRuntime, Cogs, Fut, Proc, Promise}
 import java.lang.reflect.{InvocationHandler, InvocationTargetException, Method}
 import java.util.concurrent.{CompletableFuture, ConcurrentHashMap, TimeUnit}
 import org.apache.pekko.actor.{ActorSystem, AddressFromURIString}
@@ -321,6 +321,7 @@ private[abs] final class RemoteObject(owner: AbsPlacement, val absClass: String,
   val ref = new CompletableFuture[RemoteRef]
   // Guarded by `this`: the order of calls made before creation, and their hand-over to `ref`.
   private[this] var known: Try[RemoteRef] = _
+  // A queued one-way call has no promise (null).
   private[this] val queue = new java.util.ArrayDeque[(String, Seq[Any], Promise[Any])]
 
   val proxy: Active = java.lang.reflect.Proxy.newProxyInstance(owner.loader,
@@ -345,9 +346,15 @@ private[abs] final class RemoteObject(owner: AbsPlacement, val absClass: String,
    * before it publishes the reference, so no call can overtake a queued one.
    */
   private def call(method: String, args: Seq[Any]): Proc[Any] = {
+    // `o!m(..);` whose future nobody can read (absc lowers it to a one-way call, whose process
+    // this is): sent one-way, with no reply and nothing waiting for one.
+    val oneWay = Cogs.runningOneWay
     val (k, queued) = synchronized {
       if (known ne null) (known, null)
-      else {
+      else if (oneWay) {
+        queue.addLast((method, args, null))
+        (null, null)
+      } else {
         // Named as a call: a failure reaches the caller after the object exists, mostly (it ran the
         // call when its node was lost), so the text must not say that it was not created yet.
         val p = Promise[Any](owner.runtime, s"the call $absClass.$method of $what")
@@ -355,8 +362,9 @@ private[abs] final class RemoteObject(owner: AbsPlacement, val absClass: String,
         (null, p)
       }
     }
-    if (queued ne null) Proc.await(queued.future)
+    if (k eq null) { if (queued ne null) Proc.await(queued.future) else Proc.done(()) }
     else k match {
+      case Success(r) if oneWay => r.tell(method, args: _*); Proc.done(())
       case Success(r) => Proc.await(r.send[Any](method, args: _*))
       case Failure(e) => Proc.raise(e)
     }
@@ -371,10 +379,12 @@ private[abs] final class RemoteObject(owner: AbsPlacement, val absClass: String,
       while (!queue.isEmpty) {
         val (m, a, p) = queue.pollFirst()
         k match {
+          case Success(ref) if p eq null => RemoteObject.tellQuietly(ref, m, a)
           case Success(ref) => ref.send[Any](m, a: _*).onComplete {
             case Success(v) => p.success(v)
             case Failure(e) => p.failure(e)
           }
+          case Failure(_) if p eq null => () // a one-way call to an object that never existed: nobody waits
           case Failure(e) => p.failure(e)
         }
       }
@@ -388,6 +398,15 @@ private[abs] final class RemoteObject(owner: AbsPlacement, val absClass: String,
 }
 
 private[abs] object RemoteObject {
+  /**
+   * A one-way call queued before its object existed, sent when it does (on the thread that learnt
+   * it): an argument that cannot be serialised has nobody to fail, so it is reported on standard
+   * error, as the runtime reports a one-way call's failure.
+   */
+  private def tellQuietly(ref: RemoteRef, method: String, args: Seq[Any]): Unit =
+    try ref.tell(method, args: _*)
+    catch { case e: RuntimeException => System.err.println(s"cogs: the one-way call $method to $ref failed: ${e.getMessage}") }
+
   /** The local stand-in whose COG runs the calls to one remote object. */
   final class Stub extends ActiveObject {
     override def traceName: String = "RemoteStub"

@@ -102,6 +102,19 @@ class AbsPlacementTest {
     }
   }
 
+  @Test def aStatementCallIsSentOneWayInItsPlace(): Unit = {
+    // `o!next(i);` as absc lowers it (its future unused): Cogs.tell on the proxy. The first ones
+    // wait for the creation in the proxy's queue; all arrive, in order, with the awaited call last.
+    val o = a.create("R", classOf[EchoImpl], Seq("b", AbsInt(1)), "t.abs:12:1").asInstanceOf[Echo]
+    (1 to 400).foreach(i => Cogs.tell(o, "next", (e: Echo) => e.next(AbsInt(i))))
+    Cogs.send(o, "next", (e: Echo) => e.next(AbsInt(401))).join(60, TimeUnit.SECONDS)
+    assertEquals(AbsInt(0), Cogs.send(o, "outOfOrder", (e: Echo) => e.outOfOrder()).join(60, TimeUnit.SECONDS))
+    // Nothing waits for a one-way call's answer: a one-way call that never ends leaves no entry.
+    Cogs.tell(o, "hang", (e: Echo) => e.hang())
+    assertEquals("b", Cogs.send(o, "node", (e: Echo) => e.node()).join(60, TimeUnit.SECONDS))
+    assertEquals(0, a.node.pendingCalls)
+  }
+
   @Test def referencesTravelAndComeHome(): Unit = {
     val remote = a.create("R", classOf[EchoImpl], Seq("b", AbsInt(3)), "t.abs:2:1").asInstanceOf[Echo]
     val local: Echo = rtA.spawn(new EchoImpl("a", AbsInt(1)))

@@ -41,15 +41,19 @@ object ChatBench {
   /** A reference to one of the benchmark's actors: a local object or a RemoteRef. */
   sealed trait Ref {
     def call[A](m: String, args: Any*): Fut[A]
+    /** A one-way call (no future, no reply): where the Pekko version sends a message and expects no answer. */
+    def tell(m: String, args: Any*): Unit
     /** What a call carries: the RemoteRef itself (the receiving node rebuilds it), or this local Ref. */
     def wire: Any
   }
   final case class LRef(obj: Actor) extends Ref {
     def call[A](m: String, args: Any*): Fut[A] = Cogs.sendWithArgs(obj, m, args, (o: Actor) => o.dispatch(m, args).asInstanceOf[Proc[A]])
+    def tell(m: String, args: Any*): Unit = Cogs.tellWithArgs(obj, m, args, (o: Actor) => o.dispatch(m, args))
     def wire: Any = this
   }
   final case class RRef(r: RemoteRef) extends Ref {
     def call[A](m: String, args: Any*): Fut[A] = r.send[A](m, args.map { case x: Ref => x.wire; case x => x }: _*)
+    def tell(m: String, args: Any*): Unit = r.tell(m, args.map { case x: Ref => x.wire; case x => x }: _*)
     def wire: Any = r
   }
   def ref(x: Any): Ref = x match {
@@ -99,13 +103,13 @@ object ChatBench {
     def invite(c: Any, acc: Any, self: Any): Proc[Unit] = Proc.delay {
       val r = ref(c)
       members += r
-      r.call[Unit]("invited", self, acc); ()
+      r.tell("invited", self, acc)
     }
     def leave(c: Any): Proc[Boolean] = Proc.delay { members -= ref(c); members.isEmpty } // true: the chat is over
     def post(msg: String, acc: Any): Proc[Unit] = {
       val a = ref(acc)
       val to = members.toVector
-      Proc.await(a.call[Unit]("bump", to.size)).map { _ => to.foreach(_.call[Unit]("forward", msg, a)); () }
+      Proc.await(a.call[Unit]("bump", to.size)).map { _ => to.foreach(_.tell("forward", msg, a)) }
     }
     def dispatch(m: String, a: Seq[Any]): Proc[Any] = m match {
       case "join" => join(a(0)); case "invite" => invite(a(0), a(1), a(2)); case "leave" => leave(a(0))
@@ -122,13 +126,13 @@ object ChatBench {
     private var received = 0L
     def setSelf(r: Any): Proc[Unit] = Proc.delay { self = ref(r) }
     def befriend(f: Any): Proc[Unit] = Proc.delay { friends += ref(f); () }
-    def invited(chat: Any, acc: Any): Proc[Unit] = Proc.delay { chats += ref(chat); ref(acc).call[Unit]("stop", FollowUp); () }
-    def forward(msg: String, acc: Any): Proc[Unit] = Proc.delay { received += 1; ref(acc).call[Unit]("stop", FollowUp); () }
+    def invited(chat: Any, acc: Any): Proc[Unit] = Proc.delay { chats += ref(chat); ref(acc).tell("stop", FollowUp) }
+    def forward(msg: String, acc: Any): Proc[Unit] = Proc.delay { received += 1; ref(acc).tell("stop", FollowUp) }
     def messages(): Proc[Long] = Proc.done(received)
 
     def act(accAny: Any): Proc[Unit] = {
       val acc = ref(accAny)
-      def report(kind: Int): Proc[Unit] = Proc.delay { acc.call[Unit]("stop", kind); () }
+      def report(kind: Int): Proc[Unit] = Proc.delay { acc.tell("stop", kind) }
       pick(rng, mix) match {
         case Compute =>
           Proc.delay { if (compute() < 0) received -= 1 }.flatMap(_ => report(Compute))
@@ -142,9 +146,9 @@ object ChatBench {
           val chat = env.make(new Chat)
           val invitees = friends.filter(_ => next(2) == 0).toVector
           chats += chat
+          // Join, then the invitations: one-way, in this order (one sender, one chat), as in Pekko.
           Proc.await(acc.call[Unit]("bump", invitees.size))
-            .flatMap(_ => Proc.await(chat.call[Unit]("join", self)))
-            .flatMap { _ => invitees.foreach(f => chat.call[Unit]("invite", f, acc, chat)); report(Create) }
+            .flatMap { _ => chat.tell("join", self); invitees.foreach(f => chat.tell("invite", f, acc, chat)); report(Create) }
         case _ => report(Skip)
       }
     }
@@ -183,7 +187,7 @@ object ChatBench {
       Proc.awaitAll(made.map(c => c.call[Unit]("setSelf", c))).map(_ => ())
     }
     def client(i: Int): Proc[Any] = Proc.done(clients(i).wire)
-    def poke(acc: Any): Proc[Unit] = Proc.delay { clients.foreach(_.call[Unit]("act", acc)) }
+    def poke(acc: Any): Proc[Unit] = Proc.delay { clients.foreach(_.tell("act", acc)) }
     def dispatch(m: String, a: Seq[Any]): Proc[Any] = m match {
       case "setup" => setup(a(0).asInstanceOf[Int], a(1).asInstanceOf[Int], a(2).asInstanceOf[Long], a(3).asInstanceOf[String])
       case "client" => client(a(0).asInstanceOf[Int]); case "poke" => poke(a(0)); case _ => bad(m)
@@ -254,7 +258,7 @@ object ChatBench {
     }
     def round(): Array[Long] = {
       val acc = env.make(new Accumulator(n))
-      directories.foreach(d => j(d.call[Unit]("poke", acc)))
+      directories.foreach(_.tell("poke", acc))
       j(acc.call[String]("done")).split(',').map(_.toLong)
     }
     def received(): Long = clients.map(c => j(c.call[Long]("messages"))).sum
