@@ -15,8 +15,9 @@ import java.util.List;
  * Listing 5 ({@link AwaitChainBench}, variant {@code cogs-frames}) with {@code recursive_m} and
  * {@code compute} written by hand in the runtime's frame form (docs/runtime-design.md, section 3):
  * what absc is to emit in step 7. A method takes the process and returns its value or
- * {@link Frame#Suspended()}; a synchronous self-call is a plain Java call; a frame is allocated
- * per level only because the chain does suspend at its bottom. The main block is the same
+ * {@link Frame#Suspended()}; a synchronous self-call is a plain Java call; a frame is linked per
+ * level only because the chain does suspend at its bottom (one shared frame object: no local lives
+ * across the suspension). The main block is the same
  * {@code Proc} main block as variant {@code cogs}.
  */
 final class FrameChain implements Workload {
@@ -46,13 +47,13 @@ final class FrameChain implements Workload {
                     r = p.pendingCall(this, new RecursiveM(i - 1, id));
                 }
                 if (r == Frame.Suspended()) {
-                    return p.suspendedIn(new Resumes());
+                    return p.suspendedIn(RESUMES);
                 }
             } else {
                 cogs.runtime.Fut<Object> f = cogs.runtime.Cogs$.MODULE$.send(this, "compute", COMPUTE);
                 if (!f.isDone()) {
                     p.awaitFut(f);
-                    return p.suspendedIn(new Resumes());
+                    return p.suspendedIn(RESUMES);
                 }
             }
             return 1;
@@ -63,7 +64,14 @@ final class FrameChain implements Workload {
         }
     }
 
-    /** The frame of recursive_m: nothing lives across its scheduling points; it returns 1. */
+    /**
+     * The frame of recursive_m: nothing lives across its scheduling points and both return 1, so
+     * one shared instance serves every suspension (a frame with no fields has no state to keep
+     * apart; what a code generator emits for a method with no live locals). A frame that holds
+     * locals is allocated per suspension.
+     */
+    static final Frame RESUMES = new Resumes();
+
     static final class Resumes extends Frame {
         @Override
         public Object resume(Process p, Object in) {

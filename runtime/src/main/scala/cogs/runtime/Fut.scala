@@ -84,9 +84,8 @@ abstract class Fut[A] private[runtime] () extends FutCore with Guard with cogs.j
   }
 
   private[runtime] def resolve(value: A): Boolean = {
-    // Most calls return Unit: they share one outcome instead of allocating one each.
-    val v = value.asInstanceOf[AnyRef]
-    complete(if (v eq scala.runtime.BoxedUnit.UNIT) Fut.UnitValue else new Fut.Value(value))
+    // Most calls return Unit or a small number: they share an outcome instead of allocating one each.
+    complete(Fut.valueOf(value))
   }
 
   private[runtime] def fail(e: Throwable, origin: String): Boolean = failWith(new Fut.Failed(e, origin))
@@ -124,6 +123,23 @@ abstract class Fut[A] private[runtime] () extends FutCore with Guard with cogs.j
 object Fut {
   private[runtime] final class Value(val value: Any) extends FutCore.Outcome
   private[runtime] val UnitValue = new Value(())
+  // The outcomes of the JVM's own cached boxes (Integer.valueOf of -128..127, the two Booleans):
+  // shared, so that a call returning one allocates no outcome. Only the cached box itself maps to
+  // its shared outcome (an `eq` test), so a value keeps its identity. Immutable, so safe to share
+  // between threads like UnitValue.
+  private[this] val SmallInts: Array[Value] = Array.tabulate(256)(i => new Value(Integer.valueOf(i - 128)))
+  private[this] val TrueValue = new Value(java.lang.Boolean.TRUE)
+  private[this] val FalseValue = new Value(java.lang.Boolean.FALSE)
+  private[runtime] def valueOf(value: Any): Value = value.asInstanceOf[AnyRef] match {
+    case u if u eq scala.runtime.BoxedUnit.UNIT => UnitValue
+    case i: Integer =>
+      val n = i.intValue
+      if (n >= -128 && n < 128) { val c = SmallInts(n + 128); if (c.value.asInstanceOf[AnyRef] eq i) c else new Value(i) }
+      else new Value(i)
+    case b: java.lang.Boolean =>
+      if (b eq java.lang.Boolean.TRUE) TrueValue else if (b eq java.lang.Boolean.FALSE) FalseValue else new Value(b)
+    case _ => new Value(value)
+  }
   /**
    * A failed call's outcome. `observed` is set by whoever reads the failure (a process's `await`
    * or `get`, `join`, `poll`, `onComplete`): the end-of-run report names the failed processes

@@ -104,7 +104,10 @@ private[runtime] final class Process(
 
   def push(frame: AnyRef): Unit = {
     var s = stack
-    if (s eq null) { s = new Array[AnyRef](4); stack = s }
+    // 8, not 4: a chain of frame-form methods suspended under a few levels of calls (Listing 5: six
+    // frames) or a Proc method with a few maps and binds fills 4 at once, and growing costs the
+    // first array and a copy (docs/runtime-design.md, "Step 4, continued").
+    if (s eq null) { s = new Array[AnyRef](8); stack = s }
     else if (sp == s.length) { s = java.util.Arrays.copyOf(s, sp * 2); stack = s }
     s(sp) = frame
     sp += 1
@@ -207,7 +210,6 @@ private[runtime] final class Process(
   private[this] var guard$ : Guard = null
   private[this] var waitsFor$ : Fut[_] = null
   private[this] var epoch$ : Int = 0
-  private[this] var tokensEpoch: Int = -1
 
   /** The guard of the await this process is suspended in, or null. */
   def guard: Guard = guard$
@@ -250,9 +252,13 @@ private[runtime] final class Process(
   def unblocked(): Unit = waitsFor$ = null
 
   /** A guard of several futures or with a condition registers one wake token per future, once per await: true the first time. */
-  def needsWakeTokens(): Boolean =
-    if (tokensEpoch == epoch$) false
-    else { tokensEpoch = epoch$; true }
+  def needsWakeTokens(): Boolean = {
+    // The epoch of the last registration lives in `extra`: only processes awaiting a guard of
+    // several futures or with a condition need it (a Process is 8 bytes smaller without it).
+    val x = extraForWrite
+    if (x.tokensEpoch == epoch$) false
+    else { x.tokensEpoch = epoch$; true }
+  }
 
   // ---------------------------------------------------------------- the COG's bookkeeping
 
@@ -344,6 +350,8 @@ private[runtime] object Process {
     var deadline: SimTime = _
     var arrivedAt: SimTime = _
     var raisedFrom: Fut.Failed = _
+    // See Process.needsWakeTokens: the epoch whose await registered its wake tokens.
+    var tokensEpoch: Int = -1
   }
 }
 
