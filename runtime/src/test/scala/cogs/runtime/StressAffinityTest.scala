@@ -159,9 +159,11 @@ object StressAffinityTest {
       }.map(_ => rounds)
     }
 
+    // The flag is read after each round, not before the first: with two workers the stopper can
+    // run before the pair's first round, and the test is about the stopper running, not the pair.
     def untilStopped(peer: Ponger, stop: AtomicBoolean): Proc[Int] = {
       var i = 0
-      Proc.loopWhile(!stop.get()) {
+      Proc.loopWhile(i == 0 || !stop.get()) {
         Proc.await(peer.send("pong")(_.pong(i, i.toLong))).map(_ => i += 1)
       }.map(_ => i)
     }
