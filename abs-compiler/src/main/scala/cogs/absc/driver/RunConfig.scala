@@ -15,7 +15,26 @@ final case class RunConfig(program: ProgramOptions, verbose: Boolean = false, ba
   /** `--classpath`: the classes of `--foreign` implementations, as absolute paths. */
   def extraClassPath: List[Path] = program.classpath.map(p => at(Paths.get(p)).toAbsolutePath)
 
-  /** The system properties that carry the run's options to the program's runtime (this JVM's, or a node's). */
+  /**
+   * The run's options as the runner takes them: a value handed to the program with the run (in
+   * this JVM; see cogs.absc.run.RunOptions), never through system properties.
+   */
+  def runOptions: cogs.absc.run.RunOptions = cogs.absc.run.RunOptions(
+    workers = program.workers,
+    record = program.record.map(f => at(Paths.get(f)).toAbsolutePath),
+    recordFormat = program.recordFormat,
+    replay = program.replay.map(f => at(Paths.get(f)).toAbsolutePath),
+    clockLimit = program.clockLimit,
+    port = program.port,
+    indexFile = program.modelApiIndexFile.map(f => at(Paths.get(f)).toAbsolutePath),
+    urlPrefix = program.urlPrefix,
+    staticDir = program.modelApiStaticDir.map(d => at(Paths.get(d)).toAbsolutePath),
+    strict = program.strict,
+    endReport = program.endReport,
+    seed = Option(System.getProperty("cogs.absc.seed")).map(_.trim).filter(_.nonEmpty).map(_.toLong),
+    foreign = program.foreign)
+
+  /** The system properties that carry the run's options to the JVMs of cluster nodes ([[Nodes]]). */
   def properties: List[(String, String)] =
     program.workers.map(n => "cogs.executor.parallelism" -> n.toString).toList ++
       program.record.map(f => "cogs.absc.record" -> Paths.get(f).toAbsolutePath.toString) ++

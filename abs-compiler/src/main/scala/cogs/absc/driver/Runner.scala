@@ -30,7 +30,7 @@ private[driver] final class Runner(config: RunConfig, reporter: Reporter) {
         // --classpath: the classes of --foreign implementations, found by the model's own loader.
         val extra = config.extraClassPath.map(_.toUri.toURL)
         val loader = new URLClassLoader("absc-program", (built.program.classes.toUri.toURL :: extra).toArray, getClass.getClassLoader)
-        val session = new ProgramRunner.Session(verbose, programErr, output)
+        val session = new ProgramRunner.Session(verbose, programErr, output, config.runOptions)
         @volatile var result: ProgramRunner.Outcome = null
         val thread = new Thread(() => {
           result =
@@ -45,11 +45,9 @@ private[driver] final class Runner(config: RunConfig, reporter: Reporter) {
         }, "absc-main")
         thread.setDaemon(true)
         thread.setContextClassLoader(loader)
-        withProperties {
-          reporter.phase("run") {
-            thread.start()
-            if (timeoutMillis > 0) thread.join(timeoutMillis) else thread.join()
-          }
+        reporter.phase("run") {
+          thread.start()
+          if (timeoutMillis > 0) thread.join(timeoutMillis) else thread.join()
         }
         if (thread.isAlive) {
           val timedOut = s"timed out after ${timeoutMillis / 1000.0} s"
@@ -67,27 +65,6 @@ private[driver] final class Runner(config: RunConfig, reporter: Reporter) {
           result
         }
     }
-
-  /**
-   * `--workers N`, `--record FILE`, `--replay FILE`, `--port N`: the program's runtime is configured from the
-   * system properties (through Typesafe Config, which caches them; the runner reads the schedule
-   * ones), so the properties are set, and the caches dropped, for the run. The program runs in
-   * this JVM and only one at a time, so that is all it affects.
-   */
-  private def withProperties[A](body: => A): A = {
-    val props = config.properties
-    if (props.isEmpty) body
-    else {
-      val before = props.map { case (k, _) => k -> Option(System.getProperty(k)) }
-      props.foreach { case (k, v) => System.setProperty(k, v) }
-      com.typesafe.config.ConfigFactory.invalidateCaches()
-      try body
-      finally {
-        before.foreach { case (k, b) => b.fold(System.clearProperty(k))(System.setProperty(k, _)) }
-        com.typesafe.config.ConfigFactory.invalidateCaches()
-      }
-    }
-  }
 
   private def invokeMain(loader: ClassLoader, mainObject: String, args: Array[String],
       session: ProgramRunner.Session): ProgramRunner.Outcome = {

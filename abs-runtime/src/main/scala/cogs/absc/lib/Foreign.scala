@@ -87,15 +87,16 @@ object Foreign {
     new ForeignFunction(absName, at, m)
   }
 
-  /** The system property that names the foreign class of ABS class `absClass` (`Module.Class`). */
-  def property(absClass: String): String = s"cogs.absc.foreign.$absClass"
+  /** The system property that names the foreign class of ABS class `absClass` (`Module.Class`) for a program on its own. */
+  def property(absClass: String): String = cogs.absc.run.RunOptions.ForeignPrefix + absClass
 
   /**
    * The foreign implementation of a new object of `absClass`, or null if none is bound (the ABS
    * methods run). A bound class that cannot be loaded or made fails the creation, naming it.
    */
   def bind(absClass: String, self: AnyRef): Foreign = {
-    val name = System.getProperty(property(absClass))
+    // The run's binding (its options: absc's --foreign, or the system property of a program on its own).
+    val name = cogs.absc.run.RunContext.current.options.foreign.getOrElse(absClass, null)
     if ((name eq null) || name.trim.isEmpty) return null
     val loader = Option(self.getClass.getClassLoader).getOrElse(ClassLoader.getSystemClassLoader)
     val cls =

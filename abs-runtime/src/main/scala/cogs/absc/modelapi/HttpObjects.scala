@@ -5,20 +5,21 @@ import java.util.concurrent.ConcurrentHashMap
 import scala.jdk.CollectionConverters._
 
 /**
- * The objects a model created with `[HTTPName: name]`, by name. The code absc generates for such a
- * statement calls [[HttpObjects.register]]; the server reads the table.
+ * The objects a model created with `[HTTPName: name]`, by name: one table per run, kept in the
+ * run's program context (`RunContext.httpObjects`), so a run never sees another's objects. The
+ * code absc generates for such a statement calls [[HttpObjects.register]] (inside a process of the
+ * run, which finds its context); the run's Model API server reads its own run's table.
  *
- * There is one table per JVM: a program runs once per JVM (standalone), or one at a time (inside
- * `absc run`, which clears it before each run). A second registration of another object under a
- * name that is taken is an error of the model (the reference backends would silently keep one of
- * the two): the statement raises it, and the name keeps its first object.
+ * A second registration of another object under a name that is taken is an error of the model
+ * (the reference backends would silently keep one of the two): the statement raises it, and the
+ * name keeps its first object.
  */
-object HttpObjects {
+final class HttpObjects {
   private[this] val byName = new ConcurrentHashMap[String, AnyRef]
   // Registration order, for a stable listing: names are few, so a copy-on-write list is enough.
   private[this] val order = new java.util.concurrent.CopyOnWriteArrayList[String]
 
-  /** Called by generated code, inside a process. A `null` object is not registered: there is nothing to call. */
+  /** A `null` object is not registered: there is nothing to call. */
   def register(name: String, obj: AnyRef): Unit =
     if (obj ne null) {
       val before = byName.putIfAbsent(name, obj)
@@ -28,10 +29,12 @@ object HttpObjects {
           "the Model API needs one object per name")
     }
 
-  private[modelapi] def names: List[String] = order.asScala.toList
+  def names: List[String] = order.asScala.toList
 
-  private[modelapi] def lookup(name: String): Option[AnyRef] = Option(byName.get(name))
+  def lookup(name: String): Option[AnyRef] = Option(byName.get(name))
+}
 
-  /** Forget every object: before a run in a JVM that ran another program. */
-  private[absc] def clear(): Unit = { byName.clear(); order.clear() }
+object HttpObjects {
+  /** Called by generated code, inside a process: registers in the table of the run it belongs to. */
+  def register(name: String, obj: AnyRef): Unit = cogs.absc.run.RunContext.current.httpObjects.register(name, obj)
 }

@@ -49,7 +49,7 @@ import cogs.absc.lib.{AbsException, AbsInt, AbsRat, Show}
  * method returns (as in the reference backends: a client must not time out), the others go on.
  */
 final class ModelApiServer private (server: HttpServer, pool: ExecutorService, view: ModelView,
-    indexFile: Option[Path], urlPrefix: String, staticDir: Option[Path]) {
+    indexFile: Option[Path], urlPrefix: String, staticDir: Option[Path], objects: HttpObjects) {
 
   // `/static/...`: the directory of --modelapi-static-dir, else the index file's own directory.
   private[this] val staticRoot: Option[Path] =
@@ -126,10 +126,10 @@ final class ModelApiServer private (server: HttpServer, pool: ExecutorService, v
 
   private def route(ex: HttpExchange, path: List[String]): Unit = path match {
     case Nil => index(ex)
-    case List("o") => json(ex, 200, JsonCodec.array(HttpObjects.names.map(JsonCodec.text)))
+    case List("o") => json(ex, 200, JsonCodec.array(objects.names.map(JsonCodec.text)))
     case List("o", name) => withObject(ex, name)(state(ex, name, None, _))
     case List("o", name, field) => withObject(ex, name)(state(ex, name, Some(field), _))
-    case List("call") => json(ex, 200, JsonCodec.array(HttpObjects.names.map(JsonCodec.text)))
+    case List("call") => json(ex, 200, JsonCodec.array(objects.names.map(JsonCodec.text)))
     case List("call", name) => withObject(ex, name)(o => json(ex, 200, JsonCodec.array(methodsOf(o).map(describe))))
     case List("call", name, m) => withObject(ex, name)(call(ex, name, m, _))
     case List("clock", "now") => json(ex, 200, JsonCodec.obj("result" -> JsonCodec.toJson(view.now())))
@@ -148,7 +148,7 @@ final class ModelApiServer private (server: HttpServer, pool: ExecutorService, v
   // ------------------------------------------------------------------ objects
 
   private def withObject(ex: HttpExchange, name: String)(body: AnyRef => Unit): Unit =
-    HttpObjects.lookup(name) match {
+    objects.lookup(name) match {
       case Some(o) => body(o)
       case None => json(ex, 404, error(s"no object is registered with [HTTPName: \"$name\"]"))
     }
@@ -436,9 +436,10 @@ object ModelApiServer {
    * Starts a server on the loopback interface at `port` (0: any free port). `indexFile`: the
    * user's index page (`--modelapi-index-file`), else the default one. `staticDir`: the files
    * served below `static/` (`--modelapi-static-dir`; without it, the index file's directory).
-   * Throws `java.net.BindException` if the port is taken.
+   * `objects`: the run's `[HTTPName]` objects (its program context's). Throws
+   * `java.net.BindException` if the port is taken.
    */
-  def start(port: Int, view: ModelView, indexFile: Option[Path], urlPrefix: String = "/",
+  def start(port: Int, view: ModelView, indexFile: Option[Path], objects: HttpObjects, urlPrefix: String = "/",
             staticDir: Option[Path] = None): ModelApiServer = {
     val server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress, port), 0)
     val count = new AtomicInteger
@@ -450,7 +451,7 @@ object ModelApiServer {
       }
     })
     server.setExecutor(pool)
-    val api = new ModelApiServer(server, pool, view, indexFile, normalizePrefix(urlPrefix), staticDir)
+    val api = new ModelApiServer(server, pool, view, indexFile, normalizePrefix(urlPrefix), staticDir, objects)
     server.createContext("/", ex => api.handle(ex))
     server.start()
     api

@@ -79,7 +79,7 @@ private[absc] object Monitoring {
       if (sessions.nonEmpty) output.copy(summary = SummaryTarget.None, json = None)
       else if (output.summary == SummaryTarget.Stderr) output.copy(summary = SummaryTarget.None)
       else output))
-    val rt = CogRuntime.withTracing(pipeline.tracing)
+    val rt = context.options.runtimeConfig.fold(CogRuntime.withTracing(pipeline.tracing))(CogRuntime.withTracing(pipeline.tracing, _))
     rt.context = context
     sessions.foreach(AbsSessions.install(rt, _))
     new Monitoring(pipeline, rt, output, sessions)

@@ -3,7 +3,7 @@ package cogs.absc.run
 import java.io.PrintStream
 
 import cogs.absc.lib.{AbsException, CreationFailed, HeapOverflowException, Out, Output, StackOverflowException, ThrownAt}
-import cogs.absc.modelapi.{HttpObjects, ModelApiServer, ModelView}
+import cogs.absc.modelapi.{ModelApiServer, ModelView}
 import cogs.runtime.{CallFailedException, CogRuntime, ControlledRun, DeadlockException, Proc}
 
 /**
@@ -58,8 +58,9 @@ import cogs.runtime.{CallFailedException, CogRuntime, ControlledRun, DeadlockExc
  *
  * == The Model API ==
  *
- * With a port (`absc run -p PORT`, which sets the system property `cogs.absc.modelapi.port`; a
- * standalone program also takes `-p PORT` / `--port PORT` among its arguments), the runner starts
+ * With a port (`absc run -p PORT`, which the driver passes in the run's [[RunOptions]]; a
+ * standalone program takes the system property `cogs.absc.modelapi.port` or `-p PORT` / `--port PORT`
+ * among its arguments), the runner starts
  * the Model API ([[cogs.absc.modelapi.ModelApiServer]], loopback only) before the main block, says
  * its URL on standard error, and after the main block has ended (and its failure, if any, was
  * reported) keeps the model running and serving until the process is killed or a client asks for
@@ -91,11 +92,11 @@ object ProgramRunner {
    * `monitor`: the HOCON text of a monitor pipeline (programs compiled with `--monitor`), or null.
    */
   def runMain(args: Array[String], main: CogRuntime => Proc[Unit], monitor: String = null): Unit =
-    if (!captured(main)) finish(inContext(withModelApi(args)(execute(main, isTest = false, monitor, _))))
+    if (!captured(main)) finish(inContext(args)(withModelApi(execute(main, isTest = false, monitor, _))))
 
   /** The main block of a program that declares `Bool testresult`; the Proc yields its final value. */
   def runTest(args: Array[String], main: CogRuntime => Proc[Boolean], monitor: String = null): Unit =
-    if (!captured(main)) finish(inContext(withModelApi(args)(execute(main, isTest = true, monitor, _))))
+    if (!captured(main)) finish(inContext(args)(withModelApi(execute(main, isTest = true, monitor, _))))
 
   // ------------------------------------------------------------------ the program context
 
@@ -106,11 +107,33 @@ object ProgramRunner {
    */
   private[this] val running = new ThreadLocal[RunContext]
 
-  private def inContext(body: => Outcome): Outcome = {
+  /**
+   * Runs `body` in a new context. Its options: the session's (inside absc, which built them from
+   * its command line) or the system properties' (a program on its own), with the Model API's
+   * options among the program's arguments over either (see [[RunOptions.withArguments]]).
+   */
+  private def inContext(args: Array[String])(body: => Outcome): Outcome = {
     val s = session.get()
-    val c = new RunContext(if (s ne null) s.output else Out.stdout, RunContext.seedProperty)
-    inContext(c)(body)
+    val given =
+      if (s ne null) RunOptions.withArguments(args, s.options, s.options.port.map(_.toString))
+      else RunOptions.standalone(args)
+    val checked = given.flatMap { case (o, port) =>
+      port match {
+        case None => Right(o)
+        case Some(p) => p.trim.toIntOption.filter(n => n >= 0 && n <= 65535)
+          .toRight(s"the Model API's port must be a number from 0 to 65535, not '$p'").map(n => o.copy(port = Some(n)))
+      }
+    }
+    checked match {
+      case Left(problem) =>
+        err.println(s"absc: $problem")
+        Outcome(ExitUsage, None, Some(problem))
+      case Right(o) => inContext(new RunContext(if (s ne null) s.output else Out.stdout, o))(body)
+    }
   }
+
+  /** The options of the run this thread runs. */
+  private def options: RunOptions = { val c = running.get(); if (c ne null) c.options else RunContext.outside.options }
 
   private def inContext[A](c: RunContext)(body: => A): A = {
     val previous = running.get()
@@ -127,57 +150,33 @@ object ProgramRunner {
 
   // ------------------------------------------------------------------ the Model API
 
-  /** `-p PORT` and `--modelapi-index-file FILE`, from the system properties and then the arguments. */
+  /** The Model API's options of a run: a port, and what it serves. */
   private[run] final case class ModelApiOptions(port: Int, indexFile: Option[java.nio.file.Path], urlPrefix: String = "/",
       staticDir: Option[java.nio.file.Path] = None)
 
-  private[run] def modelApiOptions(args: Array[String]): Either[String, Option[ModelApiOptions]] = {
-    // System.getProperty, not sys.props, here and on the rest of a run's start: scala-library's
-    // SystemProperties spins a lambda class at every start, which no class-data archive keeps
-    // (issue 13, docs/benchmarks.md, section 4, eighth session).
-    var port = Option(System.getProperty("cogs.absc.modelapi.port"))
-    var index = Option(System.getProperty("cogs.absc.modelapi.index-file"))
-    var prefix = Option(System.getProperty("cogs.absc.modelapi.url-prefix"))
-    var static = Option(System.getProperty("cogs.absc.modelapi.static-dir"))
-    val rest = Option(args).getOrElse(Array.empty[String]).toList
-    def loop(as: List[String]): Option[String] = as match {
-      case ("-p" | "--port") :: v :: more => port = Some(v); loop(more)
-      case "--modelapi-index-file" :: v :: more => index = Some(v); loop(more)
-      case "--url-prefix" :: v :: more => prefix = Some(v); loop(more)
-      case "--modelapi-static-dir" :: v :: more => static = Some(v); loop(more)
-      case List("-p" | "--port" | "--modelapi-index-file" | "--url-prefix" | "--modelapi-static-dir") => Some(s"option '${as.head}' needs a value")
-      case _ :: more => loop(more) // the program's own arguments
-      case Nil => None
-    }
-    loop(rest) match {
-      case Some(problem) => Left(problem)
-      case None => port match {
-        case None =>
-          if (index.isDefined) Left("--modelapi-index-file needs a port for the Model API (-p PORT)")
-          else if (static.isDefined) Left("--modelapi-static-dir needs a port for the Model API (-p PORT)")
-          else Right(None)
-        case Some(p) =>
-          val n = p.trim.toIntOption.filter(n => n >= 0 && n <= 65535)
-          val file = index.map(f => java.nio.file.Paths.get(f).toAbsolutePath.normalize())
-          val dir = static.map(d => java.nio.file.Paths.get(d).toAbsolutePath.normalize())
-          if (n.isEmpty) Left(s"the Model API's port must be a number from 0 to 65535, not '$p'")
-          else if (file.exists(f => !java.nio.file.Files.isRegularFile(f))) Left(s"the Model API's index file ${file.get} is not there")
-          else if (dir.exists(d => !java.nio.file.Files.isDirectory(d))) Left(s"the Model API's static directory ${dir.get} is not a directory")
-          else Right(Some(ModelApiOptions(n.get, file, ModelApiServer.normalizePrefix(prefix.getOrElse("/")), dir)))
-      }
-    }
+  /** The Model API's options of `o`, checked: a page or directory without a port, a file that is not there. */
+  private[run] def modelApiOptions(o: RunOptions): Either[String, Option[ModelApiOptions]] = o.port match {
+    case None =>
+      if (o.indexFile.isDefined) Left("--modelapi-index-file needs a port for the Model API (-p PORT)")
+      else if (o.staticDir.isDefined) Left("--modelapi-static-dir needs a port for the Model API (-p PORT)")
+      else Right(None)
+    case Some(n) =>
+      val file = o.indexFile.map(_.toAbsolutePath.normalize())
+      val dir = o.staticDir.map(_.toAbsolutePath.normalize())
+      if (file.exists(f => !java.nio.file.Files.isRegularFile(f))) Left(s"the Model API's index file ${file.get} is not there")
+      else if (dir.exists(d => !java.nio.file.Files.isDirectory(d))) Left(s"the Model API's static directory ${dir.get} is not a directory")
+      else Right(Some(ModelApiOptions(n, file, ModelApiServer.normalizePrefix(o.urlPrefix.getOrElse("/")), dir)))
   }
 
   /** What the Model API shows of the model besides its objects: the runtime's clock and components. */
   private def modelView(rt: CogRuntime): ModelView = ModelView.of(rt)
 
   /** Runs `body`, which runs the program, under the Model API if the options ask for it. */
-  private def withModelApi(args: Array[String])(body: Option[CogRuntime => ModelApiServer] => Outcome): Outcome = {
-    // The table of [HTTPName] objects is per JVM: a run inside a JVM that ran another model before
-    // (absc's own, a test's) must not find the earlier run's objects under its names, where a
-    // second registration is an error of the model. Cleared for every run, with or without a server.
-    HttpObjects.clear()
-    modelApiOptions(args) match {
+  private def withModelApi(body: Option[CogRuntime => ModelApiServer] => Outcome): Outcome = {
+    // The [HTTPName] objects are the run's (RunContext.httpObjects): a run after another in this
+    // JVM starts with an empty table.
+    val context = running.get()
+    modelApiOptions(context.options) match {
       case Left(problem) =>
         err.println(s"absc: $problem")
         Outcome(ExitUsage, None, Some(problem))
@@ -186,7 +185,7 @@ object ProgramRunner {
         @volatile var server: ModelApiServer = null
         // Started with the runtime, before the main block, so that its objects can be queried while it runs.
         val started = (rt: CogRuntime) => {
-          server = ModelApiServer.start(o.port, modelView(rt), o.indexFile, o.urlPrefix, o.staticDir)
+          server = ModelApiServer.start(o.port, modelView(rt), o.indexFile, context.httpObjects, o.urlPrefix, o.staticDir)
           err.println(s"absc: the Model API listens at ${server.url} (stop the model with Ctrl-C or ${server.url}quit)")
           err.flush()
           server
@@ -202,7 +201,8 @@ object ProgramRunner {
    * Set by the driver around a call of the generated `main`, on the calling thread. The generated
    * classes are loaded by a child of absc's class loader, so they see this very object.
    */
-  private[absc] final class Session(val verbose: Boolean, val err: PrintStream, val output: Output = Out.stdout) {
+  private[absc] final class Session(val verbose: Boolean, val err: PrintStream, val output: Output = Out.stdout,
+      val options: RunOptions = RunOptions.fromSystemProperties()) {
     @volatile var outcome: Outcome = _
     // The run's runtime once made, and whether the driver stopped the run; under this object's lock.
     private[this] var runtime: CogRuntime = _
@@ -277,7 +277,7 @@ object ProgramRunner {
 
   private def executeWith[A](main: CogRuntime => Proc[A], isTest: Boolean, monitor: String,
       modelApi: Option[CogRuntime => ModelApiServer]): Outcome =
-    if (monitor eq null) executeOn(attached(CogRuntime()), main, isTest, modelApi)
+    if (monitor eq null) executeOn(attached(options.runtimeConfig.fold(CogRuntime())(CogRuntime(_))), main, isTest, modelApi)
     else {
       val loader = Option(Thread.currentThread().getContextClassLoader).getOrElse(getClass.getClassLoader)
       val started =
@@ -306,7 +306,7 @@ object ProgramRunner {
     var controlled: Option[(ControlledRun, Vector[String])] = None
     val schedule =
       try {
-        val m = ScheduleFile.fromSystemProperties()
+        val m = ScheduleFile.fromOptions(options)
         m match {
           // A witness of absc explore, replayed step by step on one thread (not under a monitor or the Model API).
           case ScheduleFile.StepReplay(_, steps, _, _, _) if !monitored && modelApi.isEmpty =>
@@ -532,7 +532,7 @@ object ProgramRunner {
     val deadlocked = outcome.failure.exists(_.startsWith("deadlock"))
     val waiting = if (deadlocked || rt.clockLimitReached || !rt.isQuiescent) Nil else rt.deadlockReport()
     if (failed.isEmpty && notKept == 0 && waiting.isEmpty) return outcome
-    if (!Option(System.getProperty("cogs.absc.end-report")).exists(_.trim.equalsIgnoreCase("false"))) {
+    if (options.endReport) {
       flushOutput()
       val out = err
       if (failed.nonEmpty || notKept > 0) {
@@ -555,7 +555,7 @@ object ProgramRunner {
 
   private def stoppedBySession: Boolean = { val s = session.get(); (s ne null) && s.wasStopped }
 
-  private def strict: Boolean = Option(System.getProperty("cogs.absc.strict")).exists(_.trim.equalsIgnoreCase("true"))
+  private def strict: Boolean = options.strict
 
   private def count(n: Int, what: String): String = if (n == 1) s"1 $what" else s"$n ${what}es"
 
@@ -625,9 +625,9 @@ object ProgramRunner {
   /** What a run whose report ran out of memory returns (LastResort wrote the text). */
   private val LostReport = Outcome(ExitFailure, None, Some("the program ran out of memory"))
 
-  /** `cogs.absc.clock-limit` (`absc run -l T`): a whole number or a fraction `n/d`. */
+  /** The run's clock limit (`absc run -l T`, `cogs.absc.clock-limit`): a whole number or a fraction `n/d`. */
   private def clockLimit(): Option[cogs.runtime.SimTime] =
-    Option(System.getProperty("cogs.absc.clock-limit")).map(_.trim).filter(_.nonEmpty).map { s =>
+    options.clockLimit.map(_.trim).filter(_.nonEmpty).map { s =>
       s.split('/') match {
         case Array(n) => cogs.runtime.SimTime.of(new java.math.BigInteger(n), java.math.BigInteger.ONE)
         case Array(n, d) => cogs.runtime.SimTime.of(new java.math.BigInteger(n), new java.math.BigInteger(d))

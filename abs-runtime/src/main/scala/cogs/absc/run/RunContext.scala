@@ -1,6 +1,7 @@
 package cogs.absc.run
 
 import cogs.absc.lib.{AbsRandom, Identity, Output, Out}
+import cogs.absc.modelapi.HttpObjects
 import cogs.runtime.CogRuntime
 
 /**
@@ -16,16 +17,17 @@ import cogs.runtime.CogRuntime
  *  - `identities`: the small numbers that name and order objects ([[cogs.absc.lib.Identity]]);
  *  - `placement`: the deployment components on cluster nodes ([[RemotePlacement]]), if any;
  *  - `sessions`: the session protocols of a monitored run ([[AbsSessions]]), if any;
- *  - `modelStart`: when the model started (`ms_since_model_start()`).
- *
- * The Model API's objects (`HttpObjects`) are still one table per JVM, cleared by the runner
- * before each run (see abs-runtime's README, "The program context").
+ *  - `modelStart`: when the model started (`ms_since_model_start()`);
+ *  - `options`: the run's options ([[RunOptions]]: seed, clock limit, schedule file, Model API,
+ *    foreign bindings, ...), a value the runner was given or built;
+ *  - `httpObjects`: the objects the model named with `[HTTPName]`, which its Model API serves.
  *
  * Code outside every run (a user of the library, its unit tests, `absc explore`, whose controlled
  * runs have no context) gets [[RunContext.outside]], whose output is standard output.
  */
-final class RunContext private[absc] (val output: Output, seed: Option[Long]) {
-  val random: AbsRandom.Source = new AbsRandom.Source(seed)
+final class RunContext private[absc] (val output: Output, val options: RunOptions) {
+  val random: AbsRandom.Source = new AbsRandom.Source(options.seed)
+  val httpObjects: HttpObjects = new HttpObjects
   val identities: Identity.Table = new Identity.Table
   @volatile private[absc] var placement: RemotePlacement = _
   @volatile private[absc] var sessions: AbsSessions = _
@@ -33,12 +35,8 @@ final class RunContext private[absc] (val output: Output, seed: Option[Long]) {
 }
 
 object RunContext {
-  /** The seed of `-Dcogs.absc.seed=N`, for a program that does not record or replay. */
-  private[absc] def seedProperty: Option[Long] =
-    Option(System.getProperty("cogs.absc.seed")).map(_.trim.toLong)
-
-  /** The context of code outside every run: standard output, `-Dcogs.absc.seed`. */
-  lazy val outside: RunContext = new RunContext(Out.stdout, seedProperty)
+  /** The context of code outside every run: standard output, the options of the system properties. */
+  lazy val outside: RunContext = new RunContext(Out.stdout, RunOptions.fromSystemProperties())
 
   /** The context of the run whose process runs on this thread, or [[outside]]. */
   def current: RunContext = CogRuntime.contextHere match {

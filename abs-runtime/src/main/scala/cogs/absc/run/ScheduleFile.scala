@@ -63,25 +63,25 @@ private[absc] object ScheduleFile {
   /** A schedule file that cannot be used: the user's input, reported as such. */
   final class BadSchedule(message: String) extends Exception(message)
 
-  def fromSystemProperties(): Mode =
-    (Option(System.getProperty("cogs.absc.record")).filter(_.nonEmpty), Option(System.getProperty("cogs.absc.replay")).filter(_.nonEmpty)) match {
+  /** The schedule file of a run with options `o` (its record, replay, record format and seed). */
+  def fromOptions(o: RunOptions): Mode =
+    (o.record, o.replay) match {
       case (Some(_), Some(_)) => throw new BadSchedule("--record and --replay exclude each other")
       case (Some(r), None) =>
-        val erlang = Option(System.getProperty("cogs.absc.record-format")).map(_.trim) match {
+        val erlang = o.recordFormat.map(_.trim) match {
           case None | Some("cogs") => false
           case Some("erlang") => true
           case Some(other) => throw new BadSchedule(s"--record-format must be 'cogs' or 'erlang', not '$other'")
         }
-        val seed = givenSeed.getOrElse(if (erlang) ErlangSeed else new java.util.SplittableRandom().nextLong())
-        Record(Paths.get(r), ScheduleTrace.record(), seed, erlang = erlang)
+        val seed = o.seed.getOrElse(if (erlang) ErlangSeed else new java.util.SplittableRandom().nextLong())
+        Record(r, ScheduleTrace.record(), seed, erlang = erlang)
       case (None, Some(p)) =>
-        val file = Paths.get(p)
-        val recorded = read(file)
+        val file = p
+        val recorded = read(file, o.seed)
         if (recorded.steps.isEmpty) Replay(file) else StepReplay(file, recorded.steps.get, recorded.seed, recorded.cogs, recorded.model)
       case (None, None) => Off
     }
 
-  private def givenSeed: Option[Long] = Option(System.getProperty("cogs.absc.seed")).map(_.trim.toLong)
 
   /**
    * Before the run: the runtime records or replays, `random` is seeded per COG. `anchor`: a class
@@ -95,7 +95,7 @@ private[absc] object ScheduleFile {
       RunContext.of(rt).random.setSeedPerCog(seed)
       r.copy(model = fingerprint(anchor))
     case Replay(file, _) =>
-      val recorded = read(file)
+      val recorded = read(file, RunContext.of(rt).options.seed)
       checkModel(file, recorded.model, anchor)
       val trace = recorded.methods match {
         case Some(ms) => ScheduleTrace.replay(recorded.cogs, ms)
@@ -184,8 +184,9 @@ private[absc] object ScheduleFile {
    * The recording in `file`, read with Jackson (not the configuration parser that writes it: its
    * errors speak of configuration lists and keys, not of the trace a user handed in): each COG's
    * decisions, the seed, the model's fingerprint, an explorer witness's steps, what each decision ran.
+   * `runSeed`: the run's own seed (an Erlang trace has none).
    */
-  private def read(file: Path): Recorded = {
+  private def read(file: Path, runSeed: Option[Long]): Recorded = {
     if (!Files.isRegularFile(file)) throw new BadSchedule(s"cannot replay $file: no such file")
     def damaged(what: String) = new BadSchedule(s"cannot replay $file: the trace is damaged: $what")
     val root =
@@ -197,7 +198,7 @@ private[absc] object ScheduleFile {
       }
     if ((root ne null) && ErlangTrace.isErlangFormat(root)) {
       val (cogs, methods) = ErlangTrace.read(root, damaged)
-      return Recorded(cogs, givenSeed.getOrElse(ErlangSeed), None, None, Some(methods))
+      return Recorded(cogs, runSeed.getOrElse(ErlangSeed), None, None, Some(methods))
     }
     if ((root eq null) || !root.isObject)
       throw damaged("it is neither a JSON object (absc's own format) nor a list of COGs (the Erlang backend's trace format)")

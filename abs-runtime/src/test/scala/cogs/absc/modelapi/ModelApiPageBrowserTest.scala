@@ -44,9 +44,9 @@ class ModelApiPageBrowserTest {
   @Test def thePageDrawsEachComponentsLoad(): Unit = {
     val browser = chromium
     assumeTrue(browser.isDefined, "Chromium is not installed (apt-get install -y chromium): the browser test is skipped")
-    HttpObjects.clear()
-    HttpObjects.register("plain", new Object)
-    val server = ModelApiServer.start(0, ModelApiServerTest.FakeView, None)
+    val objects = new HttpObjects
+    objects.register("plain", new Object)
+    val server = ModelApiServer.start(0, ModelApiServerTest.FakeView, None, objects)
     try {
       val dom = dumpDom(browser.get, server.url)
       assertFalse(dom.contains("data-error=\""), dom)
@@ -63,14 +63,13 @@ class ModelApiPageBrowserTest {
       assertTrue(dom.contains("<tr data-object=\"plain\"><th rowspan=\"1\">plain</th><td></td><td class=\"value\">(no fields)</td></tr>"), dom)
     } finally {
       server.stop()
-      HttpObjects.clear()
     }
   }
 
   @Test def aModelWithoutComponentsSaysSo(): Unit = {
     val browser = chromium
     assumeTrue(browser.isDefined, "Chromium is not installed (apt-get install -y chromium): the browser test is skipped")
-    val server = ModelApiServer.start(0, ModelView.Untimed, None)
+    val server = ModelApiServer.start(0, ModelView.Untimed, None, new HttpObjects)
     try {
       val dom = dumpDom(browser.get, server.url)
       assertTrue(dom.contains("data-drawn=\"0\""), dom)

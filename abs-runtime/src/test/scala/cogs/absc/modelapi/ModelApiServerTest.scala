@@ -22,21 +22,20 @@ class ModelApiServerTest {
 
   private var rt: CogRuntime = _
   private var server: ModelApiServer = _
+  private val objects = new HttpObjects
   private val client = HttpClient.newHttpClient()
 
   @BeforeEach def start(): Unit = {
-    HttpObjects.clear()
     rt = CogRuntime()
     val echo = rt.spawn(new Echo)
-    HttpObjects.register("echo", echo)
-    HttpObjects.register("plain", rt.spawn(new Plain))
-    server = ModelApiServer.start(0, FakeView, None)
+    objects.register("echo", echo)
+    objects.register("plain", rt.spawn(new Plain))
+    server = ModelApiServer.start(0, FakeView, None, objects)
   }
 
   @AfterEach def stop(): Unit = {
     server.stop()
     rt.close()
-    HttpObjects.clear()
   }
 
   private def get(path: String): HttpResponse[String] =
@@ -166,7 +165,7 @@ class ModelApiServerTest {
           Some(AbsRat(AbsInt(3), AbsInt(2)))),
         DcView("downAtCreation", AbsInt(2), Map("Speed" -> Vector.fill(2)(use)), Some(AbsInt(2))))
     }
-    val own = ModelApiServer.start(0, view, None)
+    val own = ModelApiServer.start(0, view, None, objects)
     try {
       val dcs = JsonCodec.mapper.readTree(at(own, "dcs").body)
       assertEquals(1.5, dcs.get(0).get("shutdownTime").doubleValue)
@@ -193,7 +192,7 @@ class ModelApiServerTest {
       Files.createDirectories(dir.resolve("js"))
       Files.writeString(dir.resolve("js/app.js"), "let x = 1;")
       Files.writeString(dir.getParent.resolve(dir.getFileName.toString + "-secret.txt"), "secret")
-      val own = ModelApiServer.start(0, FakeView, Some(dir.resolve("page.html")))
+      val own = ModelApiServer.start(0, FakeView, Some(dir.resolve("page.html")), objects)
       try {
         def at(p: String) = client.send(HttpRequest.newBuilder(URI.create(own.url + p)).GET().build(), HttpResponse.BodyHandlers.ofString(UTF_8))
         assertEquals("<p>mine</p>", at("").body)
@@ -218,7 +217,7 @@ class ModelApiServerTest {
       Files.writeString(support.resolve("js/d3.js"), "d3 here")
       // The static directory replaces the index file's directory below static/, with or without an index file.
       for (index <- List(Some(page.resolve("page.html")), None)) {
-        val own = ModelApiServer.start(0, FakeView, index, "/", Some(support))
+        val own = ModelApiServer.start(0, FakeView, index, objects, "/", Some(support))
         try {
           assertEquals("d3 here", at(own, "static/js/d3.js").body)
           assertEquals("text/javascript; charset=utf-8", at(own, "static/js/d3.js").headers.firstValue("Content-Type").get)
@@ -227,7 +226,7 @@ class ModelApiServerTest {
           assertEquals(404, at(own, "static/js").statusCode, "a directory is no file")
         } finally own.stop()
       }
-      val prefixed = ModelApiServer.start(0, FakeView, None, "/abcd/5080", Some(support))
+      val prefixed = ModelApiServer.start(0, FakeView, None, objects, "/abcd/5080", Some(support))
       try assertEquals("d3 here", at(prefixed, "static/js/d3.js").body)
       finally prefixed.stop()
     } finally List(page, support).foreach(d => Files.walk(d).sorted(java.util.Comparator.reverseOrder()).forEach(p => Files.delete(p)))
@@ -243,7 +242,7 @@ class ModelApiServerTest {
         "Name: server2\nCreation time: Time(1)\nCPU history (reversed): list[1]\n\n\n",
       r.body)
     assertEquals(r.body, get("v2/static_dcs").body)
-    val none = ModelApiServer.start(0, ModelView.Untimed, None)
+    val none = ModelApiServer.start(0, ModelView.Untimed, None, objects)
     try assertEquals("Deployment components:\n\n", at(none, "static_dcs").body)
     finally none.stop()
   }
@@ -318,7 +317,7 @@ class ModelApiServerTest {
 
   /** A server on a real runtime's view (the clock, blocked COGs) instead of the fake one. */
   private def withRealView[A](body: ModelApiServer => A): A = {
-    val real = ModelApiServer.start(0, ModelView.of(rt), None)
+    val real = ModelApiServer.start(0, ModelView.of(rt), None, objects)
     try body(real) finally real.stop()
   }
 
@@ -326,7 +325,7 @@ class ModelApiServerTest {
     client.send(HttpRequest.newBuilder(URI.create(s.url + p)).GET().build(), HttpResponse.BodyHandlers.ofString(UTF_8))
 
   @Test def anObjectWhoseCogIsBlockedInGetIsShownAsItStandsAndWhy(): Unit = withRealView { real =>
-    val echo = HttpObjects.lookup("echo").get.asInstanceOf[Echo]
+    val echo = objects.lookup("echo").get.asInstanceOf[Echo]
     val p = cogs.runtime.Promise[Int](rt, "a promise nobody keeps")
     echo.send("waitOn")(_.waitOn(p.future))
     // Answers (the server waits a bounded time for the COG, then reads it as it is blocked).
@@ -347,7 +346,7 @@ class ModelApiServerTest {
   }
 
   @Test def anObjectWhoseCogIsBusyIs503AndSaysSo(): Unit = withRealView { real =>
-    val echo = HttpObjects.lookup("echo").get.asInstanceOf[Echo]
+    val echo = objects.lookup("echo").get.asInstanceOf[Echo]
     val go = new java.util.concurrent.atomic.AtomicBoolean(true)
     val spun = echo.send("spin")(_.spin(go))
     try {
@@ -378,7 +377,7 @@ class ModelApiServerTest {
   @Test def servesBelowAUrlPrefixAndUnderV2(): Unit = {
     assertEquals("/abcd/5080/", ModelApiServer.normalizePrefix("abcd/5080"))
     assertEquals("/", ModelApiServer.normalizePrefix("/"))
-    val prefixed = ModelApiServer.start(0, FakeView, None, "/abcd/5080/")
+    val prefixed = ModelApiServer.start(0, FakeView, None, objects, "/abcd/5080/")
     try {
       assertTrue(prefixed.url.endsWith("/abcd/5080/"), prefixed.url)
       assertEquals("""["echo","plain"]""", ok(at(prefixed, "o")).toString)
@@ -393,10 +392,10 @@ class ModelApiServerTest {
 
   @Test def aSecondObjectUnderATakenNameIsAnError(): Unit = {
     val other = rt.spawn(new Plain)
-    val e = assertThrows(classOf[IllegalStateException], () => HttpObjects.register("echo", other))
+    val e = assertThrows(classOf[IllegalStateException], () => objects.register("echo", other))
     assertTrue(e.getMessage.contains("[HTTPName: \"echo\"]: the name is already taken"), e.getMessage)
     // The same object again is no conflict (a loop that registers it twice).
-    HttpObjects.register("plain", HttpObjects.lookup("plain").get)
+    objects.register("plain", objects.lookup("plain").get)
     assertEquals("""["echo","plain"]""", ok(get("o")).toString)
   }
 

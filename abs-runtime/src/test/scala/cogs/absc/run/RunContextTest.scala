@@ -81,4 +81,41 @@ class RunContextTest {
     // The first run's output was closed when it was stopped: it took nothing since.
     assertEquals(firstText, firstBytes.toString(UTF_8))
   }
+
+  /** The n numbers of `random(1000000)` a run with `options` draws, what `[HTTPName]` names it sees, and its output. */
+  private def drawing(options: RunOptions, name: String, n: Int): (List[Long], List[String], String) = {
+    val bytes = new ByteArrayOutputStream
+    val s = new ProgramRunner.Session(verbose = false, new PrintStream(new ByteArrayOutputStream, true, UTF_8),
+      new Output(bytes, autoFlush = false, intervalNanos = 0L), options)
+    @volatile var drawn: List[Long] = Nil
+    @volatile var names: List[String] = Nil
+    ProgramRunner.withSession(s) {
+      ProgramRunner.runTest(Array.empty, (_: CogRuntime) => Proc.delay {
+        // A second registration of another object under a taken name would fail the run.
+        cogs.absc.modelapi.HttpObjects.register(name, new Object)
+        names = RunContext.current.httpObjects.names
+        drawn = List.fill(n)(cogs.absc.lib.random(cogs.absc.lib.AbsInt(1000000)).toString.toLong)
+        cogs.absc.lib.println(s"run of $name, clock limit ${RunContext.current.options.clockLimit.getOrElse("none")}")
+        true
+      })
+    }
+    assertEquals(ProgramRunner.Outcome(ProgramRunner.ExitOk, Some(true), None), s.outcome)
+    (drawn, names, bytes.toString(UTF_8))
+  }
+
+  @Test def twoRunsWithDifferentOptionsShareNothing(): Unit = {
+    // Back to back in one JVM, as absc test runs models: seed, [HTTPName] table, output, clock limit.
+    val first = drawing(RunOptions(seed = Some(1L), clockLimit = Some("5")), "shared", 8)
+    val second = drawing(RunOptions(seed = Some(2L)), "shared", 8)
+    val firstAgain = drawing(RunOptions(seed = Some(1L), clockLimit = Some("5")), "shared", 8)
+    assertEquals(List("shared"), first._2)
+    assertEquals(List("shared"), second._2, "the second run's table has its own object only")
+    assertEquals("run of shared, clock limit 5\n", first._3)
+    assertEquals("run of shared, clock limit none\n", second._3, "the first run's options do not reach the second")
+    assertEquals(first._1, firstAgain._1, "a seed gives the same numbers again")
+    assertNotEquals(first._1, second._1, "another seed, other numbers")
+    // And nothing of them is left in this JVM's properties for a run outside absc.
+    assertNull(System.getProperty("cogs.absc.clock-limit"))
+    assertNull(System.getProperty("cogs.absc.seed"))
+  }
 }
