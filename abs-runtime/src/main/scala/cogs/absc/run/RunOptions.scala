@@ -29,9 +29,19 @@ final case class RunOptions(workers: Option[Int] = None, record: Option[Path] = 
     foreign: Map[String, String] = Map.empty) {
 
   /** The runtime's configuration when these options change it (`workers`); None: the runtime's own. */
-  private[absc] def runtimeConfig: Option[com.typesafe.config.Config] =
-    workers.map(n => com.typesafe.config.ConfigFactory.parseString(s"cogs.executor.parallelism = $n")
-      .withFallback(com.typesafe.config.ConfigFactory.load()))
+  private[absc] def runtimeConfig: Option[com.typesafe.config.Config] = workers.map(WorkersConfig(_))
+}
+
+/**
+ * The configuration of a run that sets its workers. An object of its own so that loading (and
+ * verifying) `RunOptions` loads no Typesafe Config class: a plain run reads no configuration
+ * (`DeploymentProbeColdTest`), and the verifier loads `Config` and `ConfigMergeable` to check a
+ * `withFallback` call in whatever class holds it.
+ */
+private[run] object WorkersConfig {
+  def apply(n: Int): com.typesafe.config.Config =
+    com.typesafe.config.ConfigFactory.parseString(s"cogs.executor.parallelism = $n")
+      .withFallback(com.typesafe.config.ConfigFactory.load())
 }
 
 object RunOptions {
