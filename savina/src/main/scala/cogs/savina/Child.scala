@@ -15,8 +15,9 @@ package cogs.savina
  * warmup <i> <nanoseconds> <answer>
  * measure <i> <nanoseconds> <answer>
  * monitor <phase> <i> <program nanoseconds> <events> <sound> <violations>   (with --monitor, on Cogs)
- * cpu <phase> <i> <cpu ns> <wall ns>   (the JVM's CPU time, all threads, and the wall time over the same
- *                                      interval around the iteration; after its iteration line)
+ * cpu <phase> <i> <cpu ns> <wall ns> <gc ms> <gc count>   (the JVM's CPU time, all threads, the wall
+ *                                      time, and the collectors' time and count over the same interval
+ *                                      around the iteration; after its iteration line)
  * counters <phase> <i> <name>=<count> ...   (Cogs in a JVM started with -Dcogs.scheduler.counters=true: the
  *                                            scheduler's counts over the iteration, see savina/README.md)
  * error <message>          (then exit status 1)
@@ -44,6 +45,14 @@ object Child {
       case os: com.sun.management.OperatingSystemMXBean => Some(os)
       case _                                            => None
     }
+    // The collectors' accumulated time and count (JVM-wide): a young collection that copies the
+    // messages in flight is what separates a slow JVM from a fast one in count (sixteenth session).
+    val collectors = java.lang.management.ManagementFactory.getGarbageCollectorMXBeans
+    def gcTotals(): (Long, Long) = {
+      var ms, n = 0L
+      collectors.forEach { c => ms += math.max(0L, c.getCollectionTime); n += math.max(0L, c.getCollectionCount) }
+      (ms, n)
+    }
     var counted: Map[String, Long] = Map.empty
     val status =
       try {
@@ -51,13 +60,15 @@ object Child {
         while (i < opts.warmup + opts.iterations) {
           val wallBefore = System.nanoTime()
           val cpuBefore = cpu.map(_.getProcessCpuTime).getOrElse(-1L)
+          val (gcMsBefore, gcBefore) = gcTotals()
           val r = bench.run(runtime, opts.quick, env)
           val cpuAfter = cpu.map(_.getProcessCpuTime).getOrElse(-1L)
+          val (gcMsAfter, gcAfter) = gcTotals()
           val wall = System.nanoTime() - wallBefore
           val phase = if (i < opts.warmup) "warmup" else "measure"
           val index = if (i < opts.warmup) i else i - opts.warmup
           out.println(s"$phase $index ${r.nanos} ${oneLine(r.answer)}")
-          if (cpuBefore >= 0 && cpuAfter >= 0) out.println(s"cpu $phase $index ${cpuAfter - cpuBefore} $wall")
+          if (cpuBefore >= 0 && cpuAfter >= 0) out.println(s"cpu $phase $index ${cpuAfter - cpuBefore} $wall ${gcMsAfter - gcMsBefore} ${gcAfter - gcBefore}")
           if (runtime == "cogs") {
             val now = env.cogs.schedulerCounters
             if (now.nonEmpty) {

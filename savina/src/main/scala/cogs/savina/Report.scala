@@ -7,10 +7,11 @@ import java.util.Locale
 /**
  * One iteration as a child JVM reported it. `jvm` numbers the JVMs of one benchmark and runtime
  * (`--jvms`); `cores` is the JVM's CPU time over the wall time around the iteration (1.0: one
- * core busy), NaN when the JVM could not tell.
+ * core busy), NaN when the JVM could not tell; `gcMillis` and `collections` the garbage collectors'
+ * time and count over the same interval (NaN and -1 when not reported).
  */
 final case class Sample(benchmark: String, runtime: String, quick: Boolean, phase: String, iteration: Int, nanos: Long, params: String,
-                        jvm: Int = 0, cores: Double = Double.NaN) {
+                        jvm: Int = 0, cores: Double = Double.NaN, gcMillis: Double = Double.NaN, collections: Int = -1) {
   def millis: Double = nanos / 1e6
 }
 
@@ -24,9 +25,11 @@ final case class RunFailure(benchmark: String, runtime: String, message: String)
  * Median, minimum and maximum of the timed iterations of one benchmark on one runtime
  * (milliseconds). Over several JVMs: the median is the median of the JVMs' medians, and `spread`
  * the slowest JVM's median over the fastest's (None with one JVM). `cores`: the median of the
- * iterations' CPU over wall time (None when not known).
+ * iterations' CPU over wall time (None when not known); `gc`: the median of the iterations'
+ * collection time in ms (None when not known).
  */
-final case class Stats(n: Int, median: Double, min: Double, max: Double, spread: Option[Double] = None, cores: Option[Double] = None)
+final case class Stats(n: Int, median: Double, min: Double, max: Double, spread: Option[Double] = None, cores: Option[Double] = None,
+                       gc: Option[Double] = None)
 
 object Stats {
   /** The statistics of one runtime's timed samples of one benchmark, over however many JVMs ran it. */
@@ -34,7 +37,9 @@ object Stats {
     val byJvm = ss.groupBy(_.jvm).values.map(js => of(js.map(_.millis)).median).toList
     val all = of(ss.map(_.millis))
     val cs = ss.map(_.cores).filterNot(_.isNaN)
+    val gs = ss.map(_.gcMillis).filterNot(_.isNaN)
     all.copy(
+      gc = if (gs.isEmpty) None else Some(of(gs).median),
       median = if (byJvm.size > 1) of(byJvm).median else all.median,
       spread = if (byJvm.size > 1) Some(byJvm.max / byJvm.min) else None,
       cores = if (cs.isEmpty) None else Some(of(cs).median))
@@ -66,10 +71,11 @@ object Report {
     if (s.exists(c => c == ',' || c == '"' || c == '\n')) "\"" + s.replace("\"", "\"\"") + "\"" else s
 
   def csv(samples: Seq[Sample]): String = {
-    val sb = new StringBuilder("benchmark,runtime,mode,jvm,phase,iteration,millis,cores,params\n")
+    val sb = new StringBuilder("benchmark,runtime,mode,jvm,phase,iteration,millis,cores,gc_ms,collections,params\n")
     samples.foreach { s =>
       sb ++= List(s.benchmark, s.runtime, if (s.quick) "quick" else "full", s.jvm.toString, s.phase, s.iteration.toString,
-        fmt(s.millis, 3), if (s.cores.isNaN) "" else fmt(s.cores, 2), csvField(s.params)).mkString(",")
+        fmt(s.millis, 3), if (s.cores.isNaN) "" else fmt(s.cores, 2), if (s.gcMillis.isNaN) "" else fmt(s.gcMillis, 0),
+        if (s.collections < 0) "" else s.collections.toString, csvField(s.params)).mkString(",")
       sb += '\n'
     }
     sb.toString
@@ -127,14 +133,14 @@ object Report {
   def perJvm(samples: Seq[Sample], order: Seq[String]): String = {
     val measured = samples.filter(_.phase == "measure")
     if (!measured.groupBy(s => (s.benchmark, s.runtime)).values.exists(_.map(_.jvm).distinct.size > 1)) return ""
-    val sb = new StringBuilder("\n## Per JVM\n\nEach JVM's median in ms (and its cores), in the order the JVMs ran.\n\n")
+    val sb = new StringBuilder("\n## Per JVM\n\nEach JVM's median in ms (and its cores; its median garbage-collection ms per iteration), in the order the JVMs ran.\n\n")
     sb ++= "| benchmark | runtime | JVMs |\n| --- | --- | --- |\n"
     for (b <- order; rt <- Runtimes.names) {
       val mine = measured.filter(s => s.benchmark == b && s.runtime == rt)
       if (mine.nonEmpty) {
         val cells = mine.groupBy(_.jvm).toList.sortBy(_._1).map { case (_, ss) =>
           val st = Stats.ofSamples(ss)
-          fmt(st.median) + st.cores.map(c => s" (${fmt(c)})").getOrElse("")
+          fmt(st.median) + st.cores.map(c => s" (${fmt(c)}${st.gc.map(g => s"; gc ${fmt(g, 0)}").getOrElse("")})").getOrElse("")
         }
         sb ++= s"| $b | $rt | ${cells.mkString(", ")} |\n"
       }

@@ -68,7 +68,7 @@ class HarnessTest {
     assertTrue(md.contains("- fib on pekko: boom"), md)
     val csv = Report.csv(samples)
     assertEquals(samples.size + 1, csv.linesIterator.size)
-    assertTrue(csv.startsWith("benchmark,runtime,mode,jvm,phase,iteration,millis,cores,params\npingpong,cogs,full,0,warmup,0,100.000,,n=1\n"), csv)
+    assertTrue(csv.startsWith("benchmark,runtime,mode,jvm,phase,iteration,millis,cores,gc_ms,collections,params\npingpong,cogs,full,0,warmup,0,100.000,,,,n=1\n"), csv)
     val svg = Report.svg(rows, "test")
     assertTrue(svg.startsWith("<svg") && svg.trim.endsWith("</svg>"))
     assertTrue(svg.contains(">geometric mean<") && svg.contains(">1.500<"), svg)
@@ -95,6 +95,11 @@ class HarnessTest {
     val per = Report.perJvm(samples, Suite.savina.map(_._1))
     assertTrue(per.contains("| pingpong | cogs | 10.00 (1.10), 40.00 (1.95), 20.00 (1.50) |"), per)
     assertEquals("", Report.perJvm(samples.filter(_.jvm == 0), Suite.savina.map(_._1)))
+    // With the collectors' time reported, each JVM's cell gives its median gc ms per iteration.
+    val withGc = samples.map(x => if (x.runtime == "cogs") x.copy(gcMillis = x.millis / 2, collections = 1) else x)
+    val perGc = Report.perJvm(withGc, Suite.savina.map(_._1))
+    assertTrue(perGc.contains("| pingpong | cogs | 10.00 (1.10; gc 5), 40.00 (1.95; gc 20), 20.00 (1.50; gc 10) |"), perGc)
+    assertTrue(Report.csv(withGc).contains(",cogs,full,1,measure,0,40.000,1.90,20,1,n=1\n"), Report.csv(withGc))
     assertEquals(3, Options.parse(List("--jvms", "3")).jvms)
     assertTrue(usageError("--jvms", "0").contains("--jvms needs an integer of at least 1"))
   }
