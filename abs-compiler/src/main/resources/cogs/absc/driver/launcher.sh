@@ -104,8 +104,13 @@ for jar in @JARS@; do cp="${cp:+$cp:}$lib/$jar"; done
 
 # A class-data archive per JDK and per place of this directory (an archive records the jars'
 # paths; one made before a move would be refused, silently, so a moved package makes a new one).
+# What to give the JVM is absc's choice (cogs.absc.driver.ClassData), written here when the
+# package was made: one plan for JDKs from $cd_min_jdk to before $cd_jdk, one from $cd_jdk on. @BASE@ in them is the
+# archive's path without its extension; @TMP@ the file the first run writes, @NEW@ the file a
+# second JVM makes from it (when the plan has a `make`).
+@CLASSDATA@
 opts=(-Xss256m)
-mode=exec
+tmp=""
 if [ -z "${ABSC_NO_CDS:-}" ] && [ -w "$lib" ]; then
   java_real="$(readlink -f "$java" 2>/dev/null || echo "$java")"
   jdk="$(dirname "$(dirname "$java_real")")"
@@ -114,44 +119,42 @@ if [ -z "${ABSC_NO_CDS:-}" ] && [ -w "$lib" ]; then
     case "$line" in JAVA_VERSION=*) line="${line#JAVA_VERSION=\"}"; major="${line%%[!0-9]*}" ;; esac
   done <"$jdk/release" 2>/dev/null || true
   sum="$(printf '%s|%s|%s' "$java_real" "$(stat -c %Y "$jdk/release" 2>/dev/null || echo 0)" "$lib" | cksum)"
-  archive="$lib/$name-cds-${sum%% *}"
-  if [ "${major:-0}" -ge 25 ] 2>/dev/null; then
-    if [ -s "$archive.aot" ]; then
-      opts+=("-XX:AOTCache=$archive.aot" -Xlog:aot=off -Xlog:cds=off)
-    else
-      opts+=(-XX:AOTMode=record "-XX:AOTConfiguration=$archive.aotconf.$$.tmp"
-        -XX:+UnlockDiagnosticVMOptions -XX:-DisplayVMOutput -Xlog:aot=off -Xlog:cds=off)
-      mode=aot
-    fi
-  elif [ "${major:-0}" -ge 17 ] 2>/dev/null; then
-    if [ -s "$archive.jsa" ]; then
-      opts+=("-XX:SharedArchiveFile=$archive.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off)
-    else
-      opts+=("-XX:ArchiveClassesAtExit=$archive.jsa.$$.tmp" -Xlog:cds=off -Xlog:cds+dynamic=off)
-      mode=cds
-    fi
+  base="$lib/$name-cds-${sum%% *}"
+  archive=""
+  if [ "${major:-0}" -ge "$cd_jdk" ] 2>/dev/null; then
+    archive="$cd_from_archive" mapped=("${cd_from_mapped[@]}") dump=("${cd_from_dump[@]}") make=(${cd_from_make[@]+"${cd_from_make[@]}"})
+  elif [ "${major:-0}" -ge "$cd_min_jdk" ] 2>/dev/null; then # an older or unknown JDK: none
+    archive="$cd_before_archive" mapped=("${cd_before_mapped[@]}") dump=("${cd_before_dump[@]}") make=(${cd_before_make[@]+"${cd_before_make[@]}"})
+  fi
+  archive="${archive//@BASE@/"$base"}"
+  if [ -z "$archive" ]; then
+    :
+  elif [ -s "$archive" ]; then
+    for o in "${mapped[@]}"; do opts+=("${o//@BASE@/"$base"}"); done
+  else
+    tmp="$archive.$$.tmp"
+    for o in "${dump[@]}"; do o="${o//@BASE@/"$base"}"; opts+=("${o//@TMP@/"$tmp"}"); done
   fi
 fi
 
 command=("$java" "${opts[@]}" "${props[@]}" ${JAVA_OPTS:-} -cp "$cp" "@MAIN@" "$@")
-[ "$mode" = exec ] && exec "${command[@]}"
+[ -n "$tmp" ] || exec "${command[@]}"
 set +e
 "${command[@]}"
 status=$?
 set -e
-if [ "$mode" = cds ]; then
-  if [ -s "$archive.jsa.$$.tmp" ]; then mv -f "$archive.jsa.$$.tmp" "$archive.jsa" 2>/dev/null || true; fi
-  rm -f "$archive.jsa.$$.tmp"
-elif [ -s "$archive.aotconf.$$.tmp" ]; then
-  # The cache is made from the recording by a JVM in the background: this run is not held up.
+if [ ! -s "$tmp" ]; then
+  rm -f "$tmp"
+elif [ "${#make[@]}" -eq 0 ]; then
+  mv -f "$tmp" "$archive" 2>/dev/null || rm -f "$tmp"
+else
+  # The archive is made from the recording by a JVM in the background: this run is not held up.
+  made=()
+  for o in "${make[@]}"; do o="${o//@BASE@/"$base"}"; o="${o//@TMP@/"$tmp"}"; made+=("${o//@NEW@/"$archive.$$.new"}"); done
   (
-    "$java" -XX:AOTMode=create "-XX:AOTConfiguration=$archive.aotconf.$$.tmp" "-XX:AOTCache=$archive.aot.$$.tmp" \
-        -Xlog:aot=off -Xlog:cds=off -cp "$cp" >/dev/null 2>&1 \
-      && mv -f "$archive.aot.$$.tmp" "$archive.aot"
-    rm -f "$archive.aotconf.$$.tmp" "$archive.aot.$$.tmp"
+    "$java" "${made[@]}" -cp "$cp" >/dev/null 2>&1 && mv -f "$archive.$$.new" "$archive"
+    rm -f "$tmp" "$archive.$$.new"
   ) </dev/null >/dev/null 2>&1 &
   disown 2>/dev/null || true
-else
-  rm -f "$archive.aotconf.$$.tmp"
 fi
 exit "$status"

@@ -130,7 +130,8 @@ final class ClassCache(val root: Path) {
     val complete = entries.filter(d => Files.isDirectory(d) && d.getFileName.toString.length == 64)
     if (complete.size > MaxEntries)
       complete.sortBy(d => -Files.getLastModifiedTime(d).toMillis).drop(MaxEntries).foreach(deleteTree)
-    FastRun.prune(root)
+    // The launcher's fast-path indexes were here (format absc-fast-1); they are in abs-compiler/target now.
+    if (Files.isDirectory(root.resolve("fast"))) deleteTree(root.resolve("fast"))
   } catch { case _: IOException => () } // another run may be pruning too
 
   /** Removes every entry. */

@@ -126,7 +126,7 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
       if (files.forall(_._2.nonEmpty))
         try {
           val written = reporter.phase("fast index") { FastRun.record(req, built.program, files, root) }
-          reporter.note(if (written) s"fast path: wrote ${req.index}" else "fast path: no index (the sources or absc changed since the launcher looked)")
+          reporter.note(if (written) s"fast path: wrote ${req.index}" else "fast path: no index (a source, absc's jars or the JDK changed during the run, or the launcher's java is not this one)")
         } catch {
           // The index only saves time: whatever goes wrong with it, the program runs.
           case e @ (_: IOException | _: java.io.UncheckedIOException | _: SecurityException) =>

@@ -3,78 +3,130 @@ package cogs.absc.driver
 import java.io.{BufferedOutputStream, IOException}
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, Paths, StandardCopyOption}
+import java.nio.file.attribute.FileTime
 import java.security.MessageDigest
-import java.util.concurrent.TimeUnit
 import java.util.jar.{Attributes, JarEntry, JarFile, JarOutputStream, Manifest}
 
 import scala.jdk.CollectionConverters._
 import scala.util.Using
 
 /**
- * The compiler's half of the launcher's fast path (the other half is the `absc` script).
+ * The launcher's fast path: absc writes, the `absc` script only reads (issue 27, item 2).
  *
  * A cached `absc run FILE.abs... [-- ARG...]` (no options) should cost what the program costs, not
  * a JVM that loads picocli, the compiler and Typesafe Config before it even looks at the cache.
- * So the script hashes what decides the cache entry: the JDK, path, size and modification time of
- * every jar of absc's class path (a rebuilt absc or runtime changes them), and each FILE's name as
- * given and the SHA-256 of its bytes. It looks for an index file named by that hash, `fast/KEY`
- * in the cache root; if there is one it starts the program's main class directly, with
- * [[runClassPath]], and absc's JVM never starts. If not, it runs absc as usual and passes the
- * index's path and its JDK line (`-Dabsc.fast.index`, `-Dabsc.fast.jdk`); after a build (hit or
- * miss) this object recomputes the key from what this JVM itself saw (its class path, the bytes
- * it read), and writes the index only if the key is the same. So an index maps a key only to
- * the entry compiled from the very bytes the key hashes: a file edited between the script's hash
- * and absc's read gets no index, and the next run takes the slow path again.
+ * The script names an index file after the run it is asked for (its directory, user and
+ * environment, `java`, absc's class path, the FILEs as given: `abs-compiler/target/fast/NAME`)
+ * and passes that path to absc (`-Dabsc.fast.index`, with `-Dabsc.fast.java`, the `java` it
+ * runs). After a build (hit or miss) this object writes the index: what the program is (the
+ * entry's directory, main class, class path), the JVM options of its run (with the class-data
+ * plan of [[ClassData]]), and what must not have changed for the index to apply: a `check` line
+ * per file absc read or ran on (each FILE, every jar of absc's class path, the JDK's `release`
+ * and `lib/modules`), as `stat -L -c '%s %i %.9Y %.9Z %n'` prints it: size, inode, modification
+ * and status-change times to the nanosecond, name. The script runs that one `stat` over the
+ * names and compares its output with the lines; any difference (or any doubt: a line it does
+ * not know, an entry that is gone) takes the slow path, where absc reads the files, finds the
+ * entry by their digest, and writes the index again.
  *
- * The index file has three lines: the entry's directory, the main class, the class path of the
- * program. Every file here is written to a temporary name and renamed into place, so a
- * concurrent run sees the old file or the new one, never part of one.
+ * So the index's validity is absc's decision, not a text both sides build alike. A FILE's line
+ * is taken before absc reads it again here, and kept only if the bytes read then have the digest
+ * of the bytes the program was compiled from and the file's line did not change meanwhile. The
+ * status-change time is what makes this sound: no user can set it, and every write changes it,
+ * so an edit that keeps the size and puts the modification time back is still seen. The limit:
+ * a write in the same tick of the file system's clock as absc's look at the file, that keeps
+ * the size and the inode, would not be (the clock's tick is a few milliseconds at most on Linux).
+ *
+ * The index is text, one item a line (names with a newline are never indexed): the format line,
+ * the entry's directory, the main class, the class path, then `check ...`, `opt OPTION`, and
+ * for the class data `archive FILE`, `mapped OPTION`, `dump OPTION`, `make OPTION` (see
+ * [[ClassData.Plan]]). Every file here is written to a temporary name and renamed into place, so
+ * a concurrent run sees the old file or the new one, never part of one.
  */
 private[driver] object FastRun {
 
-  /** Bumped when the manifest's text or the index's layout changes. The script has the same. */
-  final val Format = "absc-fast-1"
+  /** Bumped when the index's layout changes; the script reads only this one. */
+  final val Format = "absc-fast-2"
 
-  /**
-   * The text whose SHA-256 names the index. Must equal, byte for byte, what the `absc` script
-   * builds (`fast_manifest`); `LauncherFastPathTest` checks it by running the script.
-   */
-  def manifest(jdk: String, classPath: List[Path], files: List[(String, String)]): String = {
-    val b = new StringBuilder
-    b ++= Format += '\n'
-    b ++= "jdk " ++= jdk += '\n'
-    for (p <- classPath)
-      b ++= s"cp $p ${Files.size(p)} ${Files.getLastModifiedTime(p).to(TimeUnit.SECONDS)}\n"
-    for ((name, digest) <- files) b ++= s"file $digest $name\n"
-    b.result()
-  }
+  /** What every program's JVM gets (deep recursion in ABS functions runs on the workers' stacks). */
+  final val JvmOptions = List("-Xss256m")
 
   def sha256(bytes: Array[Byte]): String = Hex(MessageDigest.getInstance("SHA-256").digest(bytes))
 
-  /** What the script passed: where it will look for the index, and its JDK line. */
-  final case class Request(index: Path, jdk: String)
+  /**
+   * What the script passed: where it will look for the index, the `java` it runs (resolved), and
+   * the `check` lines of absc's jars and the JDK as this JVM saw them when it started.
+   */
+  final case class Request(index: Path, java: String, started: Option[List[String]])
 
   def request: Option[Request] =
     for {
       index <- sys.props.get("absc.fast.index").filter(_.nonEmpty)
-      jdk <- sys.props.get("absc.fast.jdk")
-    } yield Request(Paths.get(index), jdk)
+      java <- sys.props.get("absc.fast.java").filter(_.nonEmpty)
+    } yield Request(Paths.get(index), java, environmentChecks)
+
+  /** The `check` lines of the JDK and of every jar of absc's class path; None if one cannot be had. */
+  private def environmentChecks: Option[List[String]] = {
+    val home = Paths.get(System.getProperty("java.home"))
+    val jdk = List(home.resolve("release"), home.resolve("lib").resolve("modules")).filter(Files.isRegularFile(_))
+    val all = (jdk ++ ClassPath.entries).map(p => check(p.toString))
+    if (ClassPath.entries.forall(Files.isRegularFile(_)) && all.forall(_.isDefined)) Some(all.flatten) else None
+  }
 
   /**
-   * Writes the index for `program` (a committed cache entry with a main object) if the key the
-   * script computed is the key of what this JVM read (`files`: names as given, SHA-256 of the
-   * bytes read). Returns whether it did. Needs jars only on the class path (the script
-   * fingerprints jars, and class-data archives take nothing else).
+   * The line `stat -L -c '%s %i %.9Y %.9Z %n' -- name` prints for `name` (relative to this JVM's
+   * directory, as the script's), or None when this JVM cannot tell (no `unix` attribute view).
    */
-  def record(req: Request, program: CompiledProgram, files: List[(String, String)], cacheRoot: Path): Boolean = {
+  def check(name: String): Option[String] =
+    if (name.contains('\n')) None
+    else
+      try {
+        val a = Files.readAttributes(Paths.get(name), "unix:size,ino,lastModifiedTime,ctime")
+        def time(key: String): String = {
+          val i = a.get(key).asInstanceOf[FileTime].toInstant
+          f"${i.getEpochSecond}%d.${i.getNano}%09d"
+        }
+        Some(s"${a.get("size")} ${a.get("ino")} ${time("lastModifiedTime")} ${time("ctime")} $name")
+      } catch {
+        case _: IOException | _: UnsupportedOperationException | _: IllegalArgumentException | _: java.nio.file.InvalidPathException => None
+      }
+
+  /**
+   * Writes the index for `program` (a committed cache entry with a main object) if what the
+   * index would say is what this JVM ran on: `java` is this JVM's, absc's jars and the JDK are
+   * as they were when it started, and each of `files` (names as given, SHA-256 of the bytes the
+   * program was compiled from) still has those bytes, read between two equal `check` lines.
+   * Returns whether it did. `env`: for `ABSC_NO_CDS`.
+   */
+  def record(req: Request, program: CompiledProgram, files: List[(String, String)], cacheRoot: Path,
+      env: String => Option[String] = sys.env.get): Boolean = {
     val entries = ClassPath.entries
     val main = program.mainObject
-    if (main.isEmpty || !entries.forall(Files.isRegularFile(_))) return false
-    val key = sha256(manifest(req.jdk, entries, files).getBytes(UTF_8))
-    if (req.index.getFileName.toString != key) return false
+    val thisJava = Paths.get(System.getProperty("java.home"), "bin", "java")
+    val sameJava = try Paths.get(req.java).toRealPath() == thisJava.toRealPath() catch { case _: IOException => false }
+    if (main.isEmpty || !sameJava || req.started.isEmpty || environmentChecks != req.started) return false
+    val fileChecks = files.map { case (name, digest) =>
+      val before = check(name)
+      val same = before.isDefined && sha256(Files.readAllBytes(Paths.get(name))) == digest
+      if (same && check(name) == before) before else None
+    }
+    if (!fileChecks.forall(_.isDefined)) return false
     val jar = programJar(program)
-    val cp = runClassPath(entries, cacheRoot) :+ jar
-    writeAtomically(req.index, s"${program.dir.toAbsolutePath}\n${main.get}\n${ClassPath.asString(cp)}\n".getBytes(UTF_8))
+    val cp = ClassPath.asString(runClassPath(entries, cacheRoot) :+ jar)
+    val dir = program.dir.toAbsolutePath.toString
+    if ((dir + cp + main.get).contains('\n')) return false
+    // Per JDK (its directory, and the time of its release file: a JDK updated in place) and version.
+    val home = thisJava.toRealPath().getParent.getParent
+    val released = try Files.getLastModifiedTime(home.resolve("release")).toMillis / 1000 catch { case _: IOException => 0L }
+    val jdkName = s"${home.getFileName}-$released".replaceAll("[^A-Za-z0-9._-]", "_")
+    val classData =
+      if (ClassData.disabled(env)) Nil
+      else {
+        ClassData.lines(Some(ClassData.forProgram(program.dir.toAbsolutePath.resolve(s"cds-$jdkName-${ClassData.jdk}"), ClassData.jdk)))
+      }
+    val lines = List(Format, dir, main.get, cp) ++ (req.started.get ++ fileChecks.flatten).map("check " + _) ++
+      JvmOptions.map("opt " + _) ++ classData
+    writeAtomically(req.index, lines.mkString("", "\n", "\n").getBytes(UTF_8))
+    prune(req.index.getParent)
     true
   }
 
@@ -166,22 +218,29 @@ private[driver] object FastRun {
   private def moveIntoPlace(temp: Path, target: Path): Unit =
     Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING)
 
-  /** Index files whose entry is gone (pruned), and temporary files of killed runs. */
-  def prune(cacheRoot: Path): Unit = {
-    val dir = cacheRoot.resolve("fast")
+  /**
+   * In the index directory: index files whose entry is gone (pruned from the cache), all but the
+   * [[MaxIndexes]] most recent, and temporary files of killed runs.
+   */
+  def prune(dir: Path): Unit =
     if (Files.isDirectory(dir)) {
       val now = System.currentTimeMillis()
-      for (f <- Using.resource(Files.list(dir))(_.iterator.asScala.toList)) {
-        try {
-          val name = f.getFileName.toString
-          if (name.startsWith("tmp-")) {
-            if (now - Files.getLastModifiedTime(f).toMillis > 3600L * 1000) Files.deleteIfExists(f)
-          } else {
-            val entry = Files.readAllLines(f, UTF_8).asScala.headOption.map(Paths.get(_))
-            if (!entry.exists(e => Files.isDirectory(e))) Files.deleteIfExists(f)
-          }
-        } catch { case _: IOException => () }
+      val files = Using.resource(Files.list(dir))(_.iterator.asScala.toList)
+      val (temps, indexes) = files.partition(_.getFileName.toString.startsWith("tmp-"))
+      def quietly(body: => Unit): Unit = try body catch { case _: IOException => () } // another run may prune too
+      for (t <- temps) quietly { if (now - Files.getLastModifiedTime(t).toMillis > 3600L * 1000) Files.deleteIfExists(t) }
+      val live = indexes.filter { f =>
+        val entry = try Files.readAllLines(f, UTF_8).asScala.lift(1).map(Paths.get(_)) catch { case _: IOException => None }
+        val keep = entry.exists(Files.isDirectory(_))
+        if (!keep) quietly(Files.deleteIfExists(f))
+        keep
+      }
+      if (live.size > MaxIndexes) {
+        val newestFirst = live.flatMap(f => try Some(f -> Files.getLastModifiedTime(f).toMillis) catch { case _: IOException => None })
+          .sortBy(-_._2).map(_._1)
+        newestFirst.drop(MaxIndexes).foreach(f => quietly(Files.deleteIfExists(f)))
       }
     }
-  }
+
+  final val MaxIndexes = 256
 }

@@ -27,6 +27,7 @@ import cogs.absc.lib.Out
 object Main {
 
   def main(args: Array[String]): Unit = {
+    ClassData.writeOwnPlan()
     val status = run(args)
     Out.flush()
     System.out.flush()

@@ -146,6 +146,7 @@ private[driver] object Packager {
       .replace("@MAIN@", mainObject)
       .replace("@JARS@", jars.mkString(" "))
       .replace("@PROPS@", props)
+      .replace("@CLASSDATA@", ClassData.launcherPlans)
       .replace("@VERSION@", version)
   }
 }

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Assertions._
 import org.junit.jupiter.api.{AfterAll, Test, TestInstance}
 
 /**
- * The launcher's fast path for cached `absc run FILE.abs` (the `absc` script and [[FastRun]]): the
+ * The launcher's fast path for cached `absc run FILE.abs` (the index [[FastRun]] writes, which the
+ * `absc` script reads): the
  * real script, copied into a tree of its own whose build stamp lists jars of this test's class
  * path (directories are packed into jars first), so it never builds; a private cache
  * (XDG_CACHE_HOME). `ABSC_SHOW_COMMAND=1` makes a fast run say so on stderr; that line is the
@@ -144,7 +145,8 @@ class LauncherFastPathTest {
     val f = model("edited.abs", "module Edited;\n{ println(\"one\"); }\n")
     absc(List("run", f))
     assertTrue(absc(List("run", f)).fast)
-    // Same length and same modification time: only the content tells.
+    // Same length and the modification time put back: the status-change time (which nobody can
+    // set) tells; the slow path then finds the entry by the content's digest.
     val time = Files.getLastModifiedTime(models.resolve(f))
     model(f, "module Edited;\n{ println(\"two\"); }\n")
     Files.setLastModifiedTime(models.resolve(f), time)
@@ -154,9 +156,8 @@ class LauncherFastPathTest {
     assertTrue(absc(List("run", f)).fast)
   }
 
-  @Test def eachOfSeveralFilesIsHashedInItsPlace(): Unit = {
-    // The script hashes all the files with one sha256sum and splits its output by line: a wrong
-    // split (or order) would give a key FastRun never writes, or serve an edited second file.
+  @Test def eachOfSeveralFilesIsCheckedInItsPlace(): Unit = {
+    // An edit of the first of two files (not the one with the main block) is seen as well.
     val lib = model("two-lib.abs", "module TwoLib;\nexport *;\ndef Int two() = 2;\n")
     val main = model("two-main.abs", "module TwoMain;\nimport * from TwoLib;\n{ println(toString(two())); }\n")
     assertEquals((0, "2\n", false), { val r = absc(List("run", lib, main)); (r.status, r.out, r.fast) })
@@ -196,17 +197,90 @@ class LauncherFastPathTest {
     assertEquals((0, "raced\n", true), (next.status, next.out, next.fast), next.err)
   }
 
-  @Test def theScriptAndFastRunHashTheSameText(): Unit = {
-    // What FastRun.record compares the script's key against: computed here from the same parts.
-    val f = model("key.abs", "module Key;\n{ skip; }\n")
+  /** The index absc wrote for a run of `file` (the one whose `check` lines name it). */
+  private def indexOf(file: String): Path = {
+    val dir = tree.resolve("abs-compiler/target/fast")
+    val all = Using.resource(Files.list(dir))(_.iterator.asScala.toList).filterNot(_.getFileName.toString.startsWith("tmp-"))
+    val mine = all.filter(f => Files.readAllLines(f, UTF_8).asScala.exists(l => l.startsWith("check ") && l.endsWith(s" $file")))
+    assertEquals(1, mine.size, s"one index for $file among ${all.map(_.getFileName)}")
+    mine.head
+  }
+
+  private def lines(index: Path): List[String] = Files.readAllLines(index, UTF_8).asScala.toList
+
+  @Test def theIndexSaysWhatTheScriptChecks(): Unit = {
+    val f = model("index.abs", "module Index;\n{ println(\"i\"); }\n")
     absc(List("run", f))
-    val index = Using.resource(Files.list(cache.resolve("absc/fast")))(_.iterator.asScala.toList)
-      .filterNot(_.getFileName.toString.startsWith("tmp-"))
-    val digest = FastRun.sha256(Files.readAllBytes(models.resolve(f)))
-    val javaReal = Paths.get(System.getProperty("java.home"), "bin", "java").toRealPath()
-    val jdk = javaReal.getParent.getParent
-    val jdkId = s"${jdk.getFileName}-${Files.getLastModifiedTime(jdk.resolve("release")).to(TimeUnit.SECONDS)}"
-    val key = FastRun.sha256(FastRun.manifest(s"$jdkId $javaReal", jars, List(f -> digest)).getBytes(UTF_8))
-    assertTrue(index.exists(_.getFileName.toString == key), s"no index named $key among ${index.map(_.getFileName)}")
+    val index = lines(indexOf(f))
+    assertEquals(FastRun.Format, index.head)
+    val checks = index.filter(_.startsWith("check ")).map(_.stripPrefix("check "))
+    // One line per jar of absc's class path and per FILE, as `stat -L -c '%s %i %.9Y %.9Z %n'` prints it.
+    for (name <- f :: jars.map(_.toString))
+      assertTrue(checks.exists(_.matches(s"[0-9]+ [0-9]+ [0-9]+\\.[0-9]{9} [0-9]+\\.[0-9]{9} \\Q$name\\E")), s"$name in\n${index.mkString("\n")}")
+    val ran = new ProcessBuilder(List("stat", "-L", "-c", "%s %i %.9Y %.9Z %n", "--") ++ checks.map(c => c.split(" ", 5)(4)): _*)
+      .directory(models.toFile).start()
+    val printed = new String(ran.getInputStream.readAllBytes(), UTF_8)
+    assertTrue(ran.waitFor(60, TimeUnit.SECONDS))
+    assertEquals(checks.mkString("", "\n", "\n"), printed, "FastRun's lines are stat's")
+    assertTrue(index.contains("opt -Xss256m"), index.mkString("\n"))
+  }
+
+  @Test def aDoubtfulIndexTakesTheSlowPathWhichWritesItAgain(): Unit = {
+    val f = model("doubt.abs", "module Doubt;\n{ println(\"d\"); }\n")
+    absc(List("run", f))
+    assertTrue(absc(List("run", f)).fast)
+    val index = indexOf(f)
+    val good = lines(index)
+    // A size that is not the file's, a line the script does not know, another format: each is a doubt.
+    val doubts = List(
+      good.map(l => if (l.startsWith("check ") && l.endsWith(s" $f")) l.replaceFirst("^check [0-9]+", "check 1") else l),
+      good :+ "something new",
+      "absc-fast-0" :: good.tail)
+    for (bad <- doubts) {
+      Files.write(index, bad.asJava, UTF_8)
+      val slow = absc(List("run", f))
+      assertEquals((0, "d\n", false), (slow.status, slow.out, slow.fast), slow.err)
+      assertEquals(good.filterNot(_.startsWith("check ")), lines(index).filterNot(_.startsWith("check ")), "written again")
+      assertTrue(absc(List("run", f)).fast)
+    }
+    // A touch that changes nothing but the file's times: once the slow path, which finds the same entry.
+    Files.setLastModifiedTime(models.resolve(f), FileTime.fromMillis(System.currentTimeMillis() + 3000))
+    val touched = absc(List("run", f))
+    assertEquals((0, "d\n", false), (touched.status, touched.out, touched.fast), touched.err)
+    assertTrue(absc(List("run", f)).fast)
+  }
+
+  @Test def anEditOfTheSameSizeRightAwayIsSeen(): Unit = {
+    // No time set back: the common case of an editor saving a one-character change.
+    val f = model("quick.abs", "module Quick;\n{ println(\"a\"); }\n")
+    absc(List("run", f))
+    assertTrue(absc(List("run", f)).fast)
+    model(f, "module Quick;\n{ println(\"b\"); }\n")
+    val after = absc(List("run", f))
+    assertEquals((0, "b\n", false), (after.status, after.out, after.fast), after.err)
+  }
+
+  @Test def theClassDataIsWhatTheIndexSays(): Unit = {
+    val f = model("cds.abs", "module Cds;\n{ println(\"c\"); }\n")
+    absc(List("run", f))
+    val index = lines(indexOf(f))
+    val archive = Paths.get(index.find(_.startsWith("archive ")).getOrElse(fail(s"no class-data plan:\n${index.mkString("\n")}")).stripPrefix("archive "))
+    val mapped = index.filter(_.startsWith("mapped ")).map(_.stripPrefix("mapped "))
+    val first = absc(List("run", f))
+    assertTrue(first.fast, first.err)
+    // The first fast run dumps (dynamic CDS) or records (AOT, made by a JVM in the background).
+    val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120)
+    while (!Files.exists(archive) && System.nanoTime() < deadline) Thread.sleep(200)
+    assertTrue(Files.isRegularFile(archive), s"$archive made after the first fast run")
+    val next = absc(List("run", f))
+    val command = next.err.linesIterator.find(_.startsWith("absc: fast path: ")).getOrElse(fail(next.err))
+    assertTrue(mapped.nonEmpty && mapped.forall(o => command.contains(s" $o ")), s"$command maps ${mapped.mkString(" ")}")
+    assertEquals((0, "c\n"), (next.status, next.out))
+    // ABSC_NO_CDS: an index of its own, without a plan, and a fast run without class data.
+    val plain = Map("ABSC_NO_CDS" -> "1")
+    assertFalse(absc(List("run", f), plain).fast)
+    val noCds = absc(List("run", f), plain)
+    assertTrue(noCds.fast, noCds.err)
+    assertFalse(noCds.err.contains("-XX:SharedArchiveFile") || noCds.err.contains("-XX:AOT"), noCds.err)
   }
 }

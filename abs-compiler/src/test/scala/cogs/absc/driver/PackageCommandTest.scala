@@ -85,7 +85,7 @@ class PackageCommandTest {
     val first = launch(List("bash", launcher.toString))
     assertEquals(Ran(0, "total 5 at 2\n", ""), first)
     val archives = Using(out.resolve("lib")).filter(_.contains("-cds-"))
-    assertTrue(archives.exists(n => n.endsWith(".jsa") || n.endsWith(".aot") || n.contains(".aotconf")),
+    assertTrue(archives.exists(n => n.endsWith(".jsa") || n.endsWith(".aot") || n.contains(".aot.")),
       s"the first run makes a class-data archive (or its recording) in lib/: $archives")
     assertEquals(Ran(0, "total 5 at 2\n", ""), launch(List("bash", launcher.toString)), "the run with the archive")
 
