@@ -18,10 +18,7 @@ object Test {
     override def traceName: String = "SlowImpl"
 
     def compute(): Proc[AbsInt] = {
-      if (dead$ != null) throw ObjectDeadException
-      try {
-        Proc.done(AbsInt(10))
-      } catch { case e$: Throwable => throw recover$(e$) }
+      Proc.done(AbsInt(10))
     }
   }
   object SlowImpl {
@@ -43,18 +40,16 @@ object Test {
 
     def allow(): Proc[Unit] = {
       if (dead$ != null) throw ObjectDeadException
-      try {
-        // and_guard.abs:11
-        this.allowed = true
-        Proc.unit
-      } catch { case e$: Throwable => throw recover$(e$) }
+      // and_guard.abs:11
+      this.allowed = true
+      Proc.unit
     }
 
     def combine(s: Slow): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
       Proc.defer {
         // and_guard.abs:13
-        val f: Fut[AbsInt] = nullCheck(s, "call of 'compute' on null at await/and_guard.abs:13:20").send("compute")(Slow.compute())
+        val f: Fut[AbsInt] = nullCheck(s, "compute", "await/and_guard.abs:13:20").send("compute")(Slow.compute())
         // and_guard.abs:14
         Proc.await(Guard.future(f) & Guard.cond("and_guard.abs:14:16")(this.allowed)).flatMap { _ =>
           // and_guard.abs:15
@@ -77,9 +72,9 @@ object Test {
     // and_guard.abs:22
     val c: Combiner = Cogs.spawn((new CombinerImpl()).at$("and_guard.abs:22:16"))
     // and_guard.abs:23
-    val r: Fut[AbsInt] = nullCheck(c, "call of 'combine' on null at await/and_guard.abs:23:18").send("combine")(Combiner.combine(s))
+    val r: Fut[AbsInt] = nullCheck(c, "combine", "await/and_guard.abs:23:18").send("combine")(Combiner.combine(s))
     // and_guard.abs:24
-    nullCheck(c, "call of 'allow' on null at await/and_guard.abs:24:5").tell("allow")(Combiner.allow())
+    nullCheck(c, "allow", "await/and_guard.abs:24:5").tell("allow")(Combiner.allow())
     // and_guard.abs:25
     r.getAt("and_guard.abs:25:13").flatMap { (v: AbsInt) =>
       // and_guard.abs:26

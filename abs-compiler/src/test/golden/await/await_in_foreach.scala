@@ -38,7 +38,7 @@ object Test {
     Proc.foreach(list("a", "bb", "ccc").zipWithIndex) { case (w, i$i) =>
       val i = AbsInt(i$i)
       // await_in_foreach.abs:12
-      val f: Fut[AbsInt] = nullCheck(l, "call of 'len' on null at await/await_in_foreach.abs:12:20").send("len")(Len.len(w))
+      val f: Fut[AbsInt] = nullCheck(l, "len", "await/await_in_foreach.abs:12:20").send("len")(Len.len(w))
       // await_in_foreach.abs:13
       Proc.awaitResolved(f).flatMap { _ =>
         // await_in_foreach.abs:14

@@ -20,10 +20,7 @@ object Test {
     override def traceName: String = "NumImpl"
 
     def get10(): Proc[AbsInt] = {
-      if (dead$ != null) throw ObjectDeadException
-      try {
-        Proc.done(AbsInt(10))
-      } catch { case e$: Throwable => throw recover$(e$) }
+      Proc.done(AbsInt(10))
     }
   }
   object NumImpl {
@@ -41,7 +38,7 @@ object Test {
     // await_in_try.abs:14
     Proc.defer {
       // await_in_try.abs:15
-      Proc.await(nullCheck(n, "call of 'get10' on null at await/await_in_try.abs:15:21").send("get10")(Num.get10())).flatMap { (v: AbsInt) =>
+      Proc.await(nullCheck(n, "get10", "await/await_in_try.abs:15:21").send("get10")(Num.get10())).flatMap { (v: AbsInt) =>
         // await_in_try.abs:16
         Proc.suspend.flatMap { _ =>
           // await_in_try.abs:17

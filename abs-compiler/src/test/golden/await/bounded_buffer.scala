@@ -68,7 +68,7 @@ object Test {
         var i: AbsInt = from__
         // bounded_buffer.abs:24
         Proc.loopWhile(i <= to__) {
-          Proc.awaitResolved(nullCheck(this.b, "call of 'put' on null at await/bounded_buffer.abs:24:32").send("put")(Buffer.put_(i))).flatMap { _ =>
+          Proc.awaitResolved(nullCheck(this.b, "put", "await/bounded_buffer.abs:24:32").send("put")(Buffer.put_(i))).flatMap { _ =>
             i = i + AbsInt(1)
             Proc.unit
           }
@@ -99,7 +99,7 @@ object Test {
         var i: AbsInt = AbsInt(0)
         // bounded_buffer.abs:33
         Proc.loopWhile(i < n) {
-          Proc.await(nullCheck(this.b, "call of 'take' on null at await/bounded_buffer.abs:33:37").send("take")(Buffer.take_())).flatMap { (v: AbsInt) =>
+          Proc.await(nullCheck(this.b, "take", "await/bounded_buffer.abs:33:37").send("take")(Buffer.take_())).flatMap { (v: AbsInt) =>
             sum = sum + v
             i = i + AbsInt(1)
             Proc.unit
@@ -125,11 +125,11 @@ object Test {
     // bounded_buffer.abs:42
     val c: Consumer = Cogs.spawn((new ConsumerImpl(b)).at$("bounded_buffer.abs:42:16"))
     // bounded_buffer.abs:43
-    nullCheck(p1, "call of 'produce' on null at await/bounded_buffer.abs:43:6").tell("produce")(Producer.produce(AbsInt(1), AbsInt(25)))
+    nullCheck(p1, "produce", "await/bounded_buffer.abs:43:6").tell("produce")(Producer.produce(AbsInt(1), AbsInt(25)))
     // bounded_buffer.abs:44
-    nullCheck(p2, "call of 'produce' on null at await/bounded_buffer.abs:44:6").tell("produce")(Producer.produce(AbsInt(26), AbsInt(50)))
+    nullCheck(p2, "produce", "await/bounded_buffer.abs:44:6").tell("produce")(Producer.produce(AbsInt(26), AbsInt(50)))
     // bounded_buffer.abs:45
-    Proc.await(nullCheck(c, "call of 'consume' on null at await/bounded_buffer.abs:45:23").send("consume")(Consumer.consume(AbsInt(50)))).flatMap { (total: AbsInt) =>
+    Proc.await(nullCheck(c, "consume", "await/bounded_buffer.abs:45:23").send("consume")(Consumer.consume(AbsInt(50)))).flatMap { (total: AbsInt) =>
       // bounded_buffer.abs:46
       val testresult: Boolean = total == AbsInt(1275)
       Proc.done(testresult)

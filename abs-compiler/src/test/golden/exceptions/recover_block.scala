@@ -48,16 +48,12 @@ object Test {
 
     def faults(): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
-      try {
-        Proc.done(this.faultCount)
-      } catch { case e$: Throwable => throw recover$(e$) }
+      Proc.done(this.faultCount)
     }
 
     def lastFault(): Proc[String] = {
       if (dead$ != null) throw ObjectDeadException
-      try {
-        Proc.done(this.last)
-      } catch { case e$: Throwable => throw recover$(e$) }
+      Proc.done(this.last)
     }
   }
   object ServiceImpl {
@@ -74,7 +70,7 @@ object Test {
     var sawFault: Boolean = false
     // recover_block.abs:26
     Proc.defer {
-      Proc.await(nullCheck(s, "call of 'work' on null at exceptions/recover_block.abs:26:25").send("work")(Service.work(AbsInt(0)))).flatMap { (r: AbsInt) =>
+      Proc.await(nullCheck(s, "work", "exceptions/recover_block.abs:26:25").send("work")(Service.work(AbsInt(0)))).flatMap { (r: AbsInt) =>
         Proc.unit
       }
     }.recoverWith { case e$1: Throwable =>
@@ -87,11 +83,11 @@ object Test {
       })
     }.flatMap { _ =>
       // recover_block.abs:27
-      Proc.await(nullCheck(s, "call of 'work' on null at exceptions/recover_block.abs:27:20").send("work")(Service.work(AbsInt(21)))).flatMap { (ok: AbsInt) =>
+      Proc.await(nullCheck(s, "work", "exceptions/recover_block.abs:27:20").send("work")(Service.work(AbsInt(21)))).flatMap { (ok: AbsInt) =>
         // recover_block.abs:28
-        Proc.await(nullCheck(s, "call of 'faults' on null at exceptions/recover_block.abs:28:19").send("faults")(Service.faults())).flatMap { (n: AbsInt) =>
+        Proc.await(nullCheck(s, "faults", "exceptions/recover_block.abs:28:19").send("faults")(Service.faults())).flatMap { (n: AbsInt) =>
           // recover_block.abs:29
-          Proc.await(nullCheck(s, "call of 'lastFault' on null at exceptions/recover_block.abs:29:22").send("lastFault")(Service.lastFault())).flatMap { (l: String) =>
+          Proc.await(nullCheck(s, "lastFault", "exceptions/recover_block.abs:29:22").send("lastFault")(Service.lastFault())).flatMap { (l: String) =>
             // recover_block.abs:30
             val testresult: Boolean = sawFault && ok == AbsInt(42) && n == AbsInt(1) && l == "zero"
             Proc.done(testresult)

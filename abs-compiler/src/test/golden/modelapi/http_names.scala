@@ -29,9 +29,7 @@ object HttpNames {
 
     def name(): Proc[String] = {
       if (dead$ != null) throw ObjectDeadException
-      try {
-        Proc.done(this.label)
-      } catch { case e$: Throwable => throw recover$(e$) }
+      Proc.done(this.label)
     }
 
     def add(n: AbsInt, more: List[AbsInt], flags: AbsMap[String, Boolean]): Proc[AbsInt] = {
@@ -49,9 +47,7 @@ object HttpNames {
 
     def total(): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
-      try {
-        Proc.done(this.count)
-      } catch { case e$: Throwable => throw recover$(e$) }
+      Proc.done(this.count)
     }
 
     // the Model API
@@ -119,15 +115,15 @@ object HttpNames {
     val c: Counter = Cogs.spawn((new CounterImpl("first")).at$("http_names.abs:34:35"))
     _root_.cogs.absc.modelapi.HttpObjects.register("first", c)
     // http_names.abs:35
-    Proc.await(nullCheck(c, "call of 'add' on null at modelapi/http_names.abs:35:19").send("add")(Counter.add(AbsInt(1), list(AbsInt(2), AbsInt(3)), map(Pair("bonus", true))))).flatMap { (a: AbsInt) =>
+    Proc.await(nullCheck(c, "add", "modelapi/http_names.abs:35:19").send("add")(Counter.add(AbsInt(1), list(AbsInt(2), AbsInt(3)), map(Pair("bonus", true))))).flatMap { (a: AbsInt) =>
       // http_names.abs:36
       _root_.cogs.absc.modelapi.HttpObjects.register("second" + "!", Cogs.spawn((new CounterImpl("second")).at$("http_names.abs:36:30")))
       // http_names.abs:37
       val h: Holder = Cogs.spawn((new HolderImpl()).at$("http_names.abs:37:14"))
       // http_names.abs:38
-      Proc.await(nullCheck(h, "call of 'made' on null at modelapi/http_names.abs:38:23").send("made")(Holder.made())).flatMap { (m: Counter) =>
+      Proc.await(nullCheck(h, "made", "modelapi/http_names.abs:38:23").send("made")(Holder.made())).flatMap { (m: Counter) =>
         // http_names.abs:39
-        Proc.await(nullCheck(m, "call of 'name' on null at modelapi/http_names.abs:39:22").send("name")(Named.name())).flatMap { (n: String) =>
+        Proc.await(nullCheck(m, "name", "modelapi/http_names.abs:39:22").send("name")(Named.name())).flatMap { (n: String) =>
           // http_names.abs:40
           val testresult: Boolean = a == AbsInt(106) && n == "made"
           Proc.done(testresult)

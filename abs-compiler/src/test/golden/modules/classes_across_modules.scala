@@ -41,9 +41,7 @@ object Impl {
 
     def all(): Proc[List[String]] = {
       if (dead$ != null) throw ObjectDeadException
-      try {
-        Proc.done(this.items)
-      } catch { case e$: Throwable => throw recover$(e$) }
+      Proc.done(this.items)
     }
   }
   object MemoryStore {
@@ -68,15 +66,15 @@ object Main$ {
     // classes_across_modules.abs:23
     val t: Api.Store = Cogs.spawnLocal((new Impl.MemoryStore("@")).at$("classes_across_modules.abs:23:13"))
     // classes_across_modules.abs:24
-    Proc.sync(nullCheck(s, "call of 'put' on null at modules/classes_across_modules.abs:24:5"), "put")(Api.Store.put_("a")).flatMap { _ =>
+    Proc.sync(nullCheck(s, "put", "modules/classes_across_modules.abs:24:5"), "put")(Api.Store.put_("a")).flatMap { _ =>
       // classes_across_modules.abs:25
-      Proc.sync(nullCheck(s, "call of 'put' on null at modules/classes_across_modules.abs:25:5"), "put")(Api.Store.put_("b")).flatMap { _ =>
+      Proc.sync(nullCheck(s, "put", "modules/classes_across_modules.abs:25:5"), "put")(Api.Store.put_("b")).flatMap { _ =>
         // classes_across_modules.abs:26
-        Proc.sync(nullCheck(t, "call of 'put' on null at modules/classes_across_modules.abs:26:5"), "put")(Api.Store.put_("c")).flatMap { _ =>
+        Proc.sync(nullCheck(t, "put", "modules/classes_across_modules.abs:26:5"), "put")(Api.Store.put_("c")).flatMap { _ =>
           // classes_across_modules.abs:27
-          Proc.sync(nullCheck(s, "call of 'all' on null at modules/classes_across_modules.abs:27:23"), "all")(Api.Store.all()).flatMap { (sa: List[String]) =>
+          Proc.sync(nullCheck(s, "all", "modules/classes_across_modules.abs:27:23"), "all")(Api.Store.all()).flatMap { (sa: List[String]) =>
             // classes_across_modules.abs:28
-            Proc.sync(nullCheck(t, "call of 'all' on null at modules/classes_across_modules.abs:28:23"), "all")(Api.Store.all()).flatMap { (ta: List[String]) =>
+            Proc.sync(nullCheck(t, "all", "modules/classes_across_modules.abs:28:23"), "all")(Api.Store.all()).flatMap { (ta: List[String]) =>
               // classes_across_modules.abs:29
               val testresult: Boolean = sa == list("#a", "#b") && ta == list("@c")
               Proc.done(testresult)

@@ -48,11 +48,9 @@ object Names {
     def wait_(yield_ : AbsInt): Proc[AbsInt] = Proc.done(wait_$now(yield_))
     def wait_$now(yield_ : AbsInt): AbsInt = {
       if (dead$ != null) throw ObjectDeadException
-      try {
-        // hostile_names.abs:21
-        this.lazy_ = this.lazy_ + yield_
-        this.lazy_ + this.val_
-      } catch { case e$: Throwable => throw recover$(e$) }
+      // hostile_names.abs:21
+      this.lazy_ = this.lazy_ + yield_
+      this.lazy_ + this.val_
     }
 
     def notify_(): Proc[AbsInt] = {
@@ -66,11 +64,9 @@ object Names {
 
     def clone_(object__ : AbsInt): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
-      try {
-        // hostile_names.abs:23
-        val match_ : AbsInt = object__ + AbsInt(1)
-        Proc.done(match_)
-      } catch { case e$: Throwable => throw recover$(e$) }
+      // hostile_names.abs:23
+      val match_ : AbsInt = object__ + AbsInt(1)
+      Proc.done(match_)
     }
   }
   object ActiveObject_ {
@@ -110,11 +106,11 @@ object Names {
     // hostile_names.abs:39
     val g: Guard_ = Cogs.spawn((new ActiveObject_(AbsInt(5))).at$("hostile_names.abs:39:13"))
     // hostile_names.abs:40
-    Proc.await(nullCheck(g, "call of 'wait' on null at names/hostile_names.abs:40:19").send("wait")(Guard_.wait_(AbsInt(2)))).flatMap { (w: AbsInt) =>
+    Proc.await(nullCheck(g, "wait", "names/hostile_names.abs:40:19").send("wait")(Guard_.wait_(AbsInt(2)))).flatMap { (w: AbsInt) =>
       // hostile_names.abs:41
-      Proc.await(nullCheck(g, "call of 'notify' on null at names/hostile_names.abs:41:19").send("notify")(Guard_.notify_())).flatMap { (n: AbsInt) =>
+      Proc.await(nullCheck(g, "notify", "names/hostile_names.abs:41:19").send("notify")(Guard_.notify_())).flatMap { (n: AbsInt) =>
         // hostile_names.abs:42
-        Proc.await(nullCheck(g, "call of 'clone' on null at names/hostile_names.abs:42:19").send("clone")(Guard_.clone_(AbsInt(41)))).flatMap { (c: AbsInt) =>
+        Proc.await(nullCheck(g, "clone", "names/hostile_names.abs:42:19").send("clone")(Guard_.clone_(AbsInt(41)))).flatMap { (c: AbsInt) =>
           // hostile_names.abs:43
           val yield_ : AbsInt = send__(forSome_(AbsInt(3)))
           // hostile_names.abs:44

@@ -19,7 +19,6 @@ object Shadowing {
     override def traceName: String = "C"
 
     def next_(): Proc[AbsInt] = {
-      if (dead$ != null) throw ObjectDeadException
       Proc.defer {
         // shadowing.abs:11
         var x: AbsInt = this.x + AbsInt(10)
@@ -34,7 +33,7 @@ object Shadowing {
           }
           Proc.done(x)
         }
-      }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+      }
     }
   }
   object C {
@@ -64,10 +63,10 @@ object Shadowing {
     // shadowing.abs:28
     val c: Counter = Cogs.spawn((new C()).at$("shadowing.abs:28:15"))
     // shadowing.abs:29
-    Proc.await(nullCheck(c, "call of 'next' on null at names/shadowing.abs:29:19").send("next")(Counter.next_())).flatMap { (n: AbsInt) =>
+    Proc.await(nullCheck(c, "next", "names/shadowing.abs:29:19").send("next")(Counter.next_())).flatMap { (n: AbsInt) =>
       // shadowing.abs:30
       val k: AbsInt = AbsInt(5)
-      Proc.awaitResolved(nullCheck(c, "call of 'next' on null at names/shadowing.abs:30:24").send("next")(Counter.next_())).flatMap { _ =>
+      Proc.awaitResolved(nullCheck(c, "next", "names/shadowing.abs:30:24").send("next")(Counter.next_())).flatMap { _ =>
         s = s + k
         locally {
           // shadowing.abs:31

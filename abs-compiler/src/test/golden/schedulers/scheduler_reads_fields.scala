@@ -54,11 +54,9 @@ object SchedulerReadsFields {
 
     def open_(): Proc[Unit] = {
       if (dead$ != null) throw ObjectDeadException
-      try {
-        // scheduler_reads_fields.abs:25
-        this.isOpen = true
-        Proc.unit
-      } catch { case e$: Throwable => throw recover$(e$) }
+      // scheduler_reads_fields.abs:25
+      this.isOpen = true
+      Proc.unit
     }
 
     def done(n: AbsInt): Proc[List[String]] = {
@@ -83,23 +81,23 @@ object SchedulerReadsFields {
     // scheduler_reads_fields.abs:30
     val w: Worker = Cogs.spawnScheduled((o$1: W) => AbsProcess.policy((queue$2) => prefer(queue$2, o$1.preferred, o$1.picks)))((new W("pong")).at$("scheduler_reads_fields.abs:30:14"))
     // scheduler_reads_fields.abs:31
-    nullCheck(w, "call of 'ping' on null at schedulers/scheduler_reads_fields.abs:31:5").tell("ping")(Worker.ping())
-    nullCheck(w, "call of 'pong' on null at schedulers/scheduler_reads_fields.abs:31:15").tell("pong")(Worker.pong())
-    nullCheck(w, "call of 'ping' on null at schedulers/scheduler_reads_fields.abs:31:25").tell("ping")(Worker.ping())
-    nullCheck(w, "call of 'pong' on null at schedulers/scheduler_reads_fields.abs:31:35").tell("pong")(Worker.pong())
+    nullCheck(w, "ping", "schedulers/scheduler_reads_fields.abs:31:5").tell("ping")(Worker.ping())
+    nullCheck(w, "pong", "schedulers/scheduler_reads_fields.abs:31:15").tell("pong")(Worker.pong())
+    nullCheck(w, "ping", "schedulers/scheduler_reads_fields.abs:31:25").tell("ping")(Worker.ping())
+    nullCheck(w, "pong", "schedulers/scheduler_reads_fields.abs:31:35").tell("pong")(Worker.pong())
     // scheduler_reads_fields.abs:32
-    Proc.awaitResolved(nullCheck(w, "call of 'open' on null at schedulers/scheduler_reads_fields.abs:32:11").send("open")(Worker.open_())).flatMap { _ =>
+    Proc.awaitResolved(nullCheck(w, "open", "schedulers/scheduler_reads_fields.abs:32:11").send("open")(Worker.open_())).flatMap { _ =>
       // scheduler_reads_fields.abs:33
-      Proc.await(nullCheck(w, "call of 'done' on null at schedulers/scheduler_reads_fields.abs:33:32").send("done")(Worker.done(AbsInt(4)))).flatMap { (first: List[String]) =>
+      Proc.await(nullCheck(w, "done", "schedulers/scheduler_reads_fields.abs:33:32").send("done")(Worker.done(AbsInt(4)))).flatMap { (first: List[String]) =>
         // scheduler_reads_fields.abs:36
         val v: Worker = Cogs.spawnScheduled((o$3: W) => AbsProcess.policy((queue$4) => AbsProcess.defaultscheduler(queue$4)))((new W("pong")).at$("scheduler_reads_fields.abs:36:51"))
         // scheduler_reads_fields.abs:37
-        nullCheck(v, "call of 'ping' on null at schedulers/scheduler_reads_fields.abs:37:5").tell("ping")(Worker.ping())
-        nullCheck(v, "call of 'pong' on null at schedulers/scheduler_reads_fields.abs:37:15").tell("pong")(Worker.pong())
+        nullCheck(v, "ping", "schedulers/scheduler_reads_fields.abs:37:5").tell("ping")(Worker.ping())
+        nullCheck(v, "pong", "schedulers/scheduler_reads_fields.abs:37:15").tell("pong")(Worker.pong())
         // scheduler_reads_fields.abs:38
-        Proc.awaitResolved(nullCheck(v, "call of 'open' on null at schedulers/scheduler_reads_fields.abs:38:11").send("open")(Worker.open_())).flatMap { _ =>
+        Proc.awaitResolved(nullCheck(v, "open", "schedulers/scheduler_reads_fields.abs:38:11").send("open")(Worker.open_())).flatMap { _ =>
           // scheduler_reads_fields.abs:39
-          Proc.await(nullCheck(v, "call of 'done' on null at schedulers/scheduler_reads_fields.abs:39:33").send("done")(Worker.done(AbsInt(2)))).flatMap { (second: List[String]) =>
+          Proc.await(nullCheck(v, "done", "schedulers/scheduler_reads_fields.abs:39:33").send("done")(Worker.done(AbsInt(2)))).flatMap { (second: List[String]) =>
             // scheduler_reads_fields.abs:41
             val testresult: Boolean = first == list("pong", "pong", "ping", "ping") && length(second) == AbsInt(2) && contains(setFromList(second), "ping") && contains(setFromList(second), "pong")
             Proc.done(testresult)

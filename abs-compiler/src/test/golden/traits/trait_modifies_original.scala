@@ -40,17 +40,13 @@ object Test {
     def greet$original$1(n: String): Proc[String] = Proc.done(greet$original$1$now(n))
     def greet$original$1$now(n: String): String = {
       if (dead$ != null) throw ObjectDeadException
-      try {
-        "hi " + n
-      } catch { case e$: Throwable => throw recover$(e$) }
+      "hi " + n
     }
 
     def flag$original$2(): Proc[Boolean] = Proc.done(flag$original$2$now())
     def flag$original$2$now(): Boolean = {
       if (dead$ != null) throw ObjectDeadException
-      try {
-        false
-      } catch { case e$: Throwable => throw recover$(e$) }
+      false
     }
   }
   object LoudGreeter {
@@ -65,9 +61,9 @@ object Test {
     // trait_modifies_original.abs:19
     val g: Greeter = Cogs.spawnLocal((new LoudGreeter()).at$("trait_modifies_original.abs:19:15"))
     // trait_modifies_original.abs:20
-    Proc.sync(nullCheck(g, "call of 'greet' on null at traits/trait_modifies_original.abs:20:16"), "greet")(Greeter.greet("bo")).flatMap { (s: String) =>
+    Proc.sync(nullCheck(g, "greet", "traits/trait_modifies_original.abs:20:16"), "greet")(Greeter.greet("bo")).flatMap { (s: String) =>
       // trait_modifies_original.abs:21
-      Proc.sync(nullCheck(g, "call of 'flag' on null at traits/trait_modifies_original.abs:21:14"), "flag")(Greeter.flag()).flatMap { (f: Boolean) =>
+      Proc.sync(nullCheck(g, "flag", "traits/trait_modifies_original.abs:21:14"), "flag")(Greeter.flag()).flatMap { (f: Boolean) =>
         // trait_modifies_original.abs:22
         val testresult: Boolean = s == "hi bo!" && f
         Proc.done(testresult)

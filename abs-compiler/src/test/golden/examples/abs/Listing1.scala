@@ -42,18 +42,14 @@ object Listing1 {
 
     def compute(): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
-      try {
-        // Listing1.abs:27
-        this.result = this.result + AbsInt(1)
-        Proc.done(this.result)
-      } catch { case e$: Throwable => throw recover$(e$) }
+      // Listing1.abs:27
+      this.result = this.result + AbsInt(1)
+      Proc.done(this.result)
     }
 
     def counter(): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
-      try {
-        Proc.done(this.result)
-      } catch { case e$: Throwable => throw recover$(e$) }
+      Proc.done(this.result)
     }
   }
   object A {
@@ -76,7 +72,7 @@ object Listing1 {
     while (i < n) {
       Cogs.stopPoint()
       // Listing1.abs:40
-      val f: Fut[AbsInt] = nullCheck(master, "call of 'recursive_m' on null at examples/abs/Listing1.abs:40:25").send("recursive_m")(Ainterface.recursive_m(AbsInt(5), i))
+      val f: Fut[AbsInt] = nullCheck(master, "recursive_m", "examples/abs/Listing1.abs:40:25").send("recursive_m")(Ainterface.recursive_m(AbsInt(5), i))
       // Listing1.abs:41
       futures = f :: futures
       // Listing1.abs:42
@@ -98,7 +94,7 @@ object Listing1 {
       }
     }.flatMap { _ =>
       // Listing1.abs:51
-      Proc.await(nullCheck(master, "call of 'counter' on null at examples/abs/Listing1.abs:51:30").send("counter")(Ainterface.counter())).flatMap { (counter: AbsInt) =>
+      Proc.await(nullCheck(master, "counter", "examples/abs/Listing1.abs:51:30").send("counter")(Ainterface.counter())).flatMap { (counter: AbsInt) =>
         // Listing1.abs:52
         println(absToString(n) + " calls of recursive_m(5, id): counter = " + absToString(counter) + ", results returned = " + absToString(returned))
         // Listing1.abs:53

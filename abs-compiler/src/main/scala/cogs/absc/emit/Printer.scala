@@ -418,7 +418,7 @@ private[emit] final class Printer {
     indented {
       c.fields.foreach { case (n, t, init) => line(s"var ${typed(n, t)} = "); exp(init) }
       // Traces, monitor configurations and toString name the class as the model does.
-      line(s"override def traceName: String = ${Naming.stringLit(Naming.displayName(c.absName))}")
+      line(s"override def traceName: String = ${Naming.stringLit(c.traceName)}")
       if (c.recover.nonEmpty) recover(c)
       c.init.foreach { init =>
         blank(); line("// init block")
@@ -496,11 +496,8 @@ private[emit] final class Printer {
     else line(s"${over}def ${m.sig.name}${params(m.sig.params)}: Proc[$result] = Proc.done($direct($args))")
     line(s"def $direct${params(m.sig.params)}: $result = {")
     indented {
-      m.shadowedParams.foreach { case (in, local) => line(s"var $local = $in") }
-      line("if (dead$ != null) throw ObjectDeadException")
-      line("try {")
-      indented { stats(ss); nl(); if (v == S.Unit) w("()") else exp(v) }
-      line("} catch { case e$: Throwable => throw recover$(e$) }")
+      prologue(m)
+      handled(m) { stats(ss); nl(); if (v == S.Unit) w("()") else exp(v) }
     }
     line("}")
   }
@@ -516,11 +513,10 @@ private[emit] final class Printer {
     declStart(0)
     val over = if (m.overrides) "override " else ""
     line(s"${over}def ${m.sig.name}${params(m.sig.params)}: Proc[$result] =")
-    indented(line(s"$frame($args).recoverWith { case e$$: Throwable => Proc.raise(recover$$(e$$)) }"))
+    indented(line(s"$frame($args)${if (m.handler) recoverWith else ""}"))
     line(s"private def $frame${params(m.sig.params)}: Proc[$result] = {")
     indented {
-      m.shadowedParams.foreach { case (in, local) => line(s"var $local = $in") }
-      line("if (dead$ != null) throw ObjectDeadException")
+      prologue(m)
       line("Proc.defer {"); indented(procBody(p)); line("}")
     }
     line("}")
@@ -537,17 +533,33 @@ private[emit] final class Printer {
     val over = if (m.overrides) "override " else ""
     line(s"${over}def ${m.sig.name}${params(m.sig.params)}: Proc[${tpe(m.sig.result)}] = {")
     indented {
-      m.shadowedParams.foreach { case (in, local) => line(s"var $local = $in") }
-      line("if (dead$ != null) throw ObjectDeadException")
+      prologue(m)
       m.cps.foreach { p =>
-        line("Proc.defer {"); indented(procBody(p)); line("}.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }")
+        line("Proc.defer {"); indented(procBody(p)); line(if (m.handler) "}" + recoverWith else "}")
       }
       m.plain.foreach { case (ss, v) =>
-        line("try {")
-        indented { stats(ss); nl(); if (v == S.Unit) w("Proc.unit") else { w("Proc.done("); exp(v); w(")") } }
-        line("} catch { case e$: Throwable => throw recover$(e$) }")
+        handled(m) { stats(ss); nl(); if (v == S.Unit) w("Proc.unit") else { w("Proc.done("); exp(v); w(")") } }
       }
     }
     line("}")
   }
+
+  // Object death, as the IR says (LMethod.deadCheck, LMethod.handler; decided by lower.ObjectDeath).
+
+  private val recoverWith = ".recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }"
+
+  /** What a method's body starts with: its assigned parameters' locals, then the dead-object check. */
+  private def prologue(m: LMethod): Unit = {
+    m.shadowedParams.foreach { case (in, local) => line(s"var $local = $in") }
+    if (m.deadCheck) line("if (dead$ != null) throw ObjectDeadException")
+  }
+
+  /** A plain body, in the handler that hands a failure to `recover$` when it may fail. */
+  private def handled(m: LMethod)(body: => Unit): Unit =
+    if (!m.handler) body
+    else {
+      line("try {")
+      indented(body)
+      line("} catch { case e$: Throwable => throw recover$(e$) }")
+    }
 }

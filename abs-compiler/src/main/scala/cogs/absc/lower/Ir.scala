@@ -251,10 +251,15 @@ final case class LInterface(absName: String, name: String, supers: List[T], meth
 
 final case class LSig(absName: String, name: String, params: List[(String, T)], result: T)
 
-/** A class: an `ActiveObject` with fields, an init block, `recover`, methods and message constructors. */
+/**
+ * A class: an `ActiveObject` with fields, an init block, `recover`, methods and message constructors.
+ * `mortal`: an object of it can die (some method may fail, or it dies by `die`; [[ObjectDeath]]),
+ * so its methods check `dead$` first (each method's `deadCheck` says so). `traceName`: the name
+ * traces, monitor configurations and `toString` show (the model's, shortened as `Naming` says).
+ */
 final case class LClass(absName: String, name: String, params: List[(String, T)], interfaces: List[T],
-    fields: List[(String, T, S)], init: Option[LInit], recover: List[Case[List[St]]], usesDie: Boolean,
-    methods: List[LMethod], messageSigs: List[LSig], http: Option[LHttp] = None) extends LDecl
+    fields: List[(String, T, S)], init: Option[LInit], recover: List[Case[List[St]]], mortal: Boolean,
+    methods: List[LMethod], messageSigs: List[LSig], http: Option[LHttp], traceName: String) extends LDecl
 
 /**
  * What the Model API sees of a class, in a program that registers objects with `[HTTPName]`:
@@ -279,10 +284,14 @@ final case class LInit(plain: Option[List[St]], suspending: Option[P])
  * on `this` call it directly; `m` then only wraps its value in a `Proc`. `frame`: the name of a
  * continuation's frame form (`m$body`: its body without the failure handler), when some
  * synchronous call on `this` calls it (`TypedProgram.hasFrameForm`); `m` is then `m$body` with
- * the handler.
+ * the handler. Object death ([[ObjectDeath]]): `deadCheck`, the method first fails with
+ * `ObjectDeadException` if the object is dead (its class is `mortal`); `handler`, an exception
+ * that leaves the body goes to `recover$` (the body may fail). Without either the method is its
+ * body alone.
  */
 final case class LMethod(sig: LSig, overrides: Boolean, shadowedParams: List[(String, String)],
-    plain: Option[(List[St], S)], cps: Option[P], direct: Option[String] = None, frame: Option[String] = None) extends LDecl
+    plain: Option[(List[St], S)], cps: Option[P], direct: Option[String] = None, frame: Option[String] = None,
+    deadCheck: Boolean = true, handler: Boolean = true) extends LDecl
 
 /**
  * A constant of the module, computed on first use: `lazy val name: tpe = rhs` (a string, an

@@ -27,6 +27,7 @@ private[lower] final class Lower(program: TypedProgram, pkg: String) {
   private val x = new LowerExp(program, names)
   private val stmts = new LowerStmt(x)
   private val b = program.builtins
+  private val death = new ObjectDeath(program)
 
   private def newLocals = new Locals(names.term)
 
@@ -286,12 +287,16 @@ private[lower] final class Lower(program: TypedProgram, pkg: String) {
       val (pat, guard) = x.pattern(br.pattern, rc)
       Case(pat, guard, stmts.plainStmts(List(br.body), rc, stmts.assignedLocals(List(br.body))))
     }
-    val usesDie = c.methods.valuesIterator.exists(_.body.exists(b => LowerStmt.exists(b)(_.isInstanceOf[DieStmt])))
-    val methods = c.methods.valuesIterator.flatMap(m => method(c, m)).toList
+    val mortal = death.mortal(c)
+    // Object death: one analysis (ObjectDeath) decides, the IR records it, the printer prints it.
+    val methods = c.methods.valuesIterator.flatMap { m =>
+      method(c, m).map(_.copy(deadCheck = mortal, handler = death.mayFail(m)))
+    }.toList
     val (allFields, allMethods) = if (c.isForeign) foreign(c, fields, methods) else (fields, methods)
     LClass(c.name, names.cls(c), params, c.interfaces.filterNot(_.module.isPrelude).map(i => T.Ref(x.ifaceRef(i, c0))),
-      allFields, init, recover, usesDie, allMethods, c.methods.valuesIterator.map(sig(_, c0)).toList,
-      if (program.usesModelApi) Some(LHttp(httpMethods(c, c0), c.fields.map(f => (f.name, names.field(f))))) else None)
+      allFields, init, recover, mortal, allMethods, c.methods.valuesIterator.map(sig(_, c0)).toList,
+      if (program.usesModelApi) Some(LHttp(httpMethods(c, c0), c.fields.map(f => (f.name, names.field(f))))) else None,
+      Naming.displayName(c.name))
   }
 
   /**

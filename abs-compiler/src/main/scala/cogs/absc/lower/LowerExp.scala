@@ -375,13 +375,13 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names)
   /** The target of a call, evaluated now; a null target raises ABS's NullPointerException, naming the call. */
   private def target(t: PureExp, call: Node, ctx: Ctx): S = t match {
     case ThisExp() => S.This
-    case other =>
-      val m = call match {
-        case c: AsyncCall => s"'${c.method}'"
-        case c: SyncCall => s"'${c.method}'"
-        case _ => "a method"
-      }
-      S.call("nullCheck", exp(other, ctx), S.str(s"call of $m on null at ${pos(call)}"))
+    // A call's method name is a constant the call site has anyway (the message's label): the
+    // runtime builds the message from it and the position only when the target is null.
+    case other => call match {
+      case c: AsyncCall => S.call("nullCheck", exp(other, ctx), S.str(c.method), S.str(pos(call)))
+      case c: SyncCall => S.call("nullCheck", exp(other, ctx), S.str(c.method), S.str(pos(call)))
+      case _ => S.call("nullCheck", exp(other, ctx), S.str(s"call of a method on null at ${pos(call)}"))
+    }
   }
 
   private def receivers(m: MethodSym): List[ClassSym] = m.owner match {

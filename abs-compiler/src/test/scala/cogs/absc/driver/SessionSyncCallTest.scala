@@ -109,7 +109,7 @@ class SessionSyncCallTest {
     assertEquals(4, "AbsSessions.sync\\(this, nullCheck\\(this.s, ".r.findAllIn(gen).size, gen)
     // The instrument pass names the arguments it evaluates first sent$1, sent$2, .. through the program.
     val numbered = gen.replaceAll("sent\\$\\d+", "sent\\$N")
-    assertTrue(numbered.contains("cogs.absc.run.AbsSessions.sync(this, nullCheck(this.s, \"call of 'square' on null at " + path("RpcOk.abs") + ":13:15\"), " +
+    assertTrue(numbered.contains("cogs.absc.run.AbsSessions.sync(this, nullCheck(this.s, \"square\", \"" + path("RpcOk.abs") + ":13:15\"), " +
       "\"square\", List[Any](sent$N), \"" + path("RpcOk.abs") + ":13:15\", S.square(sent$N))"), gen)
     assertFalse(gen.contains("AbsSessions.send("), gen)
     assertFalse(gen.contains("Proc.sync("), gen)

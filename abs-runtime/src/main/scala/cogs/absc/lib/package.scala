@@ -144,6 +144,14 @@ package object lib {
   def nullCheck[A <: AnyRef](o: A, what: String = null): A =
     if (o == null) throw (if (what == null) NullPointerException else NullPointerException(what)) else o
 
+  /**
+   * The target `o` of a call of `method` at `at` (`file.abs:line:col`), or [[NullPointerException]]
+   * naming the call if it is null. The message is built only then: the call site passes two
+   * constants it needs anyway instead of a text of its own.
+   */
+  def nullCheck[A <: AnyRef](o: A, method: String, at: String): A =
+    if (o == null) throw NullPointerException("call of '" + method + "' on null at " + at) else o
+
   // ===========================================================================================
   // Bool
   // ===========================================================================================
