@@ -6,6 +6,7 @@ import scala.jdk.CollectionConverters._
 
 import cogs.runtime.{Active, Cogs, Fut, Proc}
 import cogs.session.monitor.{Invitation, Policy, ProtocolViolation, SessionReport}
+import cogs.monitor.pipeline.Json
 
 /**
  * The run-time half of the `sessions` of a monitor configuration, for a compiled ABS model.
@@ -162,14 +163,14 @@ private[absc] final class AbsSessions(entries: List[SessionEntry]) {
             violations += r.violations.size
             unfinished += r.unfinished.size
             r.render.linesIterator.foreach(l => lines += s"    $l")
-            json += AbsSessions.Json.obj("type" -> "session", "session" -> r.session, "protocol" -> r.protocol, "complete" -> r.complete,
-              "roles" -> r.roles.map(rs => AbsSessions.Json.obj("role" -> rs.role, "object" -> rs.boundTo, "state" -> rs.state,
-                "final" -> rs.isFinal, "expected" -> rs.expected)).map(AbsSessions.Raw))
+            json += Json.obj("type" -> "session", "session" -> r.session, "protocol" -> r.protocol, "complete" -> r.complete,
+              "roles" -> r.roles.map(rs => Json.obj("role" -> rs.role, "object" -> rs.boundTo, "state" -> rs.state,
+                "final" -> rs.isFinal, "expected" -> rs.expected)).map(Json.Raw))
             r.violations.foreach(v => json += violationJson(v))
           case None =>
             unfinished += inv.open.size
             lines += s"    session ${inv.id} (${p.e.protocol}): never started: no object plays ${inv.open.mkString(", ")}"
-            json += AbsSessions.Json.obj("type" -> "session", "session" -> inv.id, "protocol" -> p.e.protocol, "complete" -> false,
+            json += Json.obj("type" -> "session", "session" -> inv.id, "protocol" -> p.e.protocol, "complete" -> false,
               "never-started" -> true, "open-roles" -> inv.open)
         }
       }
@@ -182,7 +183,7 @@ private[absc] final class AbsSessions(entries: List[SessionEntry]) {
     val failed = violations + unfinished
     val head = s"cogs sessions: $sessions session${if (sessions == 1) "" else "s"}, $violations violation${if (violations == 1) "" else "s"}, " +
       s"$unfinished role${if (unfinished == 1) "" else "s"} not finished"
-    json += AbsSessions.Json.obj("type" -> "sessions-result", "sessions" -> sessions, "violations" -> violations,
+    json += Json.obj("type" -> "sessions-result", "sessions" -> sessions, "violations" -> violations,
       "unfinished-roles" -> unfinished, "exit-status" -> (if (failed > 0) ProgramRunner.ExitMonitor else 0))
     val verdict = if (failed == 0) "sessions verdict: every session complete (exit status 0)"
       else s"sessions verdict: $violations violation(s), $unfinished role(s) not finished (exit status ${ProgramRunner.ExitMonitor})"
@@ -190,7 +191,7 @@ private[absc] final class AbsSessions(entries: List[SessionEntry]) {
   }
 
   private def violationJson(v: ProtocolViolation): String =
-    AbsSessions.Json.obj("type" -> "session-violation", "session" -> v.session, "protocol" -> v.protocol, "role" -> v.role,
+    Json.obj("type" -> "session-violation", "session" -> v.session, "protocol" -> v.protocol, "role" -> v.role,
       "state" -> v.state, "side" -> v.side, "received" -> v.received, "expected" -> v.expected, "reason" -> v.reason,
       "message" -> v.getMessage)
 }
@@ -242,34 +243,4 @@ object AbsSessions {
   }
 
   private[run] final case class Outcome(failed: Boolean, summary: String, jsonLines: Vector[String], violations: Int, unfinished: Int)
-
-  private[run] final case class Raw(json: String)
-
-  /** The few JSON lines of the report (the monitor pipeline's writer is private to it). */
-  private[run] object Json {
-    def obj(fields: (String, Any)*): String = fields.map { case (k, v) => s"${str(k)}:${value(v)}" }.mkString("{", ",", "}")
-    private def value(v: Any): String = v match {
-      case null => "null"
-      case Raw(j) => j
-      case b: Boolean => b.toString
-      case n: Int => n.toString
-      case n: Long => n.toString
-      case s: Iterable[_] => s.map(value).mkString("[", ",", "]")
-      case other => str(other.toString)
-    }
-    private def str(s: String): String = {
-      val sb = new StringBuilder("\"")
-      s.foreach {
-        case '"' => sb ++= "\\\""
-        case '\\' => sb ++= "\\\\"
-        case '\n' => sb ++= "\\n"
-        case '\r' => sb ++= "\\r"
-        case '\t' => sb ++= "\\t"
-        case c if c < 0x20 => sb ++= f"\\u${c.toInt}%04x"
-        case c => sb += c
-      }
-      sb += '"'
-      sb.toString
-    }
-  }
 }

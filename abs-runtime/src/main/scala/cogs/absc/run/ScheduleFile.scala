@@ -3,7 +3,8 @@ package cogs.absc.run
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, Paths}
 import scala.jdk.CollectionConverters._
-import com.typesafe.config.{ConfigRenderOptions, ConfigValueFactory}
+import com.fasterxml.jackson.core.JsonFactory
+import com.fasterxml.jackson.core.util.{DefaultIndenter, DefaultPrettyPrinter}
 import cogs.runtime.{CogRuntime, ScheduleTrace}
 
 /**
@@ -35,7 +36,7 @@ import cogs.runtime.{CogRuntime, ScheduleTrace}
  * it is refused (exit status 2) instead. A recording without `model` (written by hand, or by an
  * older absc) is replayed unchecked. A file that is not JSON is reported with its line and column.
  *
- * Typesafe Config, already a dependency of the runtime, reads and writes it (JSON is HOCON).
+ * Jackson, the project's one JSON library, writes and reads it.
  * A recording seeds `random` (with `cogs.absc.seed` if given), so that each COG draws its own
  * stream of numbers, the same in the replay.
  */
@@ -170,19 +171,34 @@ private[absc] object ScheduleFile {
    */
   def write(file: Path, decisions: Map[String, List[String]], seed: Long, steps: Option[Seq[String]] = None,
             model: Option[String] = None, methods: Option[Map[String, List[String]]] = None): Unit = {
-    val cogs = decisions.map { case (k, v) => k -> v.asJava }.asJava
-    val root = ConfigValueFactory.fromMap((Map[String, AnyRef](
-      "format" -> Format, "seed" -> java.lang.Long.valueOf(seed), "cogs" -> cogs) ++ model.map("model" -> _)
-      ++ steps.map(s => "steps" -> s.asJava)
-      ++ methods.map(ms => "methods" -> ms.map { case (k, v) => k -> v.asJava }.asJava)).asJava)
-    val text = root.render(ConfigRenderOptions.concise().setJson(true).setFormatted(true))
+    // The layout the file always had (it was rendered by Typesafe Config before): keys in sorted
+    // order, four spaces of indentation, `"key" : value`, one list element a line.
+    val indent = new DefaultIndenter("    ", "\n")
+    val printer = new DefaultPrettyPrinter().withObjectIndenter(indent).withArrayIndenter(indent)
+    val out = new java.io.StringWriter
+    val g = new JsonFactory().createGenerator(out).setPrettyPrinter(printer)
+    def strings(xs: Seq[String]): Unit = { g.writeStartArray(); xs.foreach(g.writeString); g.writeEndArray() }
+    def perCog(m: Map[String, List[String]]): Unit = {
+      g.writeStartObject()
+      m.toSeq.sortBy(_._1).foreach { case (k, v) => g.writeFieldName(k); strings(v) }
+      g.writeEndObject()
+    }
+    try {
+      g.writeStartObject()
+      g.writeFieldName("cogs"); perCog(decisions)
+      g.writeStringField("format", Format)
+      methods.foreach { ms => g.writeFieldName("methods"); perCog(ms) }
+      model.foreach(g.writeStringField("model", _))
+      g.writeNumberField("seed", seed)
+      steps.foreach { s => g.writeFieldName("steps"); strings(s) }
+      g.writeEndObject()
+    } finally g.close()
     Option(file.toAbsolutePath.getParent).foreach(Files.createDirectories(_))
-    Files.write(file, (text + "\n").getBytes(UTF_8))
+    Files.write(file, (out.toString + "\n").getBytes(UTF_8))
   }
 
   /**
-   * The recording in `file`, read with Jackson (not the configuration parser that writes it: its
-   * errors speak of configuration lists and keys, not of the trace a user handed in): each COG's
+   * The recording in `file`, read with Jackson (its errors give the line and column): each COG's
    * decisions, the seed, the model's fingerprint, an explorer witness's steps, what each decision ran.
    * `runSeed`: the run's own seed (an Erlang trace has none).
    */

@@ -1,61 +1,51 @@
 package cogs.monitor.pipeline
 
-/** The little JSON the reports need (one object per line); no library, so the module adds no dependency. */
-private[pipeline] object Json {
+import java.io.StringWriter
+import com.fasterxml.jackson.core.{JsonFactoryBuilder, JsonGenerator, StreamWriteFeature}
+
+/**
+ * The JSON lines of the reports (one object per line), written with Jackson's streaming generator
+ * (the project's one JSON library). Also the writer of the session monitors' lines in a compiled
+ * model's run (`cogs.absc.run.AbsSessions`), so that both reports quote and format alike.
+ *
+ * The format is the one the reports always had (monitor/README.md, "Reports"): no spaces, fields
+ * in the order given, `None`/null as `null`, a Double rounded to three decimals and written without
+ * exponent or trailing zeros (NaN and infinities as `null`), any other value as its string. (The
+ * hand-written writer before it escaped every control character as `\u00xx`; Jackson writes
+ * backspace and form feed as `\b` and `\f` and the rest with upper-case hex: the same JSON.)
+ */
+private[cogs] object Json {
+  // Thread-safe once configured; plain decimal notation for the rounded Doubles.
+  private[this] val factory = new JsonFactoryBuilder().enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN).build()
 
   def obj(fields: (String, Any)*): String = {
-    val sb = new java.lang.StringBuilder(128)
-    sb.append('{')
-    var first = true
-    fields.foreach { case (k, v) =>
-      if (!first) sb.append(',')
-      first = false
-      quote(sb, k)
-      sb.append(':')
-      value(sb, v)
-    }
-    sb.append('}').toString
+    val out = new StringWriter(128)
+    val g = factory.createGenerator(out)
+    try {
+      g.writeStartObject()
+      fields.foreach { case (k, v) => g.writeFieldName(k); value(g, v) }
+      g.writeEndObject()
+    } finally g.close()
+    out.toString
   }
 
-  private def value(sb: java.lang.StringBuilder, v: Any): Unit = v match {
-    case null                      => sb.append("null")
-    case None                      => sb.append("null")
-    case Some(x)                   => value(sb, x)
-    case b: Boolean                => sb.append(b)
-    case d: Double if d.isNaN || d.isInfinite => sb.append("null")
-    case d: Double                 => sb.append(BigDecimal(d).setScale(3, BigDecimal.RoundingMode.HALF_UP).bigDecimal.stripTrailingZeros.toPlainString)
-    case n: Int                    => sb.append(n)
-    case n: Long                   => sb.append(n)
+  private def value(g: JsonGenerator, v: Any): Unit = v match {
+    case null                      => g.writeNull()
+    case None                      => g.writeNull()
+    case Some(x)                   => value(g, x)
+    case b: Boolean                => g.writeBoolean(b)
+    case d: Double if d.isNaN || d.isInfinite => g.writeNull()
+    case d: Double                 => g.writeNumber(BigDecimal(d).setScale(3, BigDecimal.RoundingMode.HALF_UP).bigDecimal.stripTrailingZeros)
+    case n: Int                    => g.writeNumber(n)
+    case n: Long                   => g.writeNumber(n)
     case s: Iterable[_]            =>
-      sb.append('[')
-      var first = true
-      s.foreach { x => if (!first) sb.append(','); first = false; value(sb, x) }
-      sb.append(']')
-    case Raw(s)                    => sb.append(s)
-    case other                     => quote(sb, String.valueOf(other))
+      g.writeStartArray()
+      s.foreach(value(g, _))
+      g.writeEndArray()
+    case Raw(s)                    => g.writeRawValue(s)
+    case other                     => g.writeString(String.valueOf(other))
   }
 
-  /** Already-rendered JSON, inserted as is. */
+  /** Already-rendered JSON (a nested object of [[obj]]), inserted as is. */
   final case class Raw(json: String)
-
-  def quote(s: String): String = { val sb = new java.lang.StringBuilder; quote(sb, s); sb.toString }
-
-  private def quote(sb: java.lang.StringBuilder, s: String): Unit = {
-    sb.append('"')
-    var i = 0
-    while (i < s.length) {
-      val c = s.charAt(i)
-      c match {
-        case '"'  => sb.append("\\\"")
-        case '\\' => sb.append("\\\\")
-        case '\n' => sb.append("\\n")
-        case '\r' => sb.append("\\r")
-        case '\t' => sb.append("\\t")
-        case _ if c < 0x20 => sb.append(f"\\u${c.toInt}%04x")
-        case _    => sb.append(c)
-      }
-      i += 1
-    }
-    sb.append('"')
-  }
 }
