@@ -200,7 +200,6 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
       if (n eq null) return false
       n match {
         case p: Process => accept(p)
-        case c: QueuedCall => accept(new Process(this, c.target, c.label, false, c.call.asInstanceOf[Active => Proc[Any]]))
         case w: SimClock.Wakes => // processes of this COG woken by one clock advance (SimClock.wake)
           val ps = w.procs
           var i = 0

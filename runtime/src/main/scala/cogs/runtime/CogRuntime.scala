@@ -222,9 +222,8 @@ final class CogRuntime private (
 
   /**
    * A one-way call: nobody gets the process as a future (`p.fut == null`), so ending it costs no
-   * CAS on its future word. While it waits in the inbox it is a [[QueuedCall]] (32 bytes) on the
-   * common path and becomes its process when its COG takes it; with a clock, a recording, tracing
-   * or as a self-call it is the process from the start. Everything else is as
+   * CAS on its future word; a call costs one allocation (the process, which is also its inbox node
+   * and would be its future) besides the caller's closure. Everything else is as
    * for [[sendArgs]]: the same queueing (the inbox, or the ready queue for a self-call), so calls
    * of one sender keep their order across both kinds;
    * a failure is counted by [[processFailed]]; the process can still ask for its `destiny`.
@@ -232,23 +231,13 @@ final class CogRuntime private (
   private[runtime] def tellArgs[T <: Active](target: T, label: String, args: Seq[Any], call: T => Proc[Any]): Unit = {
     if (target == null) throw new NullPointerException(s"one-way call ${Option(label).getOrElse("")} on null")
     val cog = target.cog
+    val p = new Process(cog, target, label, false, call.asInstanceOf[Active => Proc[Any]])
     val clk = clock$
+    if (clk ne null) p.arrivedAt = clk.now
     val s = schedule$
-    if ((clk eq null) && (s eq null) && (tracing eq null) && !cog.inSliceHere) {
-      // The common case: the call waits in the inbox as a QueuedCall (32 bytes, against the
-      // process's 80) and becomes a process when its COG takes it (Cog.acceptInbox, one node per
-      // pick). A producer that outruns its consumer piles calls up in the inbox, and every young
-      // collection copies those that are there: Savina's count spent up to 300 ms of a 400 ms
-      // iteration in such collections (docs/runtime-design.md, section 4, sixteenth session).
-      if (SchedulerCounters.ON) countMessage(cog, call = true)
-      cog.enqueueAndSchedule(new QueuedCall(target, label, call.asInstanceOf[Active => Proc[AnyRef]]))
-    } else {
-      val p = new Process(cog, target, label, false, call.asInstanceOf[Active => Proc[Any]])
-      if (clk ne null) p.arrivedAt = clk.now
-      if (s ne null) named(s, cog, p)
-      if (tracing ne null) TraceHooks.sent(this, target, label, args, null)
-      enqueue(cog, p)
-    }
+    if (s ne null) named(s, cog, p)
+    if (tracing ne null) TraceHooks.sent(this, target, label, args, null)
+    enqueue(cog, p)
     afterSend()
   }
 
