@@ -80,7 +80,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   private[runtime] def submit(): Unit = runtime.execute(this)
   private[runtime] def resubmit(): Unit = runtime.executeFair(this)
   private[runtime] def onActivated(): Unit = runtime.cogActivated()
-  private[runtime] def onActivationLost(): Unit = runtime.cogIdle()
+  private[runtime] def onActivationLost(): Unit = runtime.activationLost()
 
   /** The main task, as the executor runs it: this COG's batch, then the COGs it handed on. */
   override def run(): Unit = Thread.currentThread() match {
@@ -999,9 +999,25 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     val n = condCount + futCount + (if (blocker ne null) 1 else 0) + (if (ready eq null) 0 else ready.size)
     runtime.suspendedCogs.publish(this, n)
     // Plain compare first: a volatile write only when the number changes (the clock reads it).
-    if (condCount != condsSeen) { condsSeen = condCount; conds = condCount }
+    if (condCount != condsSeen) {
+      // The runtime's count of COGs with condition waiters lets a clock advance skip the walk over
+      // every suspended COG when there are none (CogRuntime.timeAdvanced). Changed here, before the
+      // COG can go idle, so a token holder that saw the other COGs idle sees it (its note there).
+      if (condsSeen == 0) runtime.condCogs.incrementAndGet()
+      else if (condCount == 0) runtime.condCogs.decrementAndGet()
+      condsSeen = condCount
+      conds = condCount
+    }
   }
   private[this] var condsSeen = 0
+
+  /**
+   * The processes of this COG woken by the clock advance in progress, as the inbox node being built
+   * for them (one process, or a SimClock.Wakes); null outside `SimClock.wake`. Touched only by the
+   * holder of the clock's token (one thread at a time; successive holders are ordered by the token's
+   * atomic hand-off), never by the COG's main task.
+   */
+  private[runtime] var clockWoken: Node = _
 
   /** The suspended processes, for a deadlock report. Only when the COG is idle (quiescence). */
   private[runtime] def waitingReport(): List[String] = {
