@@ -556,12 +556,12 @@ final class CogRuntime private (
    *    through [[cogsIdle]], which lets SimClock.idle take the last one.
    */
   private[runtime] def cogIdleOn(w: Worker): Unit =
-    if ((w ne null) && w.inBatch && (clock$ eq null)) w.idled += 1
+    if ((w ne null) && w.inBatch && (hook$ eq null)) w.idled += 1
     else cogIdle()
 
   /** `n` COGs went idle (held by a worker, see [[cogIdleOn]]). */
   private def cogsIdle(n: Int): Unit =
-    if (clock$ eq null) { if (active.addAndGet(-n) == 0) quiescent() }
+    if (hook$ eq null) { if (active.addAndGet(-n) == 0) quiescent() }
     else {
       // The others first: the count stays at least one (the last one's), so nobody sees zero early.
       if (n > 1) active.addAndGet(-(n - 1))
@@ -569,9 +569,9 @@ final class CogRuntime private (
     }
 
   private[runtime] def cogIdle(): Unit = {
-    val c = clock$
+    val h = hook$
     // Untimed: one decrement. Timed: the last active COG advances the clock instead (SimClock.idle).
-    if (if (c eq null) active.decrementAndGet() == 0 else c.idle(active)) quiescent()
+    if (if (h eq null) active.decrementAndGet() == 0 else h.idle(active)) quiescent()
   }
 
   private def quiescent(): Unit = {
@@ -588,12 +588,17 @@ final class CogRuntime private (
 
   // Made at the first use of time (SimClock's comment says why the idle path then changes).
   @volatile private[this] var clock$ : SimClock = _
+  // What the idle path calls instead of uncounting (QuiescenceHook): the clock, from its creation
+  // on. Written with clock$, in the same critical section: the COG that made the clock reads its
+  // own write when it goes idle, and until then keeps `active` above zero, so a worker that still
+  // read null and uncounted its held COGs plainly cannot bring the count to zero past the clock.
+  @volatile private[this] var hook$ : QuiescenceHook = _
 
   /** This runtime's simulated clock, made on first use. */
   private[runtime] def clock: SimClock = {
     val c = clock$
     if (c ne null) c else synchronized {
-      if (clock$ eq null) clock$ = new SimClock(this)
+      if (clock$ eq null) { val nc = new SimClock(this); clock$ = nc; hook$ = nc }
       clock$
     }
   }

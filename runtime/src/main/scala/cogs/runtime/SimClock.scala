@@ -60,7 +60,7 @@ import java.util.concurrent.atomic.AtomicInteger
  * checks that every process wakes exactly at a time within its bounds, that time never moves
  * while a process could run, and that the clock makes exactly the advances the waiters need.
  */
-private[runtime] final class SimClock(rt: CogRuntime) {
+private[runtime] final class SimClock(rt: CogRuntime) extends QuiescenceHook {
   import SimClock._
 
   // A monitor, not a ReentrantLock: the sections are short (a heap insert, usually O(1) for the
