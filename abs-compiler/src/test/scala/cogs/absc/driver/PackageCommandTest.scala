@@ -170,8 +170,8 @@ class PackageCommandTest {
 
     val served = absFile(dir, "Served",
       """module Served;
-        |interface Box { [HTTPCallable] Int get(); }
-        |class BoxImpl implements Box { Int get() { return 7; } }
+        |interface Box { [HTTPCallable] Int value(); }
+        |class BoxImpl implements Box { Int value() { return 7; } }
         |{ [HTTPName: "box"] Box b = new BoxImpl(); }
         |""".stripMargin)
     val out = dir.resolve("served")
@@ -182,14 +182,14 @@ class PackageCommandTest {
     pb.environment().put("ABSC_NO_CDS", "1")
     val p = pb.redirectOutput(ProcessBuilder.Redirect.DISCARD).start()
     try {
-      val err = new java.io.BufferedReader(new java.io.InputStreamReader(p.getErrorStream, UTF_8))
+      val err = new _root_.java.io.BufferedReader(new _root_.java.io.InputStreamReader(p.getErrorStream, UTF_8))
       val line = err.readLine()
       assertTrue((line ne null) && line.contains("the Model API listens at http://"), String.valueOf(line))
       val url = line.substring(line.indexOf("http://")).takeWhile(_ != ' ')
-      val client = java.net.http.HttpClient.newHttpClient()
-      def get(path: String) = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url + path)).build(),
-        java.net.http.HttpResponse.BodyHandlers.ofString()).body
-      assertEquals("""{"result":7}""", get("call/box/get").replace(" ", ""))
+      val client = _root_.java.net.http.HttpClient.newHttpClient()
+      def get(path: String) = client.send(_root_.java.net.http.HttpRequest.newBuilder(_root_.java.net.URI.create(url + path)).build(),
+        _root_.java.net.http.HttpResponse.BodyHandlers.ofString()).body
+      assertEquals("""{"result":7}""", get("call/box/value").replace(" ", ""))
       get("quit")
       assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the packaged model ends after /quit")
       assertEquals(0, p.exitValue)
