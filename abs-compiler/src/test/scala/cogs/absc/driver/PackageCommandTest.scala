@@ -189,7 +189,7 @@ class PackageCommandTest {
       val client = _root_.java.net.http.HttpClient.newHttpClient()
       def get(path: String) = client.send(_root_.java.net.http.HttpRequest.newBuilder(_root_.java.net.URI.create(url + path)).build(),
         _root_.java.net.http.HttpResponse.BodyHandlers.ofString()).body
-      assertEquals("""{"result":7}""", get("call/box/value").replace(" ", ""))
+      assertEquals("""{"result":7}""", get("call/box/value").replaceAll("\\s", ""))
       get("quit")
       assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the packaged model ends after /quit")
       assertEquals(0, p.exitValue)
