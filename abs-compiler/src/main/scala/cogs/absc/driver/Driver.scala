@@ -111,8 +111,9 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
     }
 
   /** `absc package`: see [[ProgramPackager]]. */
-  def packageTo(sources: List[SourceFile], cache: CachePolicy, out: Path, name: String, cluster: Boolean = false): Int =
-    new ProgramPackager(this.cache, reporter, program).packageTo(sources, cache, out, name, cluster)
+  def packageTo(sources: List[SourceFile], cache: CachePolicy, out: Path, name: String, cluster: Boolean = false,
+      modelApi: Boolean = false): Int =
+    new ProgramPackager(this.cache, reporter, program).packageTo(sources, cache, out, name, cluster, modelApi)
 
   /** `absc test`: see [[TestRunner]]. */
   def test(files: List[SourceFile], out: PrintStream, cache: CachePolicy, keepGenerated: Option[Path],

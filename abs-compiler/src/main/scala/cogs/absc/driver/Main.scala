@@ -646,6 +646,10 @@ private[driver] final class PackageCommand(ctx: Main.Context) extends AbscComman
     description = Array("Also package the module cogs-distributed and write OUT/bin/run, which runs one node of the model on a cluster: 'OUT/bin/run --node NAME --config FILE' (as 'absc run --node')."))
   var cluster: Boolean = false
 
+  @Opt(names = Array("--model-api"),
+    description = Array("Also package the Model API (module cogs-abs-modelapi: the HTTP server and chart page of the launcher's --port). A model with [HTTPName] objects gets it without this option; any other model is packaged without it, and its launcher's --port then says so."))
+  var modelApi: Boolean = false
+
   @Mixin var build: BuildOptions = _
   @Mixin var main: MainModuleOptions = _
   @Mixin var products: ProductOptions = _
@@ -666,7 +670,7 @@ private[driver] final class PackageCommand(ctx: Main.Context) extends AbscComman
       case None =>
         withSources { sources =>
           val d = new Driver(ctx.backend, ctx.err, common.verbose, CompilerJvm.fromSystemProperties, program = programOptions, debug = common.debug)
-          d.packageTo(sources, build.policy(ctx.env), output, n, cluster)
+          d.packageTo(sources, build.policy(ctx.env), output, n, cluster, modelApi)
         }
     }
   }

@@ -3,25 +3,29 @@ package cogs.absc.driver
 import java.io.IOException
 import java.nio.file.{Files, Path, Paths}
 
+import scala.jdk.CollectionConverters._
+
 /**
  * `absc package`: builds through the cache and writes the program's directory (see [[Packager]]),
- * with the distributed module's jars for `--cluster`.
+ * with the distributed module's jars for `--cluster`, and the Model API's only for a program that
+ * uses it (see [[ProgramPackager.usesModelApi]]) or with `--model-api`.
  */
 private[driver] final class ProgramPackager(cache: BuildCache, reporter: Reporter, program: ProgramOptions) {
   import reporter.err
 
-  def packageTo(sources: List[SourceFile], policy: CachePolicy, out: Path, name: String, cluster: Boolean = false): Int = {
+  def packageTo(sources: List[SourceFile], policy: CachePolicy, out: Path, name: String, cluster: Boolean = false,
+      modelApi: Boolean = false): Int = {
     val distributed =
       if (!cluster) Right(Nil)
       else Nodes.distributedClassPath.map(_.map(Paths.get(_)).filter(p => Files.exists(p)))
     distributed match {
       case Left(why) => err.println(s"absc: $why"); Exit.Compile
-      case Right(extra) => packageWith(sources, policy, out, name, extra, cluster)
+      case Right(extra) => packageWith(sources, policy, out, name, extra, cluster, modelApi)
     }
   }
 
   private def packageWith(sources: List[SourceFile], policy: CachePolicy, out: Path, name: String, distributed: List[Path],
-      cluster: Boolean): Int =
+      cluster: Boolean, modelApi: Boolean): Int =
     cache.build(sources, policy, None) match {
       case Left(f) => f.status
       case Right(built) =>
@@ -33,7 +37,11 @@ private[driver] final class ProgramPackager(cache: BuildCache, reporter: Reporte
             try {
               val libRoot = built.cacheRoot.getOrElse(built.program.dir)
               reporter.phase("package") {
-                val own = FastRun.runClassPath(ClassPath.entries, libRoot)
+                // absc runs with the Model API on its class path (absc run --port); a package has it
+                // only when asked for or when the program registers [HTTPName] objects.
+                val withApi = modelApi || ProgramPackager.usesModelApi(built.program.classes)
+                val apiJars = if (withApi) Set.empty[Path] else ProgramPackager.modelApiEntries(ClassPath.entries)
+                val own = FastRun.runClassPath(ClassPath.entries, libRoot).filterNot(apiJars)
                 // The distributed module's jars that the program's class path does not have yet (by file name).
                 // (scala-library: the program's is a copy named after its hash.)
                 val names = own.map(_.getFileName.toString).toSet
@@ -59,4 +67,44 @@ private[driver] final class ProgramPackager(cache: BuildCache, reporter: Reporte
             }
         } finally built.close()
     }
+}
+
+private[driver] object ProgramPackager {
+
+  /**
+   * Whether the compiled program registers `[HTTPName]` objects, read from its classes: the
+   * statement calls `cogs.absc.modelapi.HttpObjects.register`, so the name is in the constant pool
+   * of the class that holds it. Such a model is written to be served; its package gets the Model API.
+   */
+  def usesModelApi(classes: Path): Boolean = {
+    val needle = "cogs/absc/modelapi/HttpObjects".getBytes(java.nio.charset.StandardCharsets.UTF_8)
+    def contains(bytes: Array[Byte]): Boolean = {
+      var i = 0
+      val last = bytes.length - needle.length
+      while (i <= last) {
+        var j = 0
+        while (j < needle.length && bytes(i + j) == needle(j)) j += 1
+        if (j == needle.length) return true
+        i += 1
+      }
+      false
+    }
+    Files.isDirectory(classes) && scala.util.Using.resource(Files.walk(classes)) { s =>
+      s.iterator.asScala.exists(f => f.toString.endsWith(".class") && contains(Files.readAllBytes(f)))
+    }
+  }
+
+  /**
+   * The entries of `classPath` that only the Model API needs: the module `cogs-abs-modelapi` (the
+   * entry with its service file) and the uPlot WebJar of its chart page. Jackson stays: the schedule
+   * file of `--record`/`--replay` (abs-runtime) reads and writes JSON with it too.
+   */
+  def modelApiEntries(classPath: List[Path]): Set[Path] = {
+    val marks = List("META-INF/services/cogs.absc.run.ModelApi$Provider", "META-INF/maven/org.webjars.npm/uplot/pom.properties")
+    def has(entry: Path, name: String): Boolean =
+      if (Files.isDirectory(entry)) Files.isRegularFile(entry.resolve(name))
+      else Files.isRegularFile(entry) && (try scala.util.Using.resource(new java.util.jar.JarFile(entry.toFile))(_.getEntry(name) ne null)
+        catch { case _: IOException => false })
+    classPath.filter(e => marks.exists(has(e, _))).toSet
+  }
 }

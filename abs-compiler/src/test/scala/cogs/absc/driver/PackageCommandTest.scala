@@ -148,6 +148,57 @@ class PackageCommandTest {
     assertTrue(help.out.contains("--modelapi-static-dir DIR") && help.out.contains("--url-prefix P"), help.out)
   }
 
+  /**
+   * Issue 27, item 4: the Model API (module cogs-abs-modelapi, and uPlot) is packaged with a model
+   * that registers [HTTPName] objects or with --model-api, not otherwise; a launcher without it
+   * asked for a port says what to do; one with it serves.
+   */
+  @Test def theModelApiIsPackagedOnlyWhereUsed(): Unit = {
+    def apiJars(out: Path) = Using(out.resolve("lib")).filter(n => n.startsWith("cogs-abs-modelapi") || n.startsWith("uplot"))
+    val plain = absFile(dir, "Plain", "module Plain;\n{ println(\"plain\"); }\n")
+    val without = dir.resolve("plain")
+    assertEquals(0, pack(without, plain).status)
+    assertEquals(Nil, apiJars(without), "a model without [HTTPName] carries no Model API")
+    assertEquals(Ran(0, "plain\n", ""), launch(List("bash", without.resolve("bin/plain").toString), Map("ABSC_NO_CDS" -> "1")))
+    val asked = launch(List("bash", without.resolve("bin/plain").toString, "--port", "0"), Map("ABSC_NO_CDS" -> "1"))
+    assertEquals(2, asked.status, asked.err)
+    assertTrue(asked.err.startsWith("absc: the Model API") && asked.err.contains("needs the module cogs-abs-modelapi") &&
+      asked.err.contains("absc package --model-api"), asked.err)
+    val flagged = dir.resolve("plain-api")
+    assertEquals(0, pack(flagged, "--model-api", plain).status)
+    assertEquals(2, apiJars(flagged).size, s"--model-api packages the module and uPlot: ${Using(flagged.resolve("lib"))}")
+
+    val served = absFile(dir, "Served",
+      """module Served;
+        |interface Box { [HTTPCallable] Int value(); }
+        |class BoxImpl implements Box { Int value() { return 7; } }
+        |{ [HTTPName: "box"] Box b = new BoxImpl(); }
+        |""".stripMargin)
+    val out = dir.resolve("served")
+    assertEquals(0, pack(out, served).status)
+    assertEquals(2, apiJars(out).size, s"a model with [HTTPName] carries the Model API: ${Using(out.resolve("lib"))}")
+    val pb = new ProcessBuilder("bash", out.resolve("bin/served").toString, "--port", "0")
+    pb.environment().put("JAVA_HOME", System.getProperty("java.home"))
+    pb.environment().put("ABSC_NO_CDS", "1")
+    val p = pb.redirectOutput(ProcessBuilder.Redirect.DISCARD).start()
+    try {
+      val err = new _root_.java.io.BufferedReader(new _root_.java.io.InputStreamReader(p.getErrorStream, UTF_8))
+      val line = err.readLine()
+      assertTrue((line ne null) && line.contains("the Model API listens at http://"), String.valueOf(line))
+      val url = line.substring(line.indexOf("http://")).takeWhile(_ != ' ')
+      val client = _root_.java.net.http.HttpClient.newHttpClient()
+      def get(path: String) = client.send(_root_.java.net.http.HttpRequest.newBuilder(_root_.java.net.URI.create(url + path)).build(),
+        _root_.java.net.http.HttpResponse.BodyHandlers.ofString()).body
+      assertEquals("""{"result":7}""", get("call/box/value").replaceAll("\\s", ""))
+      get("quit")
+      assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the packaged model ends after /quit")
+      assertEquals(0, p.exitValue)
+    } finally {
+      p.descendants().forEach(_.destroyForcibly())
+      p.destroyForcibly()
+    }
+  }
+
   @Test def aFailingProgramFailsTheSameWay(): Unit = {
     val f = absFile(dir, "Broken", "module Broken;\n{\n  Int x = 1;\n  assert x == 2;\n}\n")
     val expected = absc(AbsBackend, "run", "--cache-dir", cache.toString, f)

@@ -3,7 +3,6 @@ package cogs.absc.run
 import java.io.PrintStream
 
 import cogs.absc.lib.{AbsException, CreationFailed, HeapOverflowException, Out, Output, StackOverflowException, ThrownAt}
-import cogs.absc.modelapi.{ModelApiServer, ModelView}
 import cogs.runtime.{CallFailedException, CogRuntime, ControlledRun, DeadlockException, Proc}
 
 /**
@@ -61,7 +60,8 @@ import cogs.runtime.{CallFailedException, CogRuntime, ControlledRun, DeadlockExc
  * With a port (`absc run -p PORT`, which the driver passes in the run's [[RunOptions]]; a
  * standalone program takes the system property `cogs.absc.modelapi.port` or `-p PORT` / `--port PORT`
  * among its arguments), the runner starts
- * the Model API ([[cogs.absc.modelapi.ModelApiServer]], loopback only) before the main block, says
+ * the Model API (loopback only; the module `cogs-abs-modelapi`, found through [[ModelApi.provider]]:
+ * without it on the class path the run ends at once with exit status 2 and says so) before the main block, says
  * its URL on standard error, and after the main block has ended (and its failure, if any, was
  * reported) keeps the model running and serving until the process is killed or a client asks for
  * `/quit`; then it exits as it would have. `/quit` also ends a model whose main block still runs
@@ -165,14 +165,11 @@ object ProgramRunner {
       val dir = o.staticDir.map(_.toAbsolutePath.normalize())
       if (file.exists(f => !java.nio.file.Files.isRegularFile(f))) Left(s"the Model API's index file ${file.get} is not there")
       else if (dir.exists(d => !java.nio.file.Files.isDirectory(d))) Left(s"the Model API's static directory ${dir.get} is not a directory")
-      else Right(Some(ModelApiOptions(n, file, ModelApiServer.normalizePrefix(o.urlPrefix.getOrElse("/")), dir)))
+      else Right(Some(ModelApiOptions(n, file, ModelApi.normalizePrefix(o.urlPrefix.getOrElse("/")), dir)))
   }
 
-  /** What the Model API shows of the model besides its objects: the runtime's clock and components. */
-  private def modelView(rt: CogRuntime): ModelView = ModelView.of(rt)
-
   /** Runs `body`, which runs the program, under the Model API if the options ask for it. */
-  private def withModelApi(body: Option[CogRuntime => ModelApiServer] => Outcome): Outcome = {
+  private def withModelApi(body: Option[CogRuntime => ModelApi] => Outcome): Outcome = {
     // The [HTTPName] objects are the run's (RunContext.httpObjects): a run after another in this
     // JVM starts with an empty table.
     val context = running.get()
@@ -182,17 +179,31 @@ object ProgramRunner {
         Outcome(ExitUsage, None, Some(problem))
       case Right(None) => body(None)
       case Right(Some(o)) =>
-        @volatile var server: ModelApiServer = null
-        // Started with the runtime, before the main block, so that its objects can be queried while it runs.
-        val started = (rt: CogRuntime) => {
-          server = ModelApiServer.start(o.port, modelView(rt), o.indexFile, context.httpObjects, o.urlPrefix, o.staticDir)
-          err.println(s"absc: the Model API listens at ${server.url} (stop the model with Ctrl-C or ${server.url}quit)")
-          err.flush()
-          server
+        // The server is a module of its own, on the class path only when a run may serve it: asked
+        // for before anything runs, so that a program without it fails at once and says why.
+        val loader = Option(Thread.currentThread().getContextClassLoader).getOrElse(getClass.getClassLoader)
+        ModelApi.provider(loader) match {
+          case Left(why) =>
+            err.println(s"absc: $why")
+            Outcome(ExitUsage, None, Some(why))
+          case Right(provider) => serving(provider, o, context, body)
         }
-        try body(Some(started))
-        finally if (server ne null) server.stop()
     }
+  }
+
+  /** Runs `body` with the Model API of `provider` started on the run's runtime, and stopped after. */
+  private def serving(provider: ModelApi.Provider, o: ModelApiOptions, context: RunContext,
+      body: Option[CogRuntime => ModelApi] => Outcome): Outcome = {
+    @volatile var server: ModelApi = null
+    // Started with the runtime, before the main block, so that its objects can be queried while it runs.
+    val started = (rt: CogRuntime) => {
+      server = provider.start(rt, context.httpObjects, o.port, o.indexFile, o.urlPrefix, o.staticDir)
+      err.println(s"absc: the Model API listens at ${server.url} (stop the model with Ctrl-C or ${server.url}quit)")
+      err.flush()
+      server
+    }
+    try body(Some(started))
+    finally if (server ne null) server.stop()
   }
 
   // ------------------------------------------------------------------ in-process runs (absc run/test)
@@ -270,13 +281,13 @@ object ProgramRunner {
   // the runtime, not by setting a java.util.logging level: that would start java.util.logging on
   // every run (tens of milliseconds) for a log that a normal run never writes.
   private def execute[A](main: CogRuntime => Proc[A], isTest: Boolean, monitor: String,
-      modelApi: Option[CogRuntime => ModelApiServer]): Outcome = {
+      modelApi: Option[CogRuntime => ModelApi]): Outcome = {
     CogRuntime.logSilenced = !verbose
     executeWith(main, isTest, monitor, modelApi)
   }
 
   private def executeWith[A](main: CogRuntime => Proc[A], isTest: Boolean, monitor: String,
-      modelApi: Option[CogRuntime => ModelApiServer]): Outcome =
+      modelApi: Option[CogRuntime => ModelApi]): Outcome =
     if (monitor eq null) executeOn(attached(options.runtimeConfig.fold(CogRuntime())(CogRuntime(_))), main, isTest, modelApi)
     else {
       val loader = Option(Thread.currentThread().getContextClassLoader).getOrElse(getClass.getClassLoader)
@@ -301,7 +312,7 @@ object ProgramRunner {
     }
 
   private def executeOn[A](given: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean,
-      modelApi: Option[CogRuntime => ModelApiServer], monitored: Boolean = false): Outcome = {
+      modelApi: Option[CogRuntime => ModelApi], monitored: Boolean = false): Outcome = {
     var rt = given
     var controlled: Option[(ControlledRun, Vector[String])] = None
     val schedule =
@@ -407,7 +418,7 @@ object ProgramRunner {
    * runtime comes to rest; a process that never suspends is left to the daemon threads). The
    * outcome, and true if the model was still running when it was left.
    */
-  private def serveUntilQuit[A](server: ModelApiServer, rt: CogRuntime, main: CogRuntime => Proc[A],
+  private def serveUntilQuit[A](server: ModelApi, rt: CogRuntime, main: CogRuntime => Proc[A],
       isTest: Boolean, diverged: () => Option[String]): (Outcome, Boolean) = {
     @volatile var outcome: Outcome = null
     val ended = new java.util.concurrent.CountDownLatch(1)
@@ -448,7 +459,7 @@ object ProgramRunner {
    * (a deadlock of the COGs waiting for the diverged one, a result the recorded run did not give).
    */
   private def runMainBlock[A](rt: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean,
-      controlled: Option[(ControlledRun, Vector[String])], server: ModelApiServer = null,
+      controlled: Option[(ControlledRun, Vector[String])], server: ModelApi = null,
       diverged: () => Option[String] = () => None, lastResort: LastResort = null): Outcome = {
     val limit = clockLimit()
     // Stopped by /quit (which stops the clock): no clock limit to speak of.

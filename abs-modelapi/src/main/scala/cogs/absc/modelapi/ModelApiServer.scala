@@ -45,11 +45,14 @@ import cogs.absc.lib.{AbsException, AbsInt, AbsRat, Show}
  * HTML 404, a request target that is no URI (`/%zz`) with an HTML 400, and drops the connection of
  * a request whose line and headers pass `sun.net.httpserver.maxReqHeaderSize` (384 KiB by default).
  *
+ * Found by the runner through [[ModelApiProvider]] (a `java.util.ServiceLoader` service of
+ * `cogs.absc.run.ModelApi`), so that a model that serves no API does not carry this module.
+ *
  * Requests are handled on a small pool of daemon threads: a call blocks its thread until the ABS
  * method returns (as in the reference backends: a client must not time out), the others go on.
  */
 final class ModelApiServer private (server: HttpServer, pool: ExecutorService, view: ModelView,
-    indexFile: Option[Path], urlPrefix: String, staticDir: Option[Path], objects: HttpObjects) {
+    indexFile: Option[Path], urlPrefix: String, staticDir: Option[Path], objects: HttpObjects) extends cogs.absc.run.ModelApi {
 
   // `/static/...`: the directory of --modelapi-static-dir, else the index file's own directory.
   private[this] val staticRoot: Option[Path] =
@@ -66,7 +69,7 @@ final class ModelApiServer private (server: HttpServer, pool: ExecutorService, v
   @volatile private[this] var traceEvents: () => Map[String, List[cogs.runtime.ScheduleTrace.Event]] = _
 
   /** Serve `/trace` from a recorded run's events (read on each request, as the run goes on). */
-  private[absc] def serveTrace(events: () => Map[String, List[cogs.runtime.ScheduleTrace.Event]]): Unit = traceEvents = events
+  def serveTrace(events: () => Map[String, List[cogs.runtime.ScheduleTrace.Event]]): Unit = traceEvents = events
 
   /** True once a client asked for `/quit` (and got its answer). */
   def quitRequested: Boolean = quit.getCount == 0
@@ -472,10 +475,7 @@ object ModelApiServer {
   private[modelapi] val StateWait: java.time.Duration = java.time.Duration.ofSeconds(1)
 
   /** `--url-prefix`: `abcd/5080`, `/abcd/5080/` and the like become `/abcd/5080/`; empty or `/` is `/`. */
-  def normalizePrefix(p: String): String = {
-    val segments = p.split("/").filter(_.nonEmpty)
-    if (segments.isEmpty) "/" else segments.mkString("/", "/", "/")
-  }
+  def normalizePrefix(p: String): String = cogs.absc.run.ModelApi.normalizePrefix(p)
 
   /** The version of the uPlot WebJar on the class path (the page asks for it without a version). */
   private lazy val uplotVersion: String = {
