@@ -4,7 +4,11 @@ package cogs.distributed
 final class NodeLostException(val node: String, val call: String, reason: String)
     extends RuntimeException(s"node $node was lost ($reason) before it replied to $call")
 
-/** The remote method ended with an exception; its class and message, as text (exceptions do not travel). */
+/**
+ * The remote method ended with an exception that could not travel as itself (no serializer but
+ * Java's, or the caller could not rebuild it): its class and message, as text. On an exception
+ * that did travel, one of these is a suppressed exception saying where it was thrown.
+ */
 final class RemoteCallException(val node: String, val call: String, val remoteClass: String, val remoteMessage: String)
     extends RuntimeException(s"$call on node $node failed: $remoteClass: $remoteMessage")
 

@@ -382,7 +382,9 @@ object Node {
     def unset(k: String) = !full.hasPath(k) || Option(full.getValue(k).origin.resource).contains("reference.conf")
     val quiet = List("pekko.loglevel", "pekko.stdout-loglevel").filter(unset).map(k => s"$k = WARNING") ++
       (if (unset("pekko.loggers")) List("pekko.loggers = [\"cogs.distributed.NodeLogger\"]") else Nil)
-    ConfigFactory.parseString(("pekko.actor.provider = cluster" :: quiet).mkString("\n")).withFallback(full).resolve()
+    // Exceptions marked Wire: see ThrowableModule (appended to the modules the configuration lists).
+    val throwables = "pekko.serialization.jackson.jackson-modules += \"cogs.distributed.ThrowableModule\""
+    ConfigFactory.parseString(("pekko.actor.provider = cluster" :: throwables :: quiet).mkString("\n")).withFallback(full).resolve()
   }
 
   /**

@@ -85,6 +85,39 @@ class RemoteCallTest {
     assertEquals(classOf[IllegalArgumentException].getName, r)
   }
 
+  @Test def aWireExceptionArrivesAsItselfAndIsCaughtByItsType(): Unit = {
+    val s = store(3)
+    // A Scala case class: the original class, equal to what was thrown, with its message.
+    val e = assertThrows(classOf[CallFailedException], () => s.send[Int]("outOfStock", "tea").join(30, TimeUnit.SECONDS))
+    assertEquals(OutOfStock("tea", 3), e.getCause, String.valueOf(e.getCause))
+    assertEquals("out of tea (3 left)", e.getCause.getMessage)
+    // Where it was thrown travels along as a suppressed RemoteCallException (node and call).
+    val where = e.getCause.getSuppressed.collectFirst { case r: RemoteCallException => r }
+    assertTrue(where.exists(w => w.node == b.address.toString && w.call.contains("Store.outOfStock")), e.getCause.getSuppressed.toList.toString)
+    // In a process: the await raises it, a handler catches it by its type.
+    val r = a.runtime.run {
+      Proc.await(s.send[Int]("outOfStock", "milk")).map(_ => "no").recover { case OutOfStock(item, left) => s"$item $left" }
+    }
+    assertEquals("milk 3", r)
+    // A Java class with a one-String constructor.
+    val j = assertThrows(classOf[CallFailedException], () => s.send[Int]("refuseJava", "not today").join(30, TimeUnit.SECONDS))
+    assertEquals(classOf[JavaRefusal], j.getCause.getClass, String.valueOf(j.getCause))
+    assertEquals("not today", j.getCause.getMessage)
+  }
+
+  @Test def aWireExceptionThatCannotBeRebuiltArrivesAsText(): Unit = {
+    val s = store()
+    val e = assertThrows(classOf[CallFailedException], () => s.send[Int]("unreadable", 7).join(30, TimeUnit.SECONDS))
+    val text = e.getCause match {
+      case r: RemoteCallException => r
+      case other => throw new AssertionError(s"expected a RemoteCallException, got $other", other)
+    }
+    assertEquals(classOf[JavaUnreadable].getName, text.remoteClass)
+    assertEquals("unreadable 7", text.remoteMessage)
+    assertEquals(b.address.toString, text.node)
+    assertTrue(text.getMessage.contains("Store.unreadable"), text.getMessage)
+  }
+
   @Test def callsFromOneSenderKeepTheirOrder(): Unit = {
     val s = store()
     val clients = (0 until 4).map(_ => a.runtime.spawn(new Client(s)))

@@ -8,6 +8,9 @@ final case class Point(x: Int, y: Int, label: String) extends Wire
 /** A value that does not: no Wire mark, no binding. */
 final case class Opaque(n: Int)
 
+/** A user's exception that travels (Wire, a case class): caught by its type on the caller's node. */
+final case class OutOfStock(item: String, left: Int) extends RuntimeException(s"out of $item ($left left)") with Wire
+
 /** The remote object of the tests: state, ordering records, a gate to wait on, failures. */
 final class Store(start: Int) extends ActiveObject {
   override def toString = "Store"
@@ -26,6 +29,9 @@ final class Store(start: Int) extends ActiveObject {
   def leak(): Proc[Any] = Proc.done(Opaque(7))
   def big(n: Int): Proc[String] = Proc.delay("x" * n)
   def fail(msg: String): Proc[Int] = Proc.raise(new IllegalArgumentException(msg))
+  def outOfStock(item: String): Proc[Int] = Proc.delay(throw OutOfStock(item, total))
+  def refuseJava(msg: String): Proc[Int] = Proc.raise(new JavaRefusal(msg))
+  def unreadable(k: Int): Proc[Int] = Proc.raise(new JavaUnreadable(k))
 
   /** Records one call of an ordered sequence. */
   def append(sender: Int, seq: Int): Proc[Unit] = Proc.delay {

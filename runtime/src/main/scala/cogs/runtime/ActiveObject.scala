@@ -14,7 +14,8 @@ trait Active {
 
 /**
  * Base class of active objects. Create instances with `runtime.spawn(new C(..))` (new COG) or,
- * inside a process, `Cogs.spawn(new C(..))` / `Cogs.spawnLocal(new C(..))` (the caller's COG).
+ * inside a process or a constructor, `Cogs.spawn(new C(..))` / `Cogs.spawnLocal(new C(..))` (the
+ * creator's COG: in a constructor, that of the object being constructed).
  *
  * The constructor is the ABS init block. Override [[run]] to give the object an active behaviour:
  * it is started as the object's first process right after creation.
@@ -27,6 +28,8 @@ abstract class ActiveObject extends Active {
         s"${getClass.getName} is an active object: create it with runtime.spawn(new ...), Cogs.spawn or Cogs.spawnLocal")
     // Taken once: an unplaced `new` nested in this constructor must not silently join this COG.
     CogRuntime.Placement.set(null)
+    // The rest of the constructor (the init block) creates objects as this object (see Constructing).
+    CogRuntime.Constructing.set(c)
     if (c.owner eq null) c.owner = this
     c
   }

@@ -118,10 +118,12 @@ final class CogRuntime private (
   /** The deployment components made so far, in creation order (for reports and the Model API). */
   def deploymentComponents: Seq[DeploymentComponent] = dcs.asScala.toSeq
 
-  // A new COG on its creator's deployment component (none outside every process).
+  // A new COG on its creator's deployment component (none outside every process). In an init
+  // block the creator is the object being constructed, not the process that called `new` on it.
   private def newCog(): Cog = {
     val cog = new Cog(this)
-    val creator = senderCog()
+    val constructing = Constructing.get()
+    val creator = if ((constructing ne null) && (constructing.runtime eq this)) constructing else senderCog()
     if (creator ne null) cog.dc = creator.dc
     cog
   }
@@ -165,8 +167,9 @@ final class CogRuntime private (
     val s = schedule$
     if ((s ne null) && newCog) s.cogCreated(cog, senderCog())
     val prev = Placement.get()
+    val prevConstructing = Constructing.get()
     Placement.set(cog)
-    val obj = try make finally Placement.set(prev)
+    val obj = try make finally { Placement.set(prev); Constructing.set(prevConstructing) }
     if (obj.cog ne cog) throw new IllegalStateException(s"$obj was not created by this spawn")
     if (s ne null) recordNew(obj)
     if (tracing ne null) TraceHooks.created(this, obj, newCog)
@@ -1303,6 +1306,16 @@ object CogRuntime {
   }
 
   private[runtime] val Placement = new ThreadLocal[Cog]
+
+  /**
+   * The COG of the object whose constructor (ABS init block) runs on this thread, or null: set by
+   * ActiveObject's constructor, put back by `place` when the `new` returns. Objects that an init
+   * block creates are created by that object (`new local` joins its COG, `new` makes a COG in its
+   * runtime, on its component), not by the process that called `new`, and also where no process
+   * runs at all: an object created for another node runs its init block on the thread that
+   * serves the creation.
+   */
+  private[runtime] val Constructing = new ThreadLocal[Cog]
 
   /** Why a stopped runtime ([[CogRuntime.stop]]) halted: told apart from a fatal error by identity. */
   private[runtime] val StopCause: Throwable =

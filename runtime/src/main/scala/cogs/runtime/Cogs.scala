@@ -116,22 +116,28 @@ object Cogs {
   }
 
   /** ABS `[DC: dc] new C(..)` inside a process: see [[CogRuntime.spawnOn]]. */
-  def spawnOn[T <: ActiveObject](dc: DeploymentComponent)(make: => T): T = here("spawnOn").runtime.spawnOn(dc)(make)
+  def spawnOn[T <: ActiveObject](dc: DeploymentComponent)(make: => T): T = creator("spawnOn").runtime.spawnOn(dc)(make)
 
-  /** ABS `new C(..)` inside a process: the object gets a new COG in the caller's runtime. */
-  def spawn[T <: ActiveObject](make: => T): T = here("spawn").runtime.spawn(make)
+  /**
+   * ABS `new C(..)` inside a process or a constructor (an init block): the object gets a new COG
+   * in the creator's runtime.
+   */
+  def spawn[T <: ActiveObject](make: => T): T = creator("spawn").runtime.spawn(make)
 
   /** [[spawnScheduled]] on a deployment component: see [[CogRuntime.spawnScheduledOn]]. */
   def spawnScheduledOn[T <: ActiveObject](dc: DeploymentComponent, policy: T => SchedulingPolicy)(make: => T): T =
-    here("spawnScheduledOn").runtime.spawnScheduledOn(dc, policy)(make)
+    creator("spawnScheduledOn").runtime.spawnScheduledOn(dc, policy)(make)
 
   /** ABS `[Scheduler: f(queue)] new C(..)` inside a process: see [[CogRuntime.spawnScheduled]]. */
   def spawnScheduled[T <: ActiveObject](policy: T => SchedulingPolicy)(make: => T): T =
-    here("spawnScheduled").runtime.spawnScheduled(policy)(make)
+    creator("spawnScheduled").runtime.spawnScheduled(policy)(make)
 
-  /** ABS `new local C(..)`: the object joins the caller's COG. */
+  /**
+   * ABS `new local C(..)`: the object joins the creator's COG (the running process's; in a
+   * constructor, the COG of the object being constructed).
+   */
   def spawnLocal[T <: ActiveObject](make: => T): T = {
-    val cog = here("spawnLocal")
+    val cog = creator("spawnLocal")
     cog.runtime.place(cog, newCog = false)(make)
   }
 
@@ -173,6 +179,15 @@ object Cogs {
     val c = Cog.current()
     if ((c ne null) && c.runtime.stopping)
       throw new java.util.concurrent.CancellationException(s"the runtime running ${c.running match { case null => "this COG"; case p => p.describe }} was stopped")
+  }
+
+  /**
+   * The COG of the object that creates: the one whose init block runs on this thread (even outside
+   * every process, as when another node had it created), else the running process's.
+   */
+  private def creator(op: String): Cog = {
+    val c = CogRuntime.Constructing.get()
+    if (c ne null) c else here(op)
   }
 
   private def here(op: String): Cog = {

@@ -36,6 +36,32 @@ final class EchoImpl(val where: String, val factor: AbsInt) extends ActiveObject
     Proc.await(Cogs.send(other, "echo", (e: Echo) => e.echo(x * factor))).map(_.asInstanceOf[AbsInt])
 }
 
+trait Maker extends Active {
+  /** Where the objects made by the init block and by a method of this object are, as text. */
+  def where(): Proc[String]
+}
+
+/**
+ * A stand-in for a generated class whose init block (its constructor) and a method create objects
+ * with `new local` and `new` (`Cogs.spawnLocal`/`Cogs.spawn`, as absc lowers them). Created on
+ * another node, the init block runs there outside every process (on the thread that serves the
+ * creation); the objects must still be made there, the `new local` one in this object's COG.
+ */
+final class MakerImpl(val name: String) extends ActiveObject with Maker {
+  private val initLocal: EchoImpl = Cogs.spawnLocal(new EchoImpl(s"$name init local", AbsInt(1)))
+  private val initNew: EchoImpl = Cogs.spawn(new EchoImpl(s"$name init new", AbsInt(1)))
+  private def describe(o: EchoImpl): String = {
+    import cogs.runtime.CogsOf._
+    val rt = if (runtimeOf(o) eq runtimeOf(this)) "this node" else "another runtime"
+    s"${o.where}: ${if (sameCog(o, this)) "this COG" else "a new COG"} on $rt"
+  }
+  def where(): Proc[String] = Proc.delay {
+    val local = Cogs.spawnLocal(new EchoImpl(s"$name method local", AbsInt(1)))
+    val fresh = Cogs.spawn(new EchoImpl(s"$name method new", AbsInt(1)))
+    List(initLocal, initNew, local, fresh).map(describe).mkString("; ")
+  }
+}
+
 /**
  * The placement of objects on nodes, in one JVM: two nodes (`a` and `b`, two actor systems on
  * loopback), `[DC: R] new EchoImpl(..)` from `a` with `R` mapped to `b`. The object is created on
@@ -158,6 +184,24 @@ class AbsPlacementTest {
       Proc.await(Cogs.send(remote, "refuse", (x: Echo) => x.refuse("twice"))).map(_ => "no exception": Any)
         .recover { case absmodel.Refused(r) => s"caught Refused($r)" }).join(60, TimeUnit.SECONDS)
     assertEquals("caught Refused(twice on b)", caught)
+  }
+
+  @Test def objectsCreatedByARemoteObjectsCodeAreOnItsNode(): Unit = {
+    val expected = "m init local: this COG on this node; m init new: a new COG on this node; " +
+      "m method local: this COG on this node; m method new: a new COG on this node"
+    // The same class created here first (in a process and outside one), then on node b.
+    val here: Maker = rtA.spawn(new MakerImpl("m"))
+    assertEquals(expected, Cogs.send(here, "where", (m: Maker) => m.where()).join(60, TimeUnit.SECONDS))
+    // Made by a process of another COG: the init block's `new local` joins the new object's COG, not the creator's.
+    val byProcess = Cogs.send(rtA.spawn(new EchoImpl("a", AbsInt(1))), "echo", (_: Echo) =>
+      Proc.delay(Cogs.spawn(new MakerImpl("m")): Any)).join(60, TimeUnit.SECONDS).asInstanceOf[Maker]
+    assertEquals(expected, Cogs.send(byProcess, "where", (m: Maker) => m.where()).join(60, TimeUnit.SECONDS))
+    val remote = a.create("R", classOf[MakerImpl], Seq("m"), "t.abs:13:1").asInstanceOf[Maker]
+    assertEquals(expected, Cogs.send(remote, "where", (m: Maker) => m.where()).join(60, TimeUnit.SECONDS))
+    // On b: the remote object and the four objects it made are b's.
+    val onB = b.node.objects.values().stream().filter(_.isInstanceOf[MakerImpl]).count()
+    assertEquals(1L, onB)
+    assertSame(rtB, cogs.runtime.CogsOf.runtimeOf(b.node.objects.values().stream().filter(_.isInstanceOf[MakerImpl]).findFirst().get))
   }
 
   @Test def aJvmExceptionWithoutASerializerArrivesAsText(): Unit = {
