@@ -174,7 +174,9 @@ private[driver] object Nodes {
     // Out's standard output registers a shutdown hook when first used, which absc's main does after
     // the run: first used during a shutdown (Ctrl-C), that would throw.
     cogs.absc.lib.Out.flush()
-    runPlan(plan, classPath, mainObject, args, properties, javaOptions, err)
+    // The main object's command line (cogs.absc.run.ProgramCommandLine): the program's arguments after `--`.
+    val commandLine = if (args.isEmpty) args else "--" +: args
+    runPlan(plan, classPath, mainObject, commandLine, properties, javaOptions, err)
   }
 
   private def runPlan(plan: Plan, classPath: List[String], mainObject: String, args: Array[String], properties: List[(String, String)],

@@ -6,8 +6,8 @@ import java.nio.file.{Path, Paths}
  * The options of one run of a compiled ABS program, as a value: the driver (`absc run`, `absc
  * test`) builds one from its command line and hands it to the runner with the run
  * ([[ProgramRunner.Session]]); a program started on its own (its package's launcher, `java -jar`,
- * `java -cp`) builds one from its command line and the `cogs.absc.*` system properties
- * ([[RunOptions.standalone]]). The runner keeps it in the run's [[RunContext]]: nothing of it
+ * `java -cp`) builds one from its command line over the `cogs.absc.*` system properties
+ * ([[ProgramCommandLine]]). The runner keeps it in the run's [[RunContext]]: nothing of it
  * lives in a JVM-wide static, so two runs in one JVM with different options share nothing.
  *
  *  - `workers`: the runtime's worker threads (`--workers N`; None: one per processor, or what
@@ -69,7 +69,7 @@ object RunOptions {
       recordFormat = prop("cogs.absc.record-format"),
       replay = prop("cogs.absc.replay").map(Paths.get(_)),
       clockLimit = prop("cogs.absc.clock-limit"),
-      port = None, // as text, checked by the runner with the arguments: see standalone
+      port = None, // as text (PortProperty), checked with the command line: see ProgramCommandLine
       indexFile = prop("cogs.absc.modelapi.index-file").map(Paths.get(_)),
       urlPrefix = prop("cogs.absc.modelapi.url-prefix"),
       staticDir = prop("cogs.absc.modelapi.static-dir").map(Paths.get(_)),
@@ -82,27 +82,9 @@ object RunOptions {
   /** The system property that binds ABS class `absClass` to a Java class (see cogs.absc.lib.Foreign). */
   final val ForeignPrefix = "cogs.absc.foreign."
 
-  /**
-   * The options of a program started on its own (its package's launcher, `java -jar`, `java -cp
-   * ... Main`): the system properties, then the Model API's options anywhere among the program's
-   * arguments (as standalone programs always took them); the port as given, checked by the runner.
-   */
-  def standalone(args: Array[String]): Either[String, (RunOptions, Option[String])] =
-    withArguments(args, fromSystemProperties(), Option(System.getProperty("cogs.absc.modelapi.port")))
+  /** The Model API's port of a program on its own, as a system property (text; checked with its command line). */
+  final val PortProperty = "cogs.absc.modelapi.port"
 
-  /** `-p PORT`, `--modelapi-index-file FILE`, `--url-prefix P`, `--modelapi-static-dir DIR` among `args`, over `base`. */
-  def withArguments(args: Array[String], base: RunOptions, basePort: Option[String]): Either[String, (RunOptions, Option[String])] = {
-    var o = base
-    var port = basePort
-    def loop(as: List[String]): Option[String] = as match {
-      case ("-p" | "--port") :: v :: more => port = Some(v); loop(more)
-      case "--modelapi-index-file" :: v :: more => o = o.copy(indexFile = Some(Paths.get(v))); loop(more)
-      case "--url-prefix" :: v :: more => o = o.copy(urlPrefix = Some(v)); loop(more)
-      case "--modelapi-static-dir" :: v :: more => o = o.copy(staticDir = Some(Paths.get(v))); loop(more)
-      case List("-p" | "--port" | "--modelapi-index-file" | "--url-prefix" | "--modelapi-static-dir") => Some(s"option '${as.head}' needs a value")
-      case _ :: more => loop(more) // the program's own arguments
-      case Nil => None
-    }
-    loop(Option(args).getOrElse(Array.empty[String]).toList).toLeft((o, port))
-  }
+  /** The name a package's launcher gives its program, for the program's messages (see [[ProgramCommandLine]]). */
+  final val ProgramProperty = "cogs.absc.program"
 }

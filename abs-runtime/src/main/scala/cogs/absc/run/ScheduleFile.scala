@@ -65,15 +65,12 @@ private[absc] object ScheduleFile {
   final class BadSchedule(message: String) extends Exception(message)
 
   /** The schedule file of a run with options `o` (its record, replay, record format and seed). */
-  def fromOptions(o: RunOptions): Mode =
+  def fromOptions(o: RunOptions): Mode = {
+    // Checked as each command line checks them; again here for options built by other code.
+    OptionChecks.schedule(o.record, o.replay, o.recordFormat.map(_.trim)).foreach(problem => throw new BadSchedule(problem))
     (o.record, o.replay) match {
-      case (Some(_), Some(_)) => throw new BadSchedule("--record and --replay exclude each other")
-      case (Some(r), None) =>
-        val erlang = o.recordFormat.map(_.trim) match {
-          case None | Some("cogs") => false
-          case Some("erlang") => true
-          case Some(other) => throw new BadSchedule(s"--record-format must be 'cogs' or 'erlang', not '$other'")
-        }
+      case (Some(r), _) =>
+        val erlang = o.recordFormat.exists(_.trim == "erlang")
         val seed = o.seed.getOrElse(if (erlang) ErlangSeed else new java.util.SplittableRandom().nextLong())
         Record(r, ScheduleTrace.record(), seed, erlang = erlang)
       case (None, Some(p)) =>
@@ -82,6 +79,7 @@ private[absc] object ScheduleFile {
         if (recorded.steps.isEmpty) Replay(file) else StepReplay(file, recorded.steps.get, recorded.seed, recorded.cogs, recorded.model)
       case (None, None) => Off
     }
+  }
 
 
   /**
