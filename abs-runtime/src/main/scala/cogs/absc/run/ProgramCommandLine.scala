@@ -40,54 +40,14 @@ private[absc] object ProgramCommandLine {
   def parse(args: Array[String], base: RunOptions, basePort: Option[String]): Parsed = {
     val given = Option(args).getOrElse(Array.empty[String])
     if (given.isEmpty || given(0) == "--") checked(base, basePort, given.drop(1).toList)
-    else {
-      val spec = commandSpec("")
-      try {
-        val r = new CommandLine(spec).parseArgs(given: _*)
-        if (r.isUsageHelpRequested) Help
-        else {
-          // picocli takes a word before `--` as a positional parameter too: only what follows `--` is the program's.
-          val positional = r.matchedPositionalValue[java.util.List[String]](0, java.util.Collections.emptyList[String]()).asScala.toList
-          val k = positional.size
-          val afterDoubleDash = k == 0 || (given.length > k && given(given.length - k - 1) == "--" && given.takeRight(k).toList == positional)
-          if (!afterDoubleDash) Bad(s"unexpected argument '${positional.head}' (the program's arguments go after '--')")
-          else {
-            def text(name: String): Option[String] = Option(r.matchedOptionValue[String](name, null))
-            def path(name: String) = text(name).map(f => Paths.get(f).toAbsolutePath.normalize)
-            def flag(name: String) = r.hasMatchedOption(name)
-            val workers = text("--workers").map(OptionChecks.workers)
-            workers.flatMap(_.left.toOption) match {
-              case Some(problem) => Bad(problem)
-              case None =>
-                val o = base.copy(
-                  workers = workers.flatMap(_.toOption).orElse(base.workers),
-                  clockLimit = text("--clock-limit").orElse(base.clockLimit),
-                  record = path("--record").orElse(base.record),
-                  replay = path("--replay").orElse(base.replay),
-                  recordFormat = text("--record-format").orElse(base.recordFormat),
-                  indexFile = path("--modelapi-index-file").orElse(base.indexFile),
-                  staticDir = path("--modelapi-static-dir").orElse(base.staticDir),
-                  urlPrefix = text("--url-prefix").orElse(base.urlPrefix),
-                  strict = base.strict || flag("--strict"),
-                  endReport = base.endReport && !flag("--no-end-report"))
-                checked(o, text("--port").orElse(basePort), positional)
-            }
-          }
-        }
-      } catch {
-        case e: CommandLine.UnmatchedArgumentException =>
-          val what = e.getUnmatched.asScala.headOption.getOrElse("")
-          Bad(if (what.startsWith("-")) s"unknown option '$what'" else s"unexpected argument '$what' (the program's arguments go after '--')")
-        case e: CommandLine.MissingParameterException =>
-          val name = e.getMissing.asScala.collectFirst { case o: OptionSpec => o.longestName }
-          Bad(name.fold(e.getMessage)(n => s"option $n needs a value"))
-        case e: CommandLine.ParameterException => Bad(e.getMessage)
-      }
-    }
+    else WithPicocli.parse(given, base, basePort)
   }
 
+  /** What `NAME --help` prints. */
+  def usage(name: String): String = WithPicocli.usage(name)
+
   /** The checks of the options together, whether they came from the command line or from properties. */
-  private def checked(o: RunOptions, port: Option[String], programArgs: List[String]): Parsed = {
+  private[run] def checked(o: RunOptions, port: Option[String], programArgs: List[String]): Parsed = {
     val checks = List[() => Option[String]](
       () => o.clockLimit.flatMap(OptionChecks.clockLimit(_).left.toOption),
       () => port.flatMap(OptionChecks.port(_).left.toOption),
@@ -98,8 +58,61 @@ private[absc] object ProgramCommandLine {
       case None => Run(o.copy(clockLimit = o.clockLimit.map(_.trim), port = port.flatMap(OptionChecks.port(_).toOption)), programArgs)
     }
   }
+}
 
-  /** What `NAME --help` prints. */
+/**
+ * The part of [[ProgramCommandLine]] that uses picocli, in an object of its own: the JVM's
+ * verifier loads the exception classes a method catches when it links the class that holds the
+ * method, so picocli's would be loaded by every run if this code were in `ProgramCommandLine`.
+ */
+private object WithPicocli {
+  import ProgramCommandLine._
+
+  def parse(given: Array[String], base: RunOptions, basePort: Option[String]): Parsed = {
+    val spec = commandSpec("")
+    try {
+      val r = new CommandLine(spec).parseArgs(given: _*)
+      if (r.isUsageHelpRequested) Help
+      else {
+        // picocli takes a word before `--` as a positional parameter too: only what follows `--` is the program's.
+        val positional = r.matchedPositionalValue[java.util.List[String]](0, java.util.Collections.emptyList[String]()).asScala.toList
+        val k = positional.size
+        val afterDoubleDash = k == 0 || (given.length > k && given(given.length - k - 1) == "--" && given.takeRight(k).toList == positional)
+        if (!afterDoubleDash) Bad(s"unexpected argument '${positional.head}' (the program's arguments go after '--')")
+        else {
+          def text(name: String): Option[String] = Option(r.matchedOptionValue[String](name, null))
+          def path(name: String) = text(name).map(f => Paths.get(f).toAbsolutePath.normalize)
+          def flag(name: String) = r.hasMatchedOption(name)
+          val workers = text("--workers").map(OptionChecks.workers)
+          workers.flatMap(_.left.toOption) match {
+            case Some(problem) => Bad(problem)
+            case None =>
+              val o = base.copy(
+                workers = workers.flatMap(_.toOption).orElse(base.workers),
+                clockLimit = text("--clock-limit").orElse(base.clockLimit),
+                record = path("--record").orElse(base.record),
+                replay = path("--replay").orElse(base.replay),
+                recordFormat = text("--record-format").orElse(base.recordFormat),
+                indexFile = path("--modelapi-index-file").orElse(base.indexFile),
+                staticDir = path("--modelapi-static-dir").orElse(base.staticDir),
+                urlPrefix = text("--url-prefix").orElse(base.urlPrefix),
+                strict = base.strict || flag("--strict"),
+                endReport = base.endReport && !flag("--no-end-report"))
+              checked(o, text("--port").orElse(basePort), positional)
+          }
+        }
+      }
+    } catch {
+      case e: CommandLine.UnmatchedArgumentException =>
+        val what = e.getUnmatched.asScala.headOption.getOrElse("")
+        Bad(if (what.startsWith("-")) s"unknown option '$what'" else s"unexpected argument '$what' (the program's arguments go after '--')")
+      case e: CommandLine.MissingParameterException =>
+        val name = e.getMissing.asScala.collectFirst { case o: OptionSpec => o.longestName }
+        Bad(name.fold(e.getMessage)(n => s"option $n needs a value"))
+      case e: CommandLine.ParameterException => Bad(e.getMessage)
+    }
+  }
+
   def usage(name: String): String = {
     val out = new StringWriter
     new CommandLine(commandSpec(name)).usage(new PrintWriter(out), CommandLine.Help.Ansi.OFF)
