@@ -166,17 +166,16 @@ private[driver] object Nodes {
   }
 
   /**
-   * Runs the plan: every node a JVM on `classPath` with `properties` (the run's options) and the
-   * node's own. Returns the exit status of the main program (of the one node, with `--node`).
+   * Runs the plan: every node a JVM on `classPath` with `properties` (`RunConfig.properties`) and the
+   * node's own; the main node's main object gets `args`, its command line (the run's options, then
+   * `--` and the program's arguments: `RunConfig.commandLine`). Returns the exit status of the main program (of the one node, with `--node`).
    */
   def run(plan: Plan, classPath: List[String], mainObject: String, args: Array[String], properties: List[(String, String)],
       javaOptions: List[String], err: PrintStream): Int = {
     // Out's standard output registers a shutdown hook when first used, which absc's main does after
     // the run: first used during a shutdown (Ctrl-C), that would throw.
     cogs.absc.lib.Out.flush()
-    // The main object's command line (cogs.absc.run.ProgramCommandLine): the program's arguments after `--`.
-    val commandLine = if (args.isEmpty) args else "--" +: args
-    runPlan(plan, classPath, mainObject, commandLine, properties, javaOptions, err)
+    runPlan(plan, classPath, mainObject, args, properties, javaOptions, err)
   }
 
   private def runPlan(plan: Plan, classPath: List[String], mainObject: String, args: Array[String], properties: List[(String, String)],

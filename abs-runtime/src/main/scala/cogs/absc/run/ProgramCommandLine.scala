@@ -19,8 +19,9 @@ import picocli.CommandLine.Model.{CommandSpec, OptionSpec, PositionalParamSpec}
  *
  * Parsed by picocli, as absc's own command line; each value is checked by [[OptionChecks]], the
  * checks `absc run` makes. Relative file names are resolved against the program's working
- * directory. The options' system properties ([[RunOptions.fromSystemProperties]], kept for
- * `java -D...` and the JVMs of cluster nodes) come first; the command line goes over them.
+ * directory. The run's options come only from here: the system properties give workers (the
+ * runtime's own key), the seed and the `--foreign` bindings ([[RunOptions.fromSystemProperties]]),
+ * which the command line's `--workers` overrides.
  *
  * A command line without options (none, or only `--` and the program's arguments: every run of
  * `absc run`'s fast path and most packaged runs) is not handed to picocli at all, so that such a
@@ -36,17 +37,17 @@ private[absc] object ProgramCommandLine {
   /** A bad command line: the message (exit status 2). */
   final case class Bad(message: String) extends Parsed
 
-  /** `args` over `base` (the system properties' options; `basePort`: their port, as text). */
-  def parse(args: Array[String], base: RunOptions, basePort: Option[String]): Parsed = {
+  /** `args` over `base` (what the system properties give: workers, seed, foreign bindings). */
+  def parse(args: Array[String], base: RunOptions): Parsed = {
     val given = Option(args).getOrElse(Array.empty[String])
-    if (given.isEmpty || given(0) == "--") checked(base, basePort, given.drop(1).toList)
-    else WithPicocli.parse(given, base, basePort)
+    if (given.isEmpty || given(0) == "--") checked(base, None, given.drop(1).toList)
+    else WithPicocli.parse(given, base)
   }
 
   /** What `NAME --help` prints. */
   def usage(name: String): String = WithPicocli.usage(name)
 
-  /** The checks of the options together, whether they came from the command line or from properties. */
+  /** The checks of the options together (`port`: as given). */
   private[run] def checked(o: RunOptions, port: Option[String], programArgs: List[String]): Parsed = {
     val checks = List[() => Option[String]](
       () => o.clockLimit.flatMap(OptionChecks.clockLimit(_).left.toOption),
@@ -68,7 +69,7 @@ private[absc] object ProgramCommandLine {
 private object WithPicocli {
   import ProgramCommandLine._
 
-  def parse(given: Array[String], base: RunOptions, basePort: Option[String]): Parsed = {
+  def parse(given: Array[String], base: RunOptions): Parsed = {
     val spec = commandSpec("")
     try {
       val r = new CommandLine(spec).parseArgs(given: _*)
@@ -98,7 +99,7 @@ private object WithPicocli {
                 urlPrefix = text("--url-prefix").orElse(base.urlPrefix),
                 strict = base.strict || flag("--strict"),
                 endReport = base.endReport && !flag("--no-end-report"))
-              checked(o, text("--port").orElse(basePort), positional)
+              checked(o, text("--port"), positional)
           }
         }
       }

@@ -85,7 +85,7 @@ object ProgramRunner {
   /** A runtime-verification monitor reported a violation (or could not certify the run). */
   final val ExitMonitor = 3
   /**
-   * `--strict` (`cogs.absc.strict`): the program ended as the reference backends would exit 0, but
+   * `--strict`: the program ended as the reference backends would exit 0, but
    * the end-of-run report found failures nobody read or processes still waiting.
    */
   final val ExitStrict = 4
@@ -116,13 +116,13 @@ object ProgramRunner {
   /**
    * Runs `body` in a new context. Its options: the session's (inside absc, which built them from
    * its command line; `args` are then the program's own), or, for a program on its own, its
-   * command line over the system properties' ([[ProgramCommandLine]]). A bad command line ends
+   * command line ([[ProgramCommandLine]]). A bad command line ends
    * the run before it starts (status 2), `--help` too (status 0).
    */
   private def inContext(args: Array[String], main: AnyRef)(body: => Outcome): Outcome = {
     val s = session.get()
     if (s ne null) inContext(new RunContext(s.output, s.options))(body)
-    else ProgramCommandLine.parse(args, RunOptions.fromSystemProperties(), Option(System.getProperty(RunOptions.PortProperty))) match {
+    else ProgramCommandLine.parse(args, RunOptions.fromSystemProperties()) match {
       case ProgramCommandLine.Run(o, _) => inContext(new RunContext(Out.stdout, o))(body)
       case ProgramCommandLine.Help =>
         System.out.print(ProgramCommandLine.usage(programName(main)))
@@ -541,8 +541,8 @@ object ProgramRunner {
    * future never `get` or awaited with a value), each with its object, method and exception
    * (ABS exceptions with their position where they carry one), then the processes still waiting
    * (each with what it waits for). The exit status stays what the reference backends give (0 for
-   * a main block that ended) unless `--strict` (`cogs.absc.strict`) asks for [[ExitStrict]];
-   * `--no-end-report` (`cogs.absc.end-report=false`) leaves the report out. After a deadlock the
+   * a main block that ended) unless `--strict` asks for [[ExitStrict]];
+   * `--no-end-report` leaves the report out. After a deadlock the
    * waiting processes and failures were already reported; after a halt the runtime's state is not
    * to be trusted, so nothing is added. Not with a clock limit: processes waiting for time are why
    * it stopped (failures are still listed).

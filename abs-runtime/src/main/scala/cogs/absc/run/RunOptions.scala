@@ -1,13 +1,13 @@
 package cogs.absc.run
 
-import java.nio.file.{Path, Paths}
+import java.nio.file.Path
 
 /**
  * The options of one run of a compiled ABS program, as a value: the driver (`absc run`, `absc
  * test`) builds one from its command line and hands it to the runner with the run
  * ([[ProgramRunner.Session]]); a program started on its own (its package's launcher, `java -jar`,
- * `java -cp`) builds one from its command line over the `cogs.absc.*` system properties
- * ([[ProgramCommandLine]]). The runner keeps it in the run's [[RunContext]]: nothing of it
+ * `java -cp`) builds one from its command line ([[ProgramCommandLine]]), over what
+ * [[RunOptions.fromSystemProperties]] reads. The runner keeps it in the run's [[RunContext]]: nothing of it
  * lives in a JVM-wide static, so two runs in one JVM with different options share nothing.
  *
  *  - `workers`: the runtime's worker threads (`--workers N`; None: one per processor, or what
@@ -47,13 +47,14 @@ private[run] object WorkersConfig {
 object RunOptions {
 
   /**
-   * The options given as system properties (`java -Dcogs.absc.clock-limit=5 -jar ...`, and the
-   * `--foreign` bindings `absc package` writes into its launcher). `System.getProperty`, not
+   * What a program on its own takes from system properties: the runtime's worker threads (its own
+   * configuration key, `cogs.executor.parallelism`), the seed of `random` (`cogs.absc.seed`) and
+   * the `--foreign` bindings `absc package` writes into its launcher. The run's options come from
+   * its command line ([[ProgramCommandLine]]), not from properties. `System.getProperty`, not
    * `sys.props`: see [[ProgramRunner]] on start-up cost.
    */
   def fromSystemProperties(): RunOptions = {
     def prop(name: String): Option[String] = Option(System.getProperty(name)).map(_.trim).filter(_.nonEmpty)
-    def flag(name: String, default: Boolean): Boolean = prop(name).fold(default)(_.equalsIgnoreCase("true"))
     val foreign = {
       val b = Map.newBuilder[String, String]
       val names = System.getProperties.stringPropertyNames.iterator
@@ -65,25 +66,12 @@ object RunOptions {
     }
     RunOptions(
       workers = prop("cogs.executor.parallelism").flatMap(_.toIntOption).filter(_ > 0),
-      record = prop("cogs.absc.record").map(Paths.get(_)),
-      recordFormat = prop("cogs.absc.record-format"),
-      replay = prop("cogs.absc.replay").map(Paths.get(_)),
-      clockLimit = prop("cogs.absc.clock-limit"),
-      port = None, // as text (PortProperty), checked with the command line: see ProgramCommandLine
-      indexFile = prop("cogs.absc.modelapi.index-file").map(Paths.get(_)),
-      urlPrefix = prop("cogs.absc.modelapi.url-prefix"),
-      staticDir = prop("cogs.absc.modelapi.static-dir").map(Paths.get(_)),
-      strict = flag("cogs.absc.strict", default = false),
-      endReport = flag("cogs.absc.end-report", default = true),
       seed = prop("cogs.absc.seed").map(_.toLong),
       foreign = foreign)
   }
 
   /** The system property that binds ABS class `absClass` to a Java class (see cogs.absc.lib.Foreign). */
   final val ForeignPrefix = "cogs.absc.foreign."
-
-  /** The Model API's port of a program on its own, as a system property (text; checked with its command line). */
-  final val PortProperty = "cogs.absc.modelapi.port"
 
   /** The name a package's launcher gives its program, for the program's messages (see [[ProgramCommandLine]]). */
   final val ProgramProperty = "cogs.absc.program"

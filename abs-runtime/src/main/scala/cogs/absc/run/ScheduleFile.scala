@@ -8,8 +8,7 @@ import com.fasterxml.jackson.core.util.{DefaultIndenter, DefaultPrettyPrinter}
 import cogs.runtime.{CogRuntime, ScheduleTrace}
 
 /**
- * `absc run --record FILE` / `--replay FILE` (system properties `cogs.absc.record` and
- * `cogs.absc.replay` for a standalone program): the scheduling decisions of a run (see
+ * `absc run --record FILE` / `--replay FILE` (the same options of a standalone program): the scheduling decisions of a run (see
  * [[cogs.runtime.ScheduleTrace]]) and the seed of its random numbers, as JSON:
  *
  * {{{
@@ -23,7 +22,7 @@ import cogs.runtime.{CogRuntime, ScheduleTrace}
  * where, and exit status 2, not with a result the recorded run did not give. A recording without
  * `methods` (an older one) is replayed as before, unchecked.
  *
- * `--record-format erlang` (`cogs.absc.record-format`) writes the recording in the Erlang
+ * `--record-format erlang` writes the recording in the Erlang
  * backend's trace format instead ([[ErlangTrace]]), for the tools written for that backend, and
  * `--replay` takes such a file too, checked by method name. That format has no place for a seed
  * or a fingerprint: a recording in it draws its random numbers from [[ErlangSeed]] (or

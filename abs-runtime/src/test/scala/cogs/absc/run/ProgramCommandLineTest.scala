@@ -15,7 +15,7 @@ import ProgramCommandLine.{Bad, Help, Run}
  */
 class ProgramCommandLineTest {
 
-  private def parse(args: String*): ProgramCommandLine.Parsed = ProgramCommandLine.parse(args.toArray, RunOptions(), None)
+  private def parse(args: String*): ProgramCommandLine.Parsed = ProgramCommandLine.parse(args.toArray, RunOptions())
 
   private def options(args: String*): RunOptions = parse(args: _*) match {
     case Run(o, _) => o
@@ -84,13 +84,14 @@ class ProgramCommandLineTest {
   }
 
   @Test def theCommandLineGoesOverTheProperties(): Unit = {
-    val base = RunOptions(clockLimit = Some("9"), strict = true, foreign = Map("M.C" -> "x.Y"))
-    ProgramCommandLine.parse(Array("--clock-limit", "3"), base, Some("8080")) match {
-      case Run(o, Nil) => assertEquals(RunOptions(clockLimit = Some("3"), strict = true, port = Some(8080), foreign = Map("M.C" -> "x.Y")), o)
+    // What the system properties give (workers, seed, foreign bindings) stays unless an option replaces it.
+    val base = RunOptions(workers = Some(4), seed = Some(7L), foreign = Map("M.C" -> "x.Y"))
+    ProgramCommandLine.parse(Array("--clock-limit", "3", "--port", "8080"), base) match {
+      case Run(o, Nil) => assertEquals(base.copy(clockLimit = Some("3"), port = Some(8080)), o)
       case other => fail(other.toString)
     }
-    // A property's value is checked as the option's.
-    assertEquals(Bad("--port must be from 0 to 65535, not 'http'"), ProgramCommandLine.parse(Array.empty, RunOptions(), Some("http")))
+    assertEquals(Run(base.copy(workers = Some(1)), Nil), ProgramCommandLine.parse(Array("--workers", "1"), base))
+    assertEquals(Run(base, List("x")), ProgramCommandLine.parse(Array("--", "x"), base))
   }
 
   @Test def helpListsEveryOption(): Unit = {
