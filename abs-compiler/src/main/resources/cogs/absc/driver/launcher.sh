@@ -3,6 +3,7 @@
 # (JAVA_HOME, or java on PATH); nothing else. The directory this script is in may be moved.
 #
 #   @NAME@ [--workers N] [--clock-limit T] [--port PORT [Model API options]] [--record FILE [--record-format F] | --replay FILE] [--strict] [--no-end-report] [-- ARG...]
+#   @NAME@ --help
 #
 # JAVA_OPTS adds options to the JVM (e.g. JAVA_OPTS=-Xmx4g). The first run on a JDK writes a
 # class-data archive of the program into lib/ (when lib/ is writable), which later runs map to
@@ -17,78 +18,10 @@ while [ -L "$script" ]; do
 done
 lib="$(cd "$(dirname "$script")/../lib" && pwd)"
 
-usage() {
-  sed -n '5p' "$script" | sed 's/^# *//'
-  cat <<'EOF'
-  --workers N        worker threads of the runtime (default: one per processor)
-  --clock-limit T    stop when the simulated clock would pass T (e.g. 100 or 5/2)
-  --port PORT        serve the Model API on PORT of the loopback interface (0: any free port)
-  --url-prefix P     serve the Model API below P (e.g. /abcd/5080)
-  --modelapi-index-file FILE
-                     serve FILE as the Model API's index page instead of the default one
-  --modelapi-static-dir DIR
-                     serve the files of DIR below static/
-  --record FILE      record the run's scheduling decisions into FILE
-  --record-format F  the format of --record's FILE: cogs (the default; --replay takes it) or
-                     erlang (the Erlang backend's trace format)
-  --replay FILE      replay the decisions recorded in FILE
-  --strict           exit with status 4 when the end-of-run report finds something (a failure
-                     nobody read, a process still waiting)
-  --no-end-report    leave that report out
-  ARGs after '--' are passed to the program.
-Exit status: 0, or 1 on an uncaught exception, failed assert or deadlock; 2 on a bad command line;
-4 with --strict when the end-of-run report found something.
-EOF
-}
-
-bad() { echo "$name: $1 (see '$name --help')" >&2; exit 2; }
-
-props=(@PROPS@) # what 'absc package' was told: the --foreign bindings
-recording=""
-format=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    -h|--help) usage; exit 0 ;;
-    --strict) props+=("-Dcogs.absc.strict=true"); shift ;;
-    --no-end-report) props+=("-Dcogs.absc.end-report=false"); shift ;;
-    --workers|--clock-limit|-l|--port|-p|--record|--replay|--record-format|--url-prefix|--modelapi-index-file|--modelapi-static-dir)
-      [ $# -ge 2 ] || bad "option $1 needs a value"
-      value="$2"
-      case "$1" in
-        --workers)
-          case "$value" in ''|*[!0-9]*|0) bad "--workers must be a whole number of at least 1, not '$value'" ;; esac
-          props+=("-Dcogs.executor.parallelism=$value") ;;
-        --clock-limit|-l)
-          [[ "$value" =~ ^[0-9]+(/[0-9]*[1-9][0-9]*)?$ ]] || bad "--clock-limit: '$value' is not a time (a whole number or a fraction such as 5/2)"
-          props+=("-Dcogs.absc.clock-limit=$value") ;;
-        --port|-p)
-          case "$value" in ''|*[!0-9]*) bad "--port must be from 0 to 65535, not '$value'" ;; esac
-          [ "${#value}" -le 5 ] && [ "$value" -le 65535 ] || bad "--port must be from 0 to 65535, not '$value'"
-          props+=("-Dcogs.absc.modelapi.port=$value") ;;
-        --record|--replay)
-          [ -z "$recording" ] || bad "--record and --replay exclude each other"
-          recording="$1"
-          case "$value" in /*) ;; *) value="$PWD/$value" ;; esac
-          props+=("-Dcogs.absc.${1#--}=$value") ;;
-        --record-format)
-          case "$value" in cogs|erlang) ;; *) bad "--record-format must be 'cogs' or 'erlang', not '$value'" ;; esac
-          format="$value"
-          props+=("-Dcogs.absc.record-format=$value") ;;
-        --url-prefix)
-          props+=("-Dcogs.absc.modelapi.url-prefix=$value") ;;
-        --modelapi-index-file|--modelapi-static-dir)
-          # The program checks that they are there and that a port goes with them.
-          case "$value" in /*) ;; *) value="$PWD/$value" ;; esac
-          props+=("-Dcogs.absc.modelapi.${1#--modelapi-}=$value") ;;
-      esac
-      shift 2 ;;
-    --) shift; break ;;
-    -*) bad "unknown option '$1'" ;;
-    *) bad "unexpected argument '$1' (the program's arguments go after '--')" ;;
-  esac
-done
-
-[ -z "$format" ] || [ "$recording" = --record ] || bad "--record-format needs --record FILE"
+# The program's options (--help lists them) are the program's to parse and check: they are passed
+# through unchanged, as is everything after '--' (cogs.absc.run.ProgramCommandLine, the checks
+# 'absc run' makes). This script only does what must happen before a JVM starts.
+props=(@PROPS@ "-Dcogs.absc.program=$name") # what 'absc package' was told (the --foreign bindings), and the name for messages
 
 if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then
   java="$JAVA_HOME/bin/java"
@@ -111,6 +44,9 @@ for jar in @JARS@; do cp="${cp:+$cp:}$lib/$jar"; done
 @CLASSDATA@
 opts=(-Xss256m)
 tmp=""
+# A run that only prints the program's help would record an archive without the program's classes.
+record=1
+for arg in "$@"; do case "$arg" in --) break ;; -h|--help) record="" ;; esac; done
 if [ -z "${ABSC_NO_CDS:-}" ] && [ -w "$lib" ]; then
   java_real="$(readlink -f "$java" 2>/dev/null || echo "$java")"
   jdk="$(dirname "$(dirname "$java_real")")"
@@ -131,7 +67,7 @@ if [ -z "${ABSC_NO_CDS:-}" ] && [ -w "$lib" ]; then
     :
   elif [ -s "$archive" ]; then
     for o in "${mapped[@]}"; do opts+=("${o//@BASE@/"$base"}"); done
-  else
+  elif [ -n "$record" ]; then
     tmp="$archive.$$.tmp"
     for o in "${dump[@]}"; do o="${o//@BASE@/"$base"}"; opts+=("${o//@TMP@/"$tmp"}"); done
   fi
@@ -143,7 +79,8 @@ set +e
 "${command[@]}"
 status=$?
 set -e
-if [ ! -s "$tmp" ]; then
+if [ ! -s "$tmp" ] || [ "$status" -eq 2 ]; then
+  # Nothing recorded, or a run that ended before the model ran (a bad command line): no archive from it.
   rm -f "$tmp"
 elif [ "${#make[@]}" -eq 0 ]; then
   mv -f "$tmp" "$archive" 2>/dev/null || rm -f "$tmp"

@@ -41,4 +41,4 @@ else echo "run: 'java' not found (set JAVA_HOME or put a Java 17 or newer on PAT
 fi
 # shellcheck disable=SC2086  # JAVA_OPTS is a list of options
 exec "$java" -Xss256m ${JAVA_OPTS:-} "-Dconfig.file=$config" -cp "$lib/@JAR@" \
-  cogs.distributed.abs.RunNode "@MAIN@" "$node" "$@"
+  cogs.distributed.abs.RunNode "@MAIN@" "$node" -- "$@"

@@ -105,7 +105,7 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
                 Exit.Compile
               case Some(mainObject) =>
                 val classPath = (built.program.classes.toAbsolutePath.toString :: config.extraClassPath.map(_.toString)) ++ distributed
-                reporter.phase("run") { Nodes.run(plan, classPath, mainObject, args, config.properties, javaOptions, err) }
+                reporter.phase("run") { Nodes.run(plan, classPath, mainObject, config.commandLine(args), config.properties, javaOptions, err) }
             } finally built.close()
         }
     }

@@ -136,8 +136,9 @@ private[driver] object FastRun {
    * a copy without its 160 KB OSGi manifest (see [[scalaLibrary]]).
    */
   def runClassPath(entries: List[Path], cacheRoot: Path): List[Path] = {
+    // (picocli is not among them: a program parses its own command line, see cogs.absc.run.ProgramCommandLine.)
     val compilerOnly = List(classOf[Driver], classOf[scala.tools.nsc.Global], classOf[scala.reflect.api.Universe],
-      classOf[picocli.CommandLine], classOf[org.antlr.v4.runtime.Lexer]).flatMap(codeSource).toSet
+      classOf[org.antlr.v4.runtime.Lexer]).flatMap(codeSource).toSet
     val library = codeSource(classOf[scala.Option[_]])
     entries.filterNot(compilerOnly).map(e => if (library.contains(e)) scalaLibrary(e, cacheRoot) else e)
   }

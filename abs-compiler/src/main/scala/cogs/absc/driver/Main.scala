@@ -184,7 +184,7 @@ private[driver] final class MainModuleOptions {
 private[driver] final class WorkerOptions {
   @Opt(names = Array("--workers"), paramLabel = "N",
     description = Array("Worker threads of the program's runtime (cogs.executor.parallelism; default: one per processor)."))
-  var workers: Integer = _
+  var workers: String = _ // checked by cogs.absc.run.OptionChecks, as a packaged program checks it
 }
 
 /** `--record`, `--replay`: the scheduling decisions of a run (see cogs.absc.run.ScheduleFile). */
@@ -230,7 +230,7 @@ private[driver] final class EndReportOptions {
 private[driver] final class ModelApiOptions {
   @Opt(names = Array("--port"), paramLabel = "PORT",
     description = Array("Serve the Model API on PORT of the loopback interface (0: any free port; the URL is printed): objects registered with [HTTPName], their [HTTPCallable] methods, the clock, a chart page. The model then runs until killed or until /quit is requested."))
-  var port: Integer = _
+  var port: String = _ // checked by cogs.absc.run.OptionChecks, as a packaged program checks it
   @Opt(names = Array("--modelapi-index-file"), paramLabel = "FILE",
     description = Array("The Model API's index page (instead of the default chart); files next to it are served below static/."))
   var indexFile: String = _
@@ -349,10 +349,11 @@ private[driver] abstract class AbscCommand(ctx: Main.Context) extends Callable[I
       new Driver(backend, ctx.err, common.verbose, fork, Some(m), programOptions, common.debug, server, fastRequest = fastRequest)
   }
 
-  protected def workersOption(w: WorkerOptions): Option[Int] = Option(w.workers).map(_.intValue).map { n =>
-    if (n < 1) throw new CommandLine.ParameterException(spec.commandLine, s"--workers must be at least 1, not $n")
-    n
-  }
+  protected def workersOption(w: WorkerOptions): Option[Int] = Option(w.workers).map(checked(cogs.absc.run.OptionChecks.workers))
+
+  /** The value, or the problem as a bad command line. */
+  protected def checked[A](check: String => Either[String, A])(text: String): A =
+    check(text).fold(problem => throw new CommandLine.ParameterException(spec.commandLine, problem), identity)
 
   protected def noProgramArgs(): Unit =
     if (ctx.sawDoubleDash)
@@ -497,30 +498,14 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
   @Mixin var cluster: NodeOptions = _
   override protected def programOptions: ProgramOptions = {
     val (bindings, classpath) = foreign.parsed(spec)
-    if ((schedule.record ne null) && (schedule.replay ne null))
-      throw new CommandLine.ParameterException(spec.commandLine, "--record and --replay exclude each other")
-    if ((schedule.recordFormat ne null) && (schedule.record eq null))
-      throw new CommandLine.ParameterException(spec.commandLine, "--record-format needs --record FILE")
-    if ((schedule.recordFormat ne null) && schedule.recordFormat != "cogs" && schedule.recordFormat != "erlang")
-      throw new CommandLine.ParameterException(spec.commandLine, s"--record-format must be 'cogs' or 'erlang', not '${schedule.recordFormat}'")
-    val limit = Option(clock.limit).map(_.trim)
-    limit.foreach { l =>
-      if (!l.matches("[0-9]+(/[0-9]*[1-9][0-9]*)?"))
-        throw new CommandLine.ParameterException(spec.commandLine, s"--clock-limit: '$l' is not a time (a whole number or a fraction such as 5/2)")
-    }
-    val port = Option(modelApi.port).map(_.intValue)
-    if (port.exists(p => p < 0 || p > 65535))
-      throw new CommandLine.ParameterException(spec.commandLine, s"--port must be from 0 to 65535, not ${port.get}")
-    if ((modelApi.indexFile ne null) && port.isEmpty)
-      throw new CommandLine.ParameterException(spec.commandLine, "--modelapi-index-file needs --port")
-    if ((modelApi.indexFile ne null) && !java.nio.file.Files.isRegularFile(java.nio.file.Paths.get(modelApi.indexFile)))
-      throw new CommandLine.ParameterException(spec.commandLine, s"--modelapi-index-file: no such file: ${modelApi.indexFile}")
-    if ((modelApi.staticDir ne null) && port.isEmpty)
-      throw new CommandLine.ParameterException(spec.commandLine, "--modelapi-static-dir needs --port")
-    if ((modelApi.staticDir ne null) && !java.nio.file.Files.isDirectory(java.nio.file.Paths.get(modelApi.staticDir)))
-      throw new CommandLine.ParameterException(spec.commandLine, s"--modelapi-static-dir: no such directory: ${modelApi.staticDir}")
-    if ((modelApi.urlPrefix ne null) && port.isEmpty)
-      throw new CommandLine.ParameterException(spec.commandLine, "--url-prefix needs --port")
+    // The checks a packaged program makes of the same options (cogs.absc.run.ProgramCommandLine).
+    import cogs.absc.run.OptionChecks
+    def bad(problem: Option[String]): Unit = problem.foreach(p => throw new CommandLine.ParameterException(spec.commandLine, p))
+    bad(OptionChecks.schedule(Option(schedule.record), Option(schedule.replay), Option(schedule.recordFormat)))
+    val limit = Option(clock.limit).map(checked(OptionChecks.clockLimit))
+    val port = Option(modelApi.port).map(checked(OptionChecks.port))
+    bad(OptionChecks.modelApi(port, Option(modelApi.indexFile).map(java.nio.file.Paths.get(_)),
+      Option(modelApi.staticDir).map(java.nio.file.Paths.get(_)), Option(modelApi.urlPrefix)))
     ProgramOptions(Option(main.mainModule), workersOption(workers), mainModuleOption = true,
       record = Option(schedule.record), replay = Option(schedule.replay), clockLimit = limit, port = port,
       modelApiIndexFile = Option(modelApi.indexFile), product = products.selected,
@@ -601,14 +586,7 @@ private[driver] final class ExploreCommand(ctx: Main.Context) extends AbscComman
     if (maxSteps < 1) bad(s"--max-steps must be at least 1, not $maxSteps")
     if (pctDepth < 1) bad(s"--pct-depth must be at least 1, not $pctDepth")
     Option(maxDepth).foreach(d => if (d < 0) bad(s"--max-depth must be at least 0, not $d"))
-    val limit = Option(clock.limit).map(_.trim).map { l =>
-      l.split('/') match {
-        case Array(n) if n.matches("[0-9]+") => cogs.runtime.SimTime.of(new java.math.BigInteger(n), java.math.BigInteger.ONE)
-        case Array(n, d) if n.matches("[0-9]+") && d.matches("[0-9]*[1-9][0-9]*") =>
-          cogs.runtime.SimTime.of(new java.math.BigInteger(n), new java.math.BigInteger(d))
-        case _ => bad(s"--clock-limit: '$l' is not a time (a whole number or a fraction such as 5/2)")
-      }
-    }
+    val limit = Option(clock.limit).map(checked(cogs.absc.run.OptionChecks.clockLimit)).map(cogs.absc.run.OptionChecks.clockLimitTime)
     val options = cogs.absc.explore.Explorer.Options(strategy, maxSchedules, Option(maxDepth).map(_.intValue).getOrElse(Int.MaxValue),
       maxSteps, seed, pctDepth, limit)
     withSources { sources =>
@@ -631,7 +609,7 @@ private[driver] final class ExploreCommand(ctx: Main.Context) extends AbscComman
 
 @Command(name = "package", mixinStandardHelpOptions = true, versionProvider = classOf[VersionProvider],
   description = Array("Compile the ABS FILEs (one program) into a directory that runs without absc: OUT/bin/NAME (a launcher script) and OUT/lib (the program's jar and the jars it runs on).",
-    "The launcher takes --workers, --clock-limit, --port, --url-prefix, --modelapi-index-file, --modelapi-static-dir, --record, --record-format and --replay as 'absc run' does, and the program's arguments after '--'; 'java -jar OUT/lib/NAME.jar' also runs the program."),
+    "The launcher passes its arguments to the program, which takes --workers, --clock-limit, --port, --url-prefix, --modelapi-index-file, --modelapi-static-dir, --record, --record-format, --replay, --strict and --no-end-report (checked as 'absc run' checks them; OUT/bin/NAME --help lists them), and its own arguments after '--'; 'java -jar OUT/lib/NAME.jar' takes the same command line."),
   footer = Array("", "Exit status: 0 when the package was written; 2 if the program does not compile, has no main block, or OUT holds other files."))
 private[driver] final class PackageCommand(ctx: Main.Context) extends AbscCommand(ctx) {
   @Opt(names = Array("-o", "--output"), required = true, paramLabel = "OUT",

@@ -166,8 +166,9 @@ private[driver] object Nodes {
   }
 
   /**
-   * Runs the plan: every node a JVM on `classPath` with `properties` (the run's options) and the
-   * node's own. Returns the exit status of the main program (of the one node, with `--node`).
+   * Runs the plan: every node a JVM on `classPath` with `properties` (`RunConfig.properties`) and the
+   * node's own; the main node's main object gets `args`, its command line (the run's options, then
+   * `--` and the program's arguments: `RunConfig.commandLine`). Returns the exit status of the main program (of the one node, with `--node`).
    */
   def run(plan: Plan, classPath: List[String], mainObject: String, args: Array[String], properties: List[(String, String)],
       javaOptions: List[String], err: PrintStream): Int = {

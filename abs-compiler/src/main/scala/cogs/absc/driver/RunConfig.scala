@@ -34,18 +34,29 @@ final case class RunConfig(program: ProgramOptions, verbose: Boolean = false, ba
     seed = Option(System.getProperty("cogs.absc.seed")).map(_.trim).filter(_.nonEmpty).map(_.toLong),
     foreign = program.foreign)
 
-  /** The system properties that carry the run's options to the JVMs of cluster nodes ([[Nodes]]). */
+  /**
+   * What every JVM of a cluster run ([[Nodes]]) is given as system properties: the runtime's worker
+   * threads (its own configuration key, for the nodes that only serve as well) and the `--foreign`
+   * bindings. The run's options go to the main node on its command line ([[commandLine]]).
+   */
   def properties: List[(String, String)] =
     program.workers.map(n => "cogs.executor.parallelism" -> n.toString).toList ++
-      program.record.map(f => "cogs.absc.record" -> Paths.get(f).toAbsolutePath.toString) ++
-      program.recordFormat.map(f => "cogs.absc.record-format" -> f) ++
-      program.replay.map(f => "cogs.absc.replay" -> Paths.get(f).toAbsolutePath.toString) ++
-      program.clockLimit.map(l => "cogs.absc.clock-limit" -> l) ++
-      program.port.map(p => "cogs.absc.modelapi.port" -> p.toString) ++
-      program.modelApiIndexFile.map(f => "cogs.absc.modelapi.index-file" -> Paths.get(f).toAbsolutePath.toString) ++
-      (if (program.strict) List("cogs.absc.strict" -> "true") else Nil) ++
-      (if (program.endReport) Nil else List("cogs.absc.end-report" -> "false")) ++
-      program.urlPrefix.map(p => "cogs.absc.modelapi.url-prefix" -> p) ++
-      program.modelApiStaticDir.map(d => "cogs.absc.modelapi.static-dir" -> Paths.get(d).toAbsolutePath.toString) ++
       program.foreign.map { case (abs, impl) => cogs.absc.lib.Foreign.property(abs) -> impl }
+
+  /**
+   * The command line of the program's main class in a JVM of its own (the main node of a cluster
+   * run): the run's options as a packaged program takes them (cogs.absc.run.ProgramCommandLine,
+   * files absolute), then `--` and the program's arguments.
+   */
+  def commandLine(args: Array[String]): Array[String] = {
+    def abs(f: String) = at(Paths.get(f)).toAbsolutePath.toString
+    def opt(name: String, value: Option[String]) = value.toList.flatMap(v => List(name, v))
+    (opt("--workers", program.workers.map(_.toString)) ++ opt("--clock-limit", program.clockLimit) ++
+      opt("--record", program.record.map(abs)) ++ opt("--record-format", program.recordFormat) ++
+      opt("--replay", program.replay.map(abs)) ++ opt("--port", program.port.map(_.toString)) ++
+      opt("--modelapi-index-file", program.modelApiIndexFile.map(abs)) ++ opt("--url-prefix", program.urlPrefix) ++
+      opt("--modelapi-static-dir", program.modelApiStaticDir.map(abs)) ++
+      (if (program.strict) List("--strict") else Nil) ++ (if (program.endReport) Nil else List("--no-end-report")) ++
+      (if (args.isEmpty) Nil else "--" :: args.toList)).toArray
+  }
 }

@@ -178,7 +178,10 @@ class CommandLineTest {
     val dir = tempDir("absc-cli")
     val r = absc(backend, "run", "--workers", "0", absFile(dir, "hello"))
     assertEquals(2, r.status)
-    assertEquals("absc: --workers must be at least 1, not 0\nabsc: see 'absc run --help' for the usage\n", r.err)
+    assertEquals("absc: --workers must be a whole number of at least 1, not '0'\nabsc: see 'absc run --help' for the usage\n", r.err)
+    // The check a packaged program makes (cogs.absc.run.OptionChecks): a word is refused the same way.
+    val word = absc(backend, "run", "--workers", "two", absFile(dir, "hello"))
+    assertEquals("absc: --workers must be a whole number of at least 1, not 'two'\nabsc: see 'absc run --help' for the usage\n", word.err)
   }
 
   @Test def onlyRunTakesProgramArguments(): Unit = {

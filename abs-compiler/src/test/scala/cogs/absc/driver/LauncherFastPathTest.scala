@@ -125,6 +125,20 @@ class LauncherFastPathTest {
     assertEquals("", r.report)
   }
 
+  /**
+   * The program's arguments reach its main class as its command line, after `--` (issue 27, item
+   * 2: the program parses its command line itself), so option-like ones stay the program's.
+   */
+  @Test def theProgramsArgumentsStayThePrograms(): Unit = {
+    val f = model("args.abs", "module Args;\n{ println(\"args\"); }\n")
+    val args = List("--", "--workers", "0", "x")
+    val first = absc(List("run", f) ++ args)
+    val fast = absc(List("run", f) ++ args)
+    assertTrue(fast.fast, fast.err)
+    assertTrue(fast.err.linesIterator.exists(l => l.startsWith("absc: fast path: ") && l.endsWith(" -- --workers 0 x")), fast.err)
+    for (r <- List(first, fast)) assertEquals((0, "args\n", ""), (r.status, r.out, r.report))
+  }
+
   @Test def aFailingModelFailsTheSameWay(): Unit = {
     val r = sameOnBothPaths(model("failing.abs", "module Failing;\n{\n  println(\"before\");\n  assert False;\n}\n"), 1)
     assertEquals("before\n", r.out)

@@ -79,8 +79,9 @@ class PackageCommandTest {
     assertTrue(Files.isExecutable(launcher))
     assertTrue(Files.isRegularFile(out.resolve("lib/shop.jar")))
     val libs = Using(out.resolve("lib"))
-    assertFalse(libs.exists(n => n.startsWith("scala-compiler") || n.startsWith("picocli") || n.startsWith("antlr4-4")),
+    assertFalse(libs.exists(n => n.startsWith("scala-compiler") || n.startsWith("antlr4-4") || n.startsWith("cogs-abs-compiler")),
       s"the compiler's jars are not packaged: $libs")
+    assertTrue(libs.exists(_.startsWith("picocli")), s"the program parses its command line with picocli: $libs")
 
     val first = launch(List("bash", launcher.toString))
     assertEquals(Ran(0, "total 5 at 2\n", ""), first)
@@ -91,6 +92,11 @@ class PackageCommandTest {
 
     // java -jar, and a moved copy of the directory.
     assertEquals(Ran(0, "total 5 at 2\n", ""), launch(List(java, "-jar", out.resolve("lib/shop.jar").toString)))
+    // java -jar takes the launcher's command line, and says who it is.
+    assertEquals(Ran(0, "", "absc: the simulation stopped at the clock limit 1 (time 1) before the main block finished\n"),
+      launch(List(java, "-jar", out.resolve("lib/shop.jar").toString, "--clock-limit", "1", "--", "an argument")))
+    assertEquals(Ran(2, "", "java -jar shop.jar: --workers must be a whole number of at least 1, not 'x' (see 'java -jar shop.jar --help')\n"),
+      launch(List(java, "-jar", out.resolve("lib/shop.jar").toString, "--workers", "x")))
     val moved = dir.resolve("elsewhere/shop")
     Files.createDirectories(moved.getParent)
     Files.move(out, moved)
@@ -114,9 +120,23 @@ class PackageCommandTest {
     val r = launch(List("bash", launcher, "--clock-limit", "3", "--workers", "1"), Map("ABSC_NO_CDS" -> "1"))
     assertEquals(Ran(0, "1\n2\n3\n", "absc: the simulation stopped at the clock limit 3 (time 3) before the main block finished\n"), r)
 
+    // The launcher passes its arguments through; the program checks them as absc run does, and says so in the launcher's name.
     val bad = launch(List("bash", launcher, "--workers", "0"))
-    assertEquals(2, bad.status)
-    assertEquals("ticker: --workers must be a whole number of at least 1, not '0' (see 'ticker --help')\n", bad.err)
+    assertEquals(Ran(2, "", "ticker: --workers must be a whole number of at least 1, not '0' (see 'ticker --help')\n"), bad)
+    assertEquals(Nil, Using(out.resolve("lib")).filter(_.contains("-cds-")), "a run refused at its command line makes no class-data archive")
+    assertEquals(Ran(2, "", "ticker: --workers must be a whole number of at least 1, not 'many' (see 'ticker --help')\n"),
+      launch(List("bash", launcher, "--workers", "many"), Map("ABSC_NO_CDS" -> "1")))
+    assertEquals(Ran(2, "", "ticker: --clock-limit: 'soon' is not a time (a whole number or a fraction such as 5/2) (see 'ticker --help')\n"),
+      launch(List("bash", launcher, "--clock-limit", "soon"), Map("ABSC_NO_CDS" -> "1")))
+    assertEquals(Ran(2, "", "ticker: --port must be from 0 to 65535, not '70000' (see 'ticker --help')\n"),
+      launch(List("bash", launcher, "--port", "70000"), Map("ABSC_NO_CDS" -> "1")))
+    assertEquals(Ran(2, "", "ticker: option --workers needs a value (see 'ticker --help')\n"),
+      launch(List("bash", launcher, "--workers"), Map("ABSC_NO_CDS" -> "1")))
+    assertEquals(Ran(2, "", "ticker: unexpected argument 'data' (the program's arguments go after '--') (see 'ticker --help')\n"),
+      launch(List("bash", launcher, "data"), Map("ABSC_NO_CDS" -> "1")))
+    // A fraction, -l, the program's arguments after '--' (options there are the program's), one worker.
+    assertEquals(Ran(0, "1\n2\n", "absc: the simulation stopped at the clock limit 5/2 (time 2) before the main block finished\n"),
+      launch(List("bash", launcher, "-l", "5/2", "--workers", "1", "--", "--workers", "0"), Map("ABSC_NO_CDS" -> "1")))
     val unknown = launch(List("bash", launcher, "--frobnicate"))
     assertEquals(2, unknown.status)
     assertTrue(unknown.err.startsWith("ticker: unknown option '--frobnicate'"), unknown.err)
@@ -125,7 +145,8 @@ class PackageCommandTest {
     assertTrue(both.err.contains("--record and --replay exclude each other"), both.err)
     val help = launch(List("bash", launcher, "--help"))
     assertEquals(0, help.status)
-    assertTrue(help.out.contains("--clock-limit T"), help.out)
+    assertTrue(help.out.startsWith("usage: ticker [--workers N]") && help.out.contains("--clock-limit T"), help.out)
+    assertEquals(Nil, Using(out.resolve("lib")).filter(_.contains("-cds-")), "a run for --help makes no class-data archive")
 
     // The recording in the Erlang backend's trace format: an array of per-COG local traces.
     val trace = dir.resolve("ticker-trace.json")
@@ -141,10 +162,10 @@ class PackageCommandTest {
     // The Model API's options reach the program, which checks them.
     val staticAlone = launch(List("bash", launcher, "--modelapi-static-dir", "."), Map("ABSC_NO_CDS" -> "1"))
     assertEquals(2, staticAlone.status)
-    assertTrue(staticAlone.err.startsWith("absc: --modelapi-static-dir needs a port for the Model API (-p PORT)\n"), staticAlone.err)
+    assertEquals("ticker: --modelapi-static-dir needs --port (see 'ticker --help')\n", staticAlone.err)
     val noIndex = launch(List("bash", launcher, "--port", "0", "--modelapi-index-file", "none.html"), Map("ABSC_NO_CDS" -> "1"))
     assertEquals(2, noIndex.status)
-    assertTrue(noIndex.err.startsWith("absc: the Model API's index file /") && noIndex.err.contains("/none.html is not there"), noIndex.err)
+    assertTrue(noIndex.err.startsWith("ticker: --modelapi-index-file: no such file: /") && noIndex.err.contains("/none.html (see"), noIndex.err)
     assertTrue(help.out.contains("--modelapi-static-dir DIR") && help.out.contains("--url-prefix P"), help.out)
   }
 

@@ -51,7 +51,7 @@ object ModelApi {
   def provider(loader: ClassLoader): Either[String, Provider] = {
     val it = java.util.ServiceLoader.load(classOf[Provider], loader).iterator()
     if (it.hasNext) Right(it.next())
-    else Left(s"the Model API (a port: --port, -p or cogs.absc.modelapi.port) needs the module $Module, " +
+    else Left(s"the Model API (a port: --port or -p) needs the module $Module, " +
       "which is not on this program's class path: package the model with 'absc package --model-api' " +
       s"(a model with [HTTPName] gets it without asking), or add $Module and its dependencies to the class path")
   }

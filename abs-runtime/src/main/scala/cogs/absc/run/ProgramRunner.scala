@@ -57,18 +57,24 @@ import cogs.runtime.{CallFailedException, CogRuntime, ControlledRun, DeadlockExc
  *
  * == The Model API ==
  *
- * With a port (`absc run -p PORT`, which the driver passes in the run's [[RunOptions]]; a
- * standalone program takes the system property `cogs.absc.modelapi.port` or `-p PORT` / `--port PORT`
- * among its arguments), the runner starts
+ * With a port (`absc run --port PORT`, which the driver passes in the run's [[RunOptions]]; a
+ * standalone program takes `--port PORT` (`-p`) on its command line, see [[ProgramCommandLine]]), the runner starts
  * the Model API (loopback only; the module `cogs-abs-modelapi`, found through [[ModelApi.provider]]:
  * without it on the class path the run ends at once with exit status 2 and says so) before the main block, says
  * its URL on standard error, and after the main block has ended (and its failure, if any, was
  * reported) keeps the model running and serving until the process is killed or a client asks for
  * `/quit`; then it exits as it would have. `/quit` also ends a model whose main block still runs
  * (exit status 0): it stops the clock where it is and says so in a last line on standard error.
- * `--url-prefix P` (property `cogs.absc.modelapi.url-prefix`) serves the API below P. `--modelapi-index-file FILE` (property
- * `cogs.absc.modelapi.index-file`) replaces the default index page; `--modelapi-static-dir DIR` (property
- * `cogs.absc.modelapi.static-dir`) serves DIR's files below `static/`. Port 0 picks a free port.
+ * `--url-prefix P` serves the API below P. `--modelapi-index-file FILE` replaces the default index
+ * page; `--modelapi-static-dir DIR` serves DIR's files below `static/`. Port 0 picks a free port.
+ *
+ * == A program on its own ==
+ *
+ * Started without absc (its package's launcher, `java -jar`, `java -cp`), `main`'s `args` are the
+ * program's command line: the run's options, then `--` and the program's arguments, parsed and
+ * checked by [[ProgramCommandLine]] with the checks `absc run` makes ([[OptionChecks]]); a bad
+ * one ends with status 2 before anything runs. Inside absc they are only the program's arguments
+ * (the options come with the [[Session]]).
  */
 object ProgramRunner {
 
@@ -79,7 +85,7 @@ object ProgramRunner {
   /** A runtime-verification monitor reported a violation (or could not certify the run). */
   final val ExitMonitor = 3
   /**
-   * `--strict` (`cogs.absc.strict`): the program ended as the reference backends would exit 0, but
+   * `--strict`: the program ended as the reference backends would exit 0, but
    * the end-of-run report found failures nobody read or processes still waiting.
    */
   final val ExitStrict = 4
@@ -92,11 +98,11 @@ object ProgramRunner {
    * `monitor`: the HOCON text of a monitor pipeline (programs compiled with `--monitor`), or null.
    */
   def runMain(args: Array[String], main: CogRuntime => Proc[Unit], monitor: String = null): Unit =
-    if (!captured(main)) finish(inContext(args)(withModelApi(execute(main, isTest = false, monitor, _))))
+    if (!captured(main)) finish(inContext(args, main)(withModelApi(execute(main, isTest = false, monitor, _))))
 
   /** The main block of a program that declares `Bool testresult`; the Proc yields its final value. */
   def runTest(args: Array[String], main: CogRuntime => Proc[Boolean], monitor: String = null): Unit =
-    if (!captured(main)) finish(inContext(args)(withModelApi(execute(main, isTest = true, monitor, _))))
+    if (!captured(main)) finish(inContext(args, main)(withModelApi(execute(main, isTest = true, monitor, _))))
 
   // ------------------------------------------------------------------ the program context
 
@@ -109,28 +115,38 @@ object ProgramRunner {
 
   /**
    * Runs `body` in a new context. Its options: the session's (inside absc, which built them from
-   * its command line) or the system properties' (a program on its own), with the Model API's
-   * options among the program's arguments over either (see [[RunOptions.withArguments]]).
+   * its command line; `args` are then the program's own), or, for a program on its own, its
+   * command line ([[ProgramCommandLine]]). A bad command line ends
+   * the run before it starts (status 2), `--help` too (status 0).
    */
-  private def inContext(args: Array[String])(body: => Outcome): Outcome = {
+  private def inContext(args: Array[String], main: AnyRef)(body: => Outcome): Outcome = {
     val s = session.get()
-    val given =
-      if (s ne null) RunOptions.withArguments(args, s.options, s.options.port.map(_.toString))
-      else RunOptions.standalone(args)
-    val checked = given.flatMap { case (o, port) =>
-      port match {
-        case None => Right(o)
-        case Some(p) => p.trim.toIntOption.filter(n => n >= 0 && n <= 65535)
-          .toRight(s"the Model API's port must be a number from 0 to 65535, not '$p'").map(n => o.copy(port = Some(n)))
-      }
-    }
-    checked match {
-      case Left(problem) =>
-        err.println(s"absc: $problem")
+    if (s ne null) inContext(new RunContext(s.output, s.options))(body)
+    else ProgramCommandLine.parse(args, RunOptions.fromSystemProperties()) match {
+      case ProgramCommandLine.Run(o, _) => inContext(new RunContext(Out.stdout, o))(body)
+      case ProgramCommandLine.Help =>
+        System.out.print(ProgramCommandLine.usage(programName(main)))
+        Outcome(ExitOk, None, None)
+      case ProgramCommandLine.Bad(problem) =>
+        val name = programName(main)
+        err.println(s"$name: $problem (see '$name --help')")
         Outcome(ExitUsage, None, Some(problem))
-      case Right(o) => inContext(new RunContext(if (s ne null) s.output else Out.stdout, o))(body)
     }
   }
+
+  /**
+   * How the user started this program, for its messages: the name its package's launcher gives
+   * (`cogs.absc.program`), or `java -jar JAR` / `java MAIN` as the JVM was started (HotSpot's
+   * `sun.java.command`).
+   */
+  private def programName(main: AnyRef): String =
+    Option(System.getProperty(RunOptions.ProgramProperty)).map(_.trim).filter(_.nonEmpty).getOrElse {
+      Option(System.getProperty("sun.java.command")).flatMap(_.trim.split("\\s+").headOption).filter(_.nonEmpty) match {
+        case Some(jar) if jar.endsWith(".jar") => s"java -jar ${java.nio.file.Paths.get(jar).getFileName}"
+        case Some(cls) => s"java $cls"
+        case None => main.getClass.getName.takeWhile(_ != '$')
+      }
+    }
 
   /** The options of the run this thread runs. */
   private def options: RunOptions = { val c = running.get(); if (c ne null) c.options else RunContext.outside.options }
@@ -154,18 +170,12 @@ object ProgramRunner {
   private[run] final case class ModelApiOptions(port: Int, indexFile: Option[java.nio.file.Path], urlPrefix: String = "/",
       staticDir: Option[java.nio.file.Path] = None)
 
-  /** The Model API's options of `o`, checked: a page or directory without a port, a file that is not there. */
-  private[run] def modelApiOptions(o: RunOptions): Either[String, Option[ModelApiOptions]] = o.port match {
-    case None =>
-      if (o.indexFile.isDefined) Left("--modelapi-index-file needs a port for the Model API (-p PORT)")
-      else if (o.staticDir.isDefined) Left("--modelapi-static-dir needs a port for the Model API (-p PORT)")
-      else Right(None)
-    case Some(n) =>
-      val file = o.indexFile.map(_.toAbsolutePath.normalize())
-      val dir = o.staticDir.map(_.toAbsolutePath.normalize())
-      if (file.exists(f => !java.nio.file.Files.isRegularFile(f))) Left(s"the Model API's index file ${file.get} is not there")
-      else if (dir.exists(d => !java.nio.file.Files.isDirectory(d))) Left(s"the Model API's static directory ${dir.get} is not a directory")
-      else Right(Some(ModelApiOptions(n, file, ModelApi.normalizePrefix(o.urlPrefix.getOrElse("/")), dir)))
+  /** The Model API's options of `o`, checked ([[OptionChecks.modelApi]]: a page or directory without a port, one that is not there). */
+  private[run] def modelApiOptions(o: RunOptions): Either[String, Option[ModelApiOptions]] = {
+    val file = o.indexFile.map(_.toAbsolutePath.normalize())
+    val dir = o.staticDir.map(_.toAbsolutePath.normalize())
+    OptionChecks.modelApi(o.port, file, dir, o.urlPrefix).toLeft(
+      o.port.map(n => ModelApiOptions(n, file, ModelApi.normalizePrefix(o.urlPrefix.getOrElse("/")), dir)))
   }
 
   /** Runs `body`, which runs the program, under the Model API if the options ask for it. */
@@ -531,8 +541,8 @@ object ProgramRunner {
    * future never `get` or awaited with a value), each with its object, method and exception
    * (ABS exceptions with their position where they carry one), then the processes still waiting
    * (each with what it waits for). The exit status stays what the reference backends give (0 for
-   * a main block that ended) unless `--strict` (`cogs.absc.strict`) asks for [[ExitStrict]];
-   * `--no-end-report` (`cogs.absc.end-report=false`) leaves the report out. After a deadlock the
+   * a main block that ended) unless `--strict` asks for [[ExitStrict]];
+   * `--no-end-report` leaves the report out. After a deadlock the
    * waiting processes and failures were already reported; after a halt the runtime's state is not
    * to be trusted, so nothing is added. Not with a clock limit: processes waiting for time are why
    * it stopped (failures are still listed).
@@ -636,15 +646,9 @@ object ProgramRunner {
   /** What a run whose report ran out of memory returns (LastResort wrote the text). */
   private val LostReport = Outcome(ExitFailure, None, Some("the program ran out of memory"))
 
-  /** The run's clock limit (`absc run -l T`, `cogs.absc.clock-limit`): a whole number or a fraction `n/d`. */
+  /** The run's clock limit (`absc run -l T`, a program's `--clock-limit T`): checked by whoever built the options. */
   private def clockLimit(): Option[cogs.runtime.SimTime] =
-    options.clockLimit.map(_.trim).filter(_.nonEmpty).map { s =>
-      s.split('/') match {
-        case Array(n) => cogs.runtime.SimTime.of(new java.math.BigInteger(n), java.math.BigInteger.ONE)
-        case Array(n, d) => cogs.runtime.SimTime.of(new java.math.BigInteger(n), new java.math.BigInteger(d))
-        case _ => throw new IllegalArgumentException(s"cogs.absc.clock-limit: '$s' is not a time")
-      }
-    }
+    options.clockLimit.map(_.trim).filter(_.nonEmpty).map(OptionChecks.clockLimitTime)
 
   /** A fatal error of the JVM as a modeller can act on it: where it happened, and what to raise. */
   private def fatal(rt: CogRuntime, at: String, error: Option[String]): String = {

@@ -1,13 +1,13 @@
 package cogs.absc.run
 
-import java.nio.file.{Path, Paths}
+import java.nio.file.Path
 
 /**
  * The options of one run of a compiled ABS program, as a value: the driver (`absc run`, `absc
  * test`) builds one from its command line and hands it to the runner with the run
  * ([[ProgramRunner.Session]]); a program started on its own (its package's launcher, `java -jar`,
- * `java -cp`) builds one from its command line and the `cogs.absc.*` system properties
- * ([[RunOptions.standalone]]). The runner keeps it in the run's [[RunContext]]: nothing of it
+ * `java -cp`) builds one from its command line ([[ProgramCommandLine]]), over what
+ * [[RunOptions.fromSystemProperties]] reads. The runner keeps it in the run's [[RunContext]]: nothing of it
  * lives in a JVM-wide static, so two runs in one JVM with different options share nothing.
  *
  *  - `workers`: the runtime's worker threads (`--workers N`; None: one per processor, or what
@@ -47,13 +47,14 @@ private[run] object WorkersConfig {
 object RunOptions {
 
   /**
-   * The options given as system properties (`java -Dcogs.absc.clock-limit=5 -jar ...`, and the
-   * `--foreign` bindings `absc package` writes into its launcher). `System.getProperty`, not
+   * What a program on its own takes from system properties: the runtime's worker threads (its own
+   * configuration key, `cogs.executor.parallelism`), the seed of `random` (`cogs.absc.seed`) and
+   * the `--foreign` bindings `absc package` writes into its launcher. The run's options come from
+   * its command line ([[ProgramCommandLine]]), not from properties. `System.getProperty`, not
    * `sys.props`: see [[ProgramRunner]] on start-up cost.
    */
   def fromSystemProperties(): RunOptions = {
     def prop(name: String): Option[String] = Option(System.getProperty(name)).map(_.trim).filter(_.nonEmpty)
-    def flag(name: String, default: Boolean): Boolean = prop(name).fold(default)(_.equalsIgnoreCase("true"))
     val foreign = {
       val b = Map.newBuilder[String, String]
       val names = System.getProperties.stringPropertyNames.iterator
@@ -65,16 +66,6 @@ object RunOptions {
     }
     RunOptions(
       workers = prop("cogs.executor.parallelism").flatMap(_.toIntOption).filter(_ > 0),
-      record = prop("cogs.absc.record").map(Paths.get(_)),
-      recordFormat = prop("cogs.absc.record-format"),
-      replay = prop("cogs.absc.replay").map(Paths.get(_)),
-      clockLimit = prop("cogs.absc.clock-limit"),
-      port = None, // as text, checked by the runner with the arguments: see standalone
-      indexFile = prop("cogs.absc.modelapi.index-file").map(Paths.get(_)),
-      urlPrefix = prop("cogs.absc.modelapi.url-prefix"),
-      staticDir = prop("cogs.absc.modelapi.static-dir").map(Paths.get(_)),
-      strict = flag("cogs.absc.strict", default = false),
-      endReport = flag("cogs.absc.end-report", default = true),
       seed = prop("cogs.absc.seed").map(_.toLong),
       foreign = foreign)
   }
@@ -82,27 +73,6 @@ object RunOptions {
   /** The system property that binds ABS class `absClass` to a Java class (see cogs.absc.lib.Foreign). */
   final val ForeignPrefix = "cogs.absc.foreign."
 
-  /**
-   * The options of a program started on its own (its package's launcher, `java -jar`, `java -cp
-   * ... Main`): the system properties, then the Model API's options anywhere among the program's
-   * arguments (as standalone programs always took them); the port as given, checked by the runner.
-   */
-  def standalone(args: Array[String]): Either[String, (RunOptions, Option[String])] =
-    withArguments(args, fromSystemProperties(), Option(System.getProperty("cogs.absc.modelapi.port")))
-
-  /** `-p PORT`, `--modelapi-index-file FILE`, `--url-prefix P`, `--modelapi-static-dir DIR` among `args`, over `base`. */
-  def withArguments(args: Array[String], base: RunOptions, basePort: Option[String]): Either[String, (RunOptions, Option[String])] = {
-    var o = base
-    var port = basePort
-    def loop(as: List[String]): Option[String] = as match {
-      case ("-p" | "--port") :: v :: more => port = Some(v); loop(more)
-      case "--modelapi-index-file" :: v :: more => o = o.copy(indexFile = Some(Paths.get(v))); loop(more)
-      case "--url-prefix" :: v :: more => o = o.copy(urlPrefix = Some(v)); loop(more)
-      case "--modelapi-static-dir" :: v :: more => o = o.copy(staticDir = Some(Paths.get(v))); loop(more)
-      case List("-p" | "--port" | "--modelapi-index-file" | "--url-prefix" | "--modelapi-static-dir") => Some(s"option '${as.head}' needs a value")
-      case _ :: more => loop(more) // the program's own arguments
-      case Nil => None
-    }
-    loop(Option(args).getOrElse(Array.empty[String]).toList).toLeft((o, port))
-  }
+  /** The name a package's launcher gives its program, for the program's messages (see [[ProgramCommandLine]]). */
+  final val ProgramProperty = "cogs.absc.program"
 }

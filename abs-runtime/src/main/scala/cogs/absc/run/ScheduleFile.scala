@@ -8,8 +8,7 @@ import com.fasterxml.jackson.core.util.{DefaultIndenter, DefaultPrettyPrinter}
 import cogs.runtime.{CogRuntime, ScheduleTrace}
 
 /**
- * `absc run --record FILE` / `--replay FILE` (system properties `cogs.absc.record` and
- * `cogs.absc.replay` for a standalone program): the scheduling decisions of a run (see
+ * `absc run --record FILE` / `--replay FILE` (the same options of a standalone program): the scheduling decisions of a run (see
  * [[cogs.runtime.ScheduleTrace]]) and the seed of its random numbers, as JSON:
  *
  * {{{
@@ -23,7 +22,7 @@ import cogs.runtime.{CogRuntime, ScheduleTrace}
  * where, and exit status 2, not with a result the recorded run did not give. A recording without
  * `methods` (an older one) is replayed as before, unchecked.
  *
- * `--record-format erlang` (`cogs.absc.record-format`) writes the recording in the Erlang
+ * `--record-format erlang` writes the recording in the Erlang
  * backend's trace format instead ([[ErlangTrace]]), for the tools written for that backend, and
  * `--replay` takes such a file too, checked by method name. That format has no place for a seed
  * or a fingerprint: a recording in it draws its random numbers from [[ErlangSeed]] (or
@@ -65,15 +64,12 @@ private[absc] object ScheduleFile {
   final class BadSchedule(message: String) extends Exception(message)
 
   /** The schedule file of a run with options `o` (its record, replay, record format and seed). */
-  def fromOptions(o: RunOptions): Mode =
+  def fromOptions(o: RunOptions): Mode = {
+    // Checked as each command line checks them; again here for options built by other code.
+    OptionChecks.schedule(o.record, o.replay, o.recordFormat.map(_.trim)).foreach(problem => throw new BadSchedule(problem))
     (o.record, o.replay) match {
-      case (Some(_), Some(_)) => throw new BadSchedule("--record and --replay exclude each other")
-      case (Some(r), None) =>
-        val erlang = o.recordFormat.map(_.trim) match {
-          case None | Some("cogs") => false
-          case Some("erlang") => true
-          case Some(other) => throw new BadSchedule(s"--record-format must be 'cogs' or 'erlang', not '$other'")
-        }
+      case (Some(r), _) =>
+        val erlang = o.recordFormat.exists(_.trim == "erlang")
         val seed = o.seed.getOrElse(if (erlang) ErlangSeed else new java.util.SplittableRandom().nextLong())
         Record(r, ScheduleTrace.record(), seed, erlang = erlang)
       case (None, Some(p)) =>
@@ -82,6 +78,7 @@ private[absc] object ScheduleFile {
         if (recorded.steps.isEmpty) Replay(file) else StepReplay(file, recorded.steps.get, recorded.seed, recorded.cogs, recorded.model)
       case (None, None) => Off
     }
+  }
 
 
   /**

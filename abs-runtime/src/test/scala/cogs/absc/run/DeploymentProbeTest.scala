@@ -77,12 +77,14 @@ object DeploymentProbeColdMain {
 }
 
 class DeploymentProbeColdTest {
-  private def loaded(extra: String*): List[String] = {
+  private def loaded(extra: String*): List[String] = loadedWith(extra.toList, Nil)
+
+  private def loadedWith(extra: List[String], args: List[String]): List[String] = {
     val java = Paths.get(System.getProperty("java.home"), "bin", "java").toString
     val log: Path = Files.createTempFile("cogs-cold", ".log")
     try {
       val cmd = List(java) ++ extra ++ List(s"-Xlog:class+load=info:file=$log", "-cp",
-        System.getProperty("java.class.path"), "cogs.absc.run.DeploymentProbeColdMain")
+        System.getProperty("java.class.path"), "cogs.absc.run.DeploymentProbeColdMain") ++ args
       val p = new ProcessBuilder(cmd.asJava).redirectErrorStream(true).start()
       val out = new String(p.getInputStream.readAllBytes())
       assertEquals(0, p.waitFor(), out)
@@ -94,6 +96,19 @@ class DeploymentProbeColdTest {
     val classes = loaded()
     assertTrue(classes.exists(_.contains(" cogs.absc.run.ProgramRunner$ ")), "the class-load log is read")
     assertEquals(Nil, classes.filter(_.contains(" com.typesafe.config.")).take(3))
+  }
+
+  /**
+   * A program's command line is parsed by picocli (ProgramCommandLine), but one without options
+   * (none, or `--` and the program's arguments: every fast-path run of `absc run`) loads none of it.
+   */
+  @Test def aCommandLineWithoutOptionsLoadsNoPicocli(): Unit = {
+    for (args <- List(Nil, List("--", "--workers", "0"))) {
+      val classes = loadedWith(Nil, args)
+      assertTrue(classes.exists(_.contains(" cogs.absc.run.ProgramRunner$ ")), "the class-load log is read")
+      assertEquals(Nil, classes.filter(_.contains(" picocli.")).take(3), s"args: $args")
+    }
+    assertTrue(loadedWith(Nil, List("--no-end-report")).exists(_.contains(" picocli.CommandLine ")), "an option is parsed by picocli")
   }
 
   @Test def aConfigPropertyLoadsConfig(): Unit = {

@@ -5,8 +5,9 @@ import scala.jdk.CollectionConverters._
 
 /**
  * One node of a packaged ABS model (`absc package --cluster`, `OUT/bin/run --node NAME --config
- * FILE`): `RunNode MAIN_OBJECT NAME [ARGS..]` with the cluster's configuration as
- * `-Dconfig.file`. Reads this node's and the main node's addresses from
+ * FILE`): `RunNode MAIN_OBJECT NAME [COMMAND LINE..]` with the cluster's configuration as
+ * `-Dconfig.file`; the main node hands COMMAND LINE to the model's main as its command line
+ * (cogs.absc.run.ProgramCommandLine: options, then `--` and the program's arguments). Reads this node's and the main node's addresses from
  * `cogs.distributed.nodes { main = "HOST:PORT", NAME = "HOST:PORT" }`, sets Pekko's address and
  * seed node from them, and runs the model's main (node `main`) or [[ServeModel]] (any other).
  * What `absc run --node` gives a node as system properties, for a package without absc.

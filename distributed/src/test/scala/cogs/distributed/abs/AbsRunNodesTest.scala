@@ -76,7 +76,10 @@ class AbsRunNodesTest {
   }
 
   @Test def dcOnNodesOnTwoLocalJvms(): Unit = {
-    val absc = new Absc("--nodes", "local:2", "--deploy", "Right=n1", example.toString)
+    // The run's options reach the main node as its command line, the program's arguments after
+    // `--` (an option there is the program's: a command line the node could not parse ends with 2).
+    val absc = new Absc("--nodes", "local:2", "--deploy", "Right=n1", "--workers", "2", "--no-end-report", example.toString,
+      "--", "--workers", "0")
     try {
       val status = absc.await(300)
       val out = absc.stdout
