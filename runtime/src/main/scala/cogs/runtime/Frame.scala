@@ -24,10 +24,10 @@ package cogs.runtime
  * another thread only inside its process, which the inbox or the run-state word hands over with
  * release/acquire order (as the `Proc` node stack always was): no new hand-off.
  *
- * Step 6 moves this into `cogs.runtime.internal`; until then it is `private[runtime]` for Scala
- * and public in bytecode (Java code such as the benchmarks uses it).
+ * Public because absc's generated Scala is frame code (issue 26, step 7); step 6 is to move it,
+ * with [[Process]], into `cogs.runtime.internal`.
  */
-private[runtime] abstract class Frame {
+abstract class Frame {
   /** Go on after the suspension: `in` is the value of the scheduling point or of the inner call. */
   def resume(p: Process, in: Any): Any
 
@@ -35,7 +35,7 @@ private[runtime] abstract class Frame {
   def fail(p: Process, e: Throwable): Any = throw e
 }
 
-private[runtime] object Frame {
+object Frame {
   /** What a method in frame form returns when it suspended: never a value of the program. */
   val Suspended: AnyRef = new AnyRef { override def toString = "Frame.Suspended" }
 
@@ -53,8 +53,18 @@ private[runtime] object Frame {
  * ([[Proc.frames]]). As a function it gives the `Proc` node that runs it, so it can go wherever a
  * `Proc` method's call goes; the slice loop recognises it and runs it without that node.
  */
-private[runtime] abstract class FrameCall extends (Active => Proc[Any]) {
+abstract class FrameCall extends (Active => Proc[Any]) {
   /** Run the method on `self`, in process `p`: its value or [[Frame.Suspended]]. */
   def run(p: Process, self: Active): Any
   final def apply(self: Active): Proc[Any] = new Proc.CallFrames(self, this)
+  /** This call on `self` as a computation of type `Proc[A]` (the method's `Proc` face). */
+  final def on[A](self: Active): Proc[A] = new Proc.CallFrames(self, this).asInstanceOf[Proc[A]]
+}
+
+object FrameCall {
+  /**
+   * `call` on `self` as a computation of type `Proc[A]`: how generated code gives a method in frame
+   * form its `Proc` face, with the call written as a lambda (`FrameCall.on[A](this) { (p, _) => m(p, x) }`).
+   */
+  def on[A](self: Active)(call: FrameCall): Proc[A] = call.on[A](self)
 }
