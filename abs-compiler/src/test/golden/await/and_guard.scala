@@ -9,9 +9,11 @@ object Test {
 
   trait Slow extends Active {
     def compute(): Proc[AbsInt]
+    def compute$entry(p$: Process): Any
   }
   object Slow {
-    def compute(): Slow => Proc[AbsInt] = _.compute()
+    def compute(): Slow => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Slow].compute$entry(p$) }
   }
 
   final class SlowImpl() extends AbsObject with Slow {
@@ -20,18 +22,25 @@ object Test {
     def compute(): Proc[AbsInt] = {
       Proc.done(AbsInt(10))
     }
+    def compute$entry(p$: Process): Any =
+      Proc.now(compute())
   }
   object SlowImpl {
-    def compute(): SlowImpl => Proc[AbsInt] = _.compute()
+    def compute(): SlowImpl => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[SlowImpl].compute$entry(p$) }
   }
 
   trait Combiner extends Active {
     def allow(): Proc[Unit]
+    def allow$entry(p$: Process): Any
     def combine(s: Slow): Proc[AbsInt]
+    def combine$entry(p$: Process, s: Slow): Any
   }
   object Combiner {
-    def allow(): Combiner => Proc[Unit] = _.allow()
-    def combine(s: Slow): Combiner => Proc[AbsInt] = _.combine(s)
+    def allow(): Combiner => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Combiner].allow$entry(p$) }
+    def combine(s: Slow): Combiner => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Combiner].combine$entry(p$, s) }
   }
 
   final class CombinerImpl() extends AbsObject with Combiner {
@@ -44,6 +53,8 @@ object Test {
       this.allowed = true
       Proc.unit
     }
+    def allow$entry(p$: Process): Any =
+      Proc.now(allow())
 
     def combine(s: Slow): Proc[AbsInt] =
       FrameCall.on[AbsInt](this) { (p$, _) => combine$f(p$, s) }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
@@ -62,10 +73,14 @@ object Test {
         }
       }
     }
+    def combine$entry(p$: Process, s: Slow): Any =
+      try recovering$(p$, combine$f(p$, s)) catch { case e$: Throwable => throw recover$(e$) }
   }
   object CombinerImpl {
-    def allow(): CombinerImpl => Proc[Unit] = _.allow()
-    def combine(s: Slow): CombinerImpl => Proc[AbsInt] = _.combine(s)
+    def allow(): CombinerImpl => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[CombinerImpl].allow$entry(p$) }
+    def combine(s: Slow): CombinerImpl => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[CombinerImpl].combine$entry(p$, s) }
   }
 
   // the main block

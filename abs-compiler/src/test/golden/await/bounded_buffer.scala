@@ -9,11 +9,15 @@ object Test {
 
   trait Buffer extends Active {
     def put_(v: AbsInt): Proc[Unit]
+    def put_$entry(p$: Process, v: AbsInt): Any
     def take_(): Proc[AbsInt]
+    def take_$entry(p$: Process): Any
   }
   object Buffer {
-    def put_(v: AbsInt): Buffer => Proc[Unit] = _.put_(v)
-    def take_(): Buffer => Proc[AbsInt] = _.take_()
+    def put_(v: AbsInt): Buffer => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Buffer].put_$entry(p$, v) }
+    def take_(): Buffer => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Buffer].take_$entry(p$) }
   }
 
   final class BufferImpl(var capacity: AbsInt) extends AbsObject with Buffer {
@@ -32,6 +36,8 @@ object Test {
         ()
       }
     }
+    def put_$entry(p$: Process, v: AbsInt): Any =
+      try recovering$(p$, put_$f(p$, v)) catch { case e$: Throwable => throw recover$(e$) }
 
     def take_(): Proc[AbsInt] =
       FrameCall.on[AbsInt](this) { (p$, _) => take_$f(p$) }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
@@ -47,17 +53,23 @@ object Test {
         v
       }
     }
+    def take_$entry(p$: Process): Any =
+      try recovering$(p$, take_$f(p$)) catch { case e$: Throwable => throw recover$(e$) }
   }
   object BufferImpl {
-    def put_(v: AbsInt): BufferImpl => Proc[Unit] = _.put_(v)
-    def take_(): BufferImpl => Proc[AbsInt] = _.take_()
+    def put_(v: AbsInt): BufferImpl => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[BufferImpl].put_$entry(p$, v) }
+    def take_(): BufferImpl => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[BufferImpl].take_$entry(p$) }
   }
 
   trait Producer extends Active {
     def produce(from__ : AbsInt, to__ : AbsInt): Proc[Unit]
+    def produce$entry(p$: Process, from__ : AbsInt, to__ : AbsInt): Any
   }
   object Producer {
-    def produce(from__ : AbsInt, to__ : AbsInt): Producer => Proc[Unit] = _.produce(from__, to__)
+    def produce(from__ : AbsInt, to__ : AbsInt): Producer => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Producer].produce$entry(p$, from__, to__) }
   }
 
   final class ProducerImpl(var b: Buffer) extends AbsObject with Producer {
@@ -86,16 +98,21 @@ object Test {
       }
       loop$1()
     }
+    def produce$entry(p$: Process, from__ : AbsInt, to__ : AbsInt): Any =
+      try recovering$(p$, produce$f(p$, from__, to__)) catch { case e$: Throwable => throw recover$(e$) }
   }
   object ProducerImpl {
-    def produce(from__ : AbsInt, to__ : AbsInt): ProducerImpl => Proc[Unit] = _.produce(from__, to__)
+    def produce(from__ : AbsInt, to__ : AbsInt): ProducerImpl => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[ProducerImpl].produce$entry(p$, from__, to__) }
   }
 
   trait Consumer extends Active {
     def consume(n: AbsInt): Proc[AbsInt]
+    def consume$entry(p$: Process, n: AbsInt): Any
   }
   object Consumer {
-    def consume(n: AbsInt): Consumer => Proc[AbsInt] = _.consume(n)
+    def consume(n: AbsInt): Consumer => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Consumer].consume$entry(p$, n) }
   }
 
   final class ConsumerImpl(var b: Buffer) extends AbsObject with Consumer {
@@ -134,9 +151,12 @@ object Test {
       }
       if (r$2.asInstanceOf[AnyRef] eq Frame.Suspended) p$.suspendedIn((p$, in$) => k$2(in$)) else k$2(r$2)
     }
+    def consume$entry(p$: Process, n: AbsInt): Any =
+      try recovering$(p$, consume$f(p$, n)) catch { case e$: Throwable => throw recover$(e$) }
   }
   object ConsumerImpl {
-    def consume(n: AbsInt): ConsumerImpl => Proc[AbsInt] = _.consume(n)
+    def consume(n: AbsInt): ConsumerImpl => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[ConsumerImpl].consume$entry(p$, n) }
   }
 
   // the main block

@@ -9,9 +9,11 @@ object Shadowing {
 
   trait Counter extends Active {
     def next_(): Proc[AbsInt]
+    def next_$entry(p$: Process): Any
   }
   object Counter {
-    def next_(): Counter => Proc[AbsInt] = _.next_()
+    def next_(): Counter => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Counter].next_$entry(p$) }
   }
 
   final class C() extends AbsObject with Counter {
@@ -36,9 +38,12 @@ object Shadowing {
         x
       }
     }
+    def next_$entry(p$: Process): Any =
+      next_$f(p$)
   }
   object C {
-    def next_(): C => Proc[AbsInt] = _.next_()
+    def next_(): C => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[C].next_$entry(p$) }
   }
 
   // shadowing.abs:19

@@ -13,15 +13,23 @@ object SchedulerReadsFields {
 
   trait Worker extends Active {
     def ping(): Proc[Unit]
+    def ping$entry(p$: Process): Any
     def pong(): Proc[Unit]
+    def pong$entry(p$: Process): Any
     def open_(): Proc[Unit]
+    def open_$entry(p$: Process): Any
     def done(n: AbsInt): Proc[List[String]]
+    def done$entry(p$: Process, n: AbsInt): Any
   }
   object Worker {
-    def ping(): Worker => Proc[Unit] = _.ping()
-    def pong(): Worker => Proc[Unit] = _.pong()
-    def open_(): Worker => Proc[Unit] = _.open_()
-    def done(n: AbsInt): Worker => Proc[List[String]] = _.done(n)
+    def ping(): Worker => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Worker].ping$entry(p$) }
+    def pong(): Worker => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Worker].pong$entry(p$) }
+    def open_(): Worker => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Worker].open_$entry(p$) }
+    def done(n: AbsInt): Worker => Proc[List[String]] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Worker].done$entry(p$, n) }
   }
 
   final class W(var preferred: String) extends AbsObject with Worker {
@@ -41,6 +49,8 @@ object SchedulerReadsFields {
         ()
       }
     }
+    def ping$entry(p$: Process): Any =
+      try recovering$(p$, ping$f(p$)) catch { case e$: Throwable => throw recover$(e$) }
 
     def pong(): Proc[Unit] =
       FrameCall.on[Unit](this) { (p$, _) => pong$f(p$) }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
@@ -53,6 +63,8 @@ object SchedulerReadsFields {
         ()
       }
     }
+    def pong$entry(p$: Process): Any =
+      try recovering$(p$, pong$f(p$)) catch { case e$: Throwable => throw recover$(e$) }
 
     def open_(): Proc[Unit] = {
       if (dead$ != null) throw ObjectDeadException
@@ -60,6 +72,8 @@ object SchedulerReadsFields {
       this.isOpen = true
       Proc.unit
     }
+    def open_$entry(p$: Process): Any =
+      Proc.now(open_())
 
     def done(n: AbsInt): Proc[List[String]] =
       FrameCall.on[List[String]](this) { (p$, _) => done$f(p$, n) }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
@@ -71,12 +85,18 @@ object SchedulerReadsFields {
         this.log_
       }
     }
+    def done$entry(p$: Process, n: AbsInt): Any =
+      try recovering$(p$, done$f(p$, n)) catch { case e$: Throwable => throw recover$(e$) }
   }
   object W {
-    def ping(): W => Proc[Unit] = _.ping()
-    def pong(): W => Proc[Unit] = _.pong()
-    def open_(): W => Proc[Unit] = _.open_()
-    def done(n: AbsInt): W => Proc[List[String]] = _.done(n)
+    def ping(): W => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[W].ping$entry(p$) }
+    def pong(): W => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[W].pong$entry(p$) }
+    def open_(): W => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[W].open_$entry(p$) }
+    def done(n: AbsInt): W => Proc[List[String]] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[W].done$entry(p$, n) }
   }
 
   // the main block

@@ -9,11 +9,15 @@ object Listing1 {
 
   trait Ainterface extends Active {
     def recursive_m(i: AbsInt, id: AbsInt): Proc[AbsInt]
+    def recursive_m$entry(p$: Process, i: AbsInt, id: AbsInt): Any
     def counter(): Proc[AbsInt]
+    def counter$entry(p$: Process): Any
   }
   object Ainterface {
-    def recursive_m(i: AbsInt, id: AbsInt): Ainterface => Proc[AbsInt] = _.recursive_m(i, id)
-    def counter(): Ainterface => Proc[AbsInt] = _.counter()
+    def recursive_m(i: AbsInt, id: AbsInt): Ainterface => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Ainterface].recursive_m$entry(p$, i, id) }
+    def counter(): Ainterface => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Ainterface].counter$entry(p$) }
   }
 
   final class A() extends AbsObject with Ainterface {
@@ -42,6 +46,8 @@ object Listing1 {
       }
       if (r$1.asInstanceOf[AnyRef] eq Frame.Suspended) p$.suspendedIn((p$, in$) => k$1(in$)) else k$1(r$1)
     }
+    def recursive_m$entry(p$: Process, i: AbsInt, id: AbsInt): Any =
+      try recovering$(p$, recursive_m$f(p$, i, id)) catch { case e$: Throwable => throw recover$(e$) }
 
     def compute(): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
@@ -49,16 +55,23 @@ object Listing1 {
       this.result = this.result + AbsInt(1)
       Proc.done(this.result)
     }
+    def compute$entry(p$: Process): Any =
+      Proc.now(compute())
 
     def counter(): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
       Proc.done(this.result)
     }
+    def counter$entry(p$: Process): Any =
+      Proc.now(counter())
   }
   object A {
-    def recursive_m(i: AbsInt, id: AbsInt): A => Proc[AbsInt] = _.recursive_m(i, id)
-    def compute(): A => Proc[AbsInt] = _.compute()
-    def counter(): A => Proc[AbsInt] = _.counter()
+    def recursive_m(i: AbsInt, id: AbsInt): A => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[A].recursive_m$entry(p$, i, id) }
+    def compute(): A => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[A].compute$entry(p$) }
+    def counter(): A => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[A].counter$entry(p$) }
   }
 
   // the main block

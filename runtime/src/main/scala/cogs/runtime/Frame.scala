@@ -67,4 +67,11 @@ object FrameCall {
    * form its `Proc` face, with the call written as a lambda (`FrameCall.on[A](this) { (p, _) => m(p, x) }`).
    */
   def on[A](self: Active)(call: FrameCall): Proc[A] = call.on[A](self)
+
+  /**
+   * `call` as the message of an asynchronous call on an object of type `T` (what `send` and
+   * `Proc.sync` take): the slice loop runs it with no `Proc` node, and applied as a function it
+   * is the method's `Proc` face. The cast is free: a `FrameCall` is an `Active => Proc[Any]`.
+   */
+  def message[T <: Active, R](call: FrameCall): T => Proc[R] = call.asInstanceOf[T => Proc[R]]
 }

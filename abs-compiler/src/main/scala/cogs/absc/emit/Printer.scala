@@ -455,7 +455,10 @@ private[emit] final class Printer {
     case i: LInterface =>
       blank()
       line(s"trait ${i.name} extends ${("Active" :: i.supers.map(tpe)).mkString(" with ")} {")
-      indented(i.methods.foreach(s => line(s"def ${s.name}${params(s.params)}: Proc[${tpe(s.result)}]")))
+      indented(i.methods.foreach { s =>
+        line(s"def ${s.name}${params(s.params)}: Proc[${tpe(s.result)}]")
+        line(s"def ${entryName(s)}${params(("p$", T.Ref("Process")) :: s.params)}: Any")
+      })
       line("}")
       messages(i.name, i.methods)
     case c: LClass => cls(c)
@@ -499,7 +502,9 @@ private[emit] final class Printer {
   private def messages(owner: String, sigs: List[LSig]): Unit = {
     line(s"object $owner {")
     indented(sigs.foreach { s =>
-      line(s"def ${s.name}${params(s.params)}: $owner => Proc[${tpe(s.result)}] = _.${s.name}${s.params.map(_._1).mkString("(", ", ", ")")}")
+      // A call as data: the callee's entry in frame form (`m$entry`), run by the slice loop as it is.
+      line(s"def ${s.name}${params(s.params)}: $owner => Proc[${tpe(s.result)}] =")
+      indented(line(s"FrameCall.message { (p$$, o$$) => o$$.asInstanceOf[$owner].${entryName(s)}${("p$" :: s.params.map(_._1)).mkString("(", ", ", ")")} }"))
     })
     line("}")
   }
@@ -571,9 +576,36 @@ private[emit] final class Printer {
     line("}")
   }
 
-  private def method(m: LMethod): Unit = m.direct match {
-    case Some(direct) => directMethod(m, direct)
-    case None => procMethod(m)
+  private def method(m: LMethod): Unit = {
+    m.direct match {
+      case Some(direct) => directMethod(m, direct)
+      case None => procMethod(m)
+    }
+    entry(m)
+  }
+
+  /** The name of a method's entry for asynchronous calls (ABS names have no `$`). */
+  private def entryName(s: LSig): String = s"${s.name}$$entry"
+
+  /**
+   * `m$entry(p$, ..)`: what an asynchronous call of `m` runs (its message, `FrameCall.message`),
+   * returning the value or `Frame.Suspended`: the frame form, under the failure handler when the
+   * method has one (`recovering$` links the frame that hands a later failure to `recover$`); a
+   * plain method's value; without a frame form (an IR printed before the `frames` pass), the
+   * method's `Proc` face run by the interpreter.
+   */
+  private def entry(m: LMethod): Unit = {
+    val head = s"def ${entryName(m.sig)}${params(("p$", T.Ref("Process")) :: m.sig.params)}: Any ="
+    val args = m.sig.params.map(_._1).mkString("(", ", ", ")")
+    val pArgs = ("p$" :: m.sig.params.map(_._1)).mkString("(", ", ", ")")
+    line(head)
+    indented((m.frameCode, m.direct) match {
+      case (Some((f, _)), _) if m.handler => line(s"try recovering$$(p$$, $f$pArgs) catch { case e$$: Throwable => throw recover$$(e$$) }")
+      case (Some((f, _)), _) => line(s"$f$pArgs")
+      case (None, Some(direct)) => line(s"$direct$args")
+      case (None, None) if m.cps.isDefined => line(s"p$$.run(${m.sig.name}$args)") // no frame form: its Proc face, interpreted
+      case (None, None) => line(s"Proc.now(${m.sig.name}$args)")
+    })
   }
 
   /**
