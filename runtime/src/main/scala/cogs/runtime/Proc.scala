@@ -1,5 +1,7 @@
 package cogs.runtime
 
+import cogs.runtime.internal.{Frame, FrameCall}
+
 import java.util.function.{Function => JFunction, Supplier}
 import scala.util.control.ControlThrowable
 

@@ -1,5 +1,7 @@
 package cogs.runtime
 
+import cogs.runtime.internal.{Frame, FrameCall}
+
 /**
  * One process: an asynchronous call being served (or the main block), with the rest of its work
  * as data: the next [[Proc]] node to interpret and a stack of continuation frames (the
@@ -10,13 +12,13 @@ package cogs.runtime
  * docs/runtime-design.md, section 2). A one-way call (`tell`) hands it to nobody, and then its
  * future word is never touched: ending it costs no CAS unless it asked for its [[destiny]].
  */
-final class Process private[runtime] (
+private[runtime] final class Process(
     private[runtime] val cog: Cog,
     target$ : Active,
     private[runtime] val label: String,
     withFuture: Boolean,
     entry: Active => Proc[Any]
-) extends ProcessCore(ProcessCore.QUEUED) with FutCore.Waiter with Scheduled {
+) extends ProcessCore(ProcessCore.QUEUED) with FutCore.Waiter with Scheduled with internal.Process {
 
   /** [[Scheduled.method]]: the call's label. */
   def method: String = label
@@ -100,7 +102,7 @@ final class Process private[runtime] (
 
   private[runtime] def hasFrames: Boolean = sp > 0
   /** Frames on the stack (ScaleTest checks that loops keep it constant). */
-  private[runtime] def depth: Int = sp
+  def depth: Int = sp
 
   private[runtime] def push(frame: AnyRef): Unit = {
     var s = stack

@@ -1,5 +1,7 @@
 package cogs.runtime
 
+import cogs.runtime.internal.{Frame, FrameCall, Process}
+
 import org.junit.jupiter.api.Assertions._
 import org.junit.jupiter.api.{AfterEach, Test}
 import TestObjects._

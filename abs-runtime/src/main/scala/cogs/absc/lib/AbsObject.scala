@@ -1,6 +1,7 @@
 package cogs.absc.lib
 
-import cogs.runtime.{ActiveObject, Frame, Process}
+import cogs.runtime.ActiveObject
+import cogs.runtime.internal.{Frame, Process}
 
 /**
  * The base class of every class absc generates from an ABS class: what each of them needs and

@@ -1,4 +1,56 @@
-package cogs.runtime
+package cogs.runtime.internal
+
+import cogs.runtime.{Active, Fut, Guard, Proc}
+
+/**
+ * A process as frame code sees it (the runtime's `cogs.runtime.Process` is the one class that
+ * implements it): the scheduling points a method in frame form names, the frames it links, and
+ * the nesting of its plain synchronous calls. Every method here is called by the process's own
+ * COG's main task while the process runs (see [[Frame]] for why that needs no hand-off).
+ */
+trait Process {
+  /** Link `f` (the frame of a method that suspends) on the way out; returns [[Frame.Suspended]]. */
+  def suspendedIn(f: Frame): AnyRef
+  /**
+   * Any other computation (a loop, a try, a call, written as a `Proc`) run by the interpreter from
+   * frame code: the process goes on with `next` and the frame resumes with its value.
+   */
+  def run(next: Proc[_]): AnyRef
+  /** `await f?` and then the value of `f` (its failure is raised): the frame resumes with the value. */
+  def awaitFut(f: Fut[_]): AnyRef
+  /** `await g`: the frame resumes (with `()`) once the guard holds. */
+  def awaitGuard(g: Guard): AnyRef
+  /** `suspend`: let the COG run the others that are enabled, then resume (with `()`). */
+  def yieldNow(): AnyRef
+  /** `f.get`: block the COG until `f` is resolved; the frame resumes with its value. */
+  def getFut(f: Fut[_]): AnyRef
+  /**
+   * A synchronous call of a `Proc` method (`o.m()` where `m` is written with `Proc`): it always
+   * goes through the interpreter, so the caller suspends here and its frame resumes with the
+   * callee's value. On an object of another COG it is a send and a `get`, as `Proc.sync` is.
+   */
+  def callProc[T <: Active](target: T, label: String, call: T => Proc[Any]): AnyRef
+  /**
+   * A synchronous call of a method in frame form given as data: on this COG's object it runs now,
+   * a plain JVM call (or a pending call if too deep, see [[enter]]); on another COG's object it is
+   * a send and a `get` (the frame resumes with the value).
+   */
+  def callFrames(target: Active, label: String, call: FrameCall): Any
+  /**
+   * Before a plain synchronous call in frame form (`this.m(p, ..)`): true if it may be made on the
+   * JVM stack (then [[exit]] after it, also when it throws); false at [[Frame.MaxDepth]] nested
+   * calls, when the call site returns [[pendingCall]] instead, so that a million-deep recursion
+   * unwinds into frames and goes on from an empty JVM stack (the trampoline).
+   */
+  def enter(): Boolean
+  def exit(): Unit
+  /** The call the slice loop makes next, on an empty JVM stack; the caller links its frame. */
+  def pendingCall(target: Active, call: FrameCall): AnyRef
+  /** The callee of the process's call (the object whose method it runs), until it ended successfully. */
+  def target: Active
+  /** Frames on the process's stack (tests check that loops keep it constant). */
+  def depth: Int
+}
 
 /**
  * The frame form of a method that may suspend (docs/runtime-design.md, section 3; "Step 4, as
@@ -24,8 +76,8 @@ package cogs.runtime
  * another thread only inside its process, which the inbox or the run-state word hands over with
  * release/acquire order (as the `Proc` node stack always was): no new hand-off.
  *
- * Public because absc's generated Scala is frame code (issue 26, step 7); step 6 is to move it,
- * with [[Process]], into `cogs.runtime.internal`.
+ * In `cogs.runtime.internal` (issue 26, step 6): public, because absc's generated Scala is frame
+ * code (step 7), but not part of the API a user of the runtime programs against.
  */
 abstract class Frame {
   /** Go on after the suspension: `in` is the value of the scheduling point or of the inner call. */
