@@ -3,15 +3,18 @@
 package absmodel
 
 import cogs.runtime.{Active, ActiveObject, Cogs, Fut, Guard, Proc}
+import cogs.runtime.internal.{Frame, FrameCall, Process}
 import cogs.absc.lib._
 
 object Test {
 
   trait Slow extends Active {
     def compute(): Proc[AbsInt]
+    def compute$entry(p$: Process): Any
   }
   object Slow {
-    def compute(): Slow => Proc[AbsInt] = _.compute()
+    def compute(): Slow => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Slow].compute$entry(p$) }
   }
 
   final class SlowImpl() extends AbsObject with Slow {
@@ -20,18 +23,25 @@ object Test {
     def compute(): Proc[AbsInt] = {
       Proc.done(AbsInt(10))
     }
+    def compute$entry(p$: Process): Any =
+      Proc.now(compute())
   }
   object SlowImpl {
-    def compute(): SlowImpl => Proc[AbsInt] = _.compute()
+    def compute(): SlowImpl => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[SlowImpl].compute$entry(p$) }
   }
 
   trait Combiner extends Active {
     def allow(): Proc[Unit]
+    def allow$entry(p$: Process): Any
     def combine(s: Slow): Proc[AbsInt]
+    def combine$entry(p$: Process, s: Slow): Any
   }
   object Combiner {
-    def allow(): Combiner => Proc[Unit] = _.allow()
-    def combine(s: Slow): Combiner => Proc[AbsInt] = _.combine(s)
+    def allow(): Combiner => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Combiner].allow$entry(p$) }
+    def combine(s: Slow): Combiner => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Combiner].combine$entry(p$, s) }
   }
 
   final class CombinerImpl() extends AbsObject with Combiner {
@@ -44,25 +54,34 @@ object Test {
       this.allowed = true
       Proc.unit
     }
+    def allow$entry(p$: Process): Any =
+      Proc.now(allow())
 
-    def combine(s: Slow): Proc[AbsInt] = {
+    def combine(s: Slow): Proc[AbsInt] =
+      FrameCall.on[AbsInt](this) { (p$, _) => combine$f(p$, s) }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+    def combine$f(p$: Process, s: Slow): Any = {
       if (dead$ != null) throw ObjectDeadException
-      Proc.defer {
-        // and_guard.abs:13
-        val f: Fut[AbsInt] = nullCheck(s, "compute", "await/and_guard.abs:13:20").send("compute")(Slow.compute())
-        // and_guard.abs:14
-        Proc.await(Guard.future(f) & Guard.cond("and_guard.abs:14:16")(this.allowed)).flatMap { _ =>
-          // and_guard.abs:15
-          f.getAt("and_guard.abs:15:15").map { (v: AbsInt) =>
-            v + AbsInt(1)
-          }
+      // and_guard.abs:13
+      val f: Fut[AbsInt] = nullCheck(s, "compute", "await/and_guard.abs:13:20").send("compute")(Slow.compute())
+      // and_guard.abs:14
+      p$.run(Proc.await(Guard.future(f) & Guard.cond("and_guard.abs:14:16")(this.allowed)))
+      p$.suspendedIn { (p$, in$) =>
+        // and_guard.abs:15
+        p$.run(f.getAt("and_guard.abs:15:15"))
+        p$.suspendedIn { (p$, in$) =>
+          val v: AbsInt = in$.asInstanceOf[AbsInt]
+          v + AbsInt(1)
         }
-      }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+      }
     }
+    def combine$entry(p$: Process, s: Slow): Any =
+      try recovering$(p$, combine$f(p$, s)) catch { case e$: Throwable => throw recover$(e$) }
   }
   object CombinerImpl {
-    def allow(): CombinerImpl => Proc[Unit] = _.allow()
-    def combine(s: Slow): CombinerImpl => Proc[AbsInt] = _.combine(s)
+    def allow(): CombinerImpl => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[CombinerImpl].allow$entry(p$) }
+    def combine(s: Slow): CombinerImpl => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[CombinerImpl].combine$entry(p$, s) }
   }
 
   // the main block

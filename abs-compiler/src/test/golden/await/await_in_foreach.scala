@@ -3,15 +3,18 @@
 package absmodel
 
 import cogs.runtime.{Active, ActiveObject, Cogs, Fut, Guard, Proc}
+import cogs.runtime.internal.{Frame, FrameCall, Process}
 import cogs.absc.lib._
 
 object Test {
 
   trait Len extends Active {
     def len(s: String): Proc[AbsInt]
+    def len$entry(p$: Process, s: String): Any
   }
   object Len {
-    def len(s: String): Len => Proc[AbsInt] = _.len(s)
+    def len(s: String): Len => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Len].len$entry(p$, s) }
   }
 
   final class LenImpl() extends AbsObject with Len {
@@ -23,9 +26,12 @@ object Test {
         Proc.done(strlen(s))
       } catch { case e$: Throwable => throw recover$(e$) }
     }
+    def len$entry(p$: Process, s: String): Any =
+      Proc.now(len(s))
   }
   object LenImpl {
-    def len(s: String): LenImpl => Proc[AbsInt] = _.len(s)
+    def len(s: String): LenImpl => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[LenImpl].len$entry(p$, s) }
   }
 
   // the main block

@@ -3,6 +3,7 @@
 package absmodel
 
 import cogs.runtime.{Active, ActiveObject, Cogs, Fut, Guard, Proc}
+import cogs.runtime.internal.{Frame, FrameCall, Process}
 import cogs.absc.lib._
 
 object Test {
@@ -11,9 +12,11 @@ object Test {
 
   trait Num extends Active {
     def get10(): Proc[AbsInt]
+    def get10$entry(p$: Process): Any
   }
   object Num {
-    def get10(): Num => Proc[AbsInt] = _.get10()
+    def get10(): Num => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Num].get10$entry(p$) }
   }
 
   final class NumImpl() extends AbsObject with Num {
@@ -22,9 +25,12 @@ object Test {
     def get10(): Proc[AbsInt] = {
       Proc.done(AbsInt(10))
     }
+    def get10$entry(p$: Process): Any =
+      Proc.now(get10())
   }
   object NumImpl {
-    def get10(): NumImpl => Proc[AbsInt] = _.get10()
+    def get10(): NumImpl => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[NumImpl].get10$entry(p$) }
   }
 
   // the main block

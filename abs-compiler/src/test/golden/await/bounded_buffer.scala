@@ -3,115 +3,161 @@
 package absmodel
 
 import cogs.runtime.{Active, ActiveObject, Cogs, Fut, Guard, Proc}
+import cogs.runtime.internal.{Frame, FrameCall, Process}
 import cogs.absc.lib._
 
 object Test {
 
   trait Buffer extends Active {
     def put_(v: AbsInt): Proc[Unit]
+    def put_$entry(p$: Process, v: AbsInt): Any
     def take_(): Proc[AbsInt]
+    def take_$entry(p$: Process): Any
   }
   object Buffer {
-    def put_(v: AbsInt): Buffer => Proc[Unit] = _.put_(v)
-    def take_(): Buffer => Proc[AbsInt] = _.take_()
+    def put_(v: AbsInt): Buffer => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Buffer].put_$entry(p$, v) }
+    def take_(): Buffer => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Buffer].take_$entry(p$) }
   }
 
   final class BufferImpl(var capacity: AbsInt) extends AbsObject with Buffer {
     var items: List[AbsInt] = Nil
     override def traceName: String = "BufferImpl"
 
-    def put_(v: AbsInt): Proc[Unit] = {
+    def put_(v: AbsInt): Proc[Unit] =
+      FrameCall.on[Unit](this) { (p$, _) => put_$f(p$, v) }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+    def put_$f(p$: Process, v: AbsInt): Any = {
       if (dead$ != null) throw ObjectDeadException
-      Proc.defer {
-        // bounded_buffer.abs:9
-        Proc.await(Guard.cond("bounded_buffer.abs:9:11")(length(this.items) < this.capacity)).flatMap { _ =>
-          // bounded_buffer.abs:10
-          this.items = appendright(this.items, v)
-          Proc.unit
-        }
-      }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+      // bounded_buffer.abs:9
+      p$.run(Proc.await(Guard.cond("bounded_buffer.abs:9:11")(length(this.items) < this.capacity)))
+      p$.suspendedIn { (p$, in$) =>
+        // bounded_buffer.abs:10
+        this.items = appendright(this.items, v)
+        ()
+      }
     }
+    def put_$entry(p$: Process, v: AbsInt): Any =
+      try recovering$(p$, put_$f(p$, v)) catch { case e$: Throwable => throw recover$(e$) }
 
-    def take_(): Proc[AbsInt] = {
+    def take_(): Proc[AbsInt] =
+      FrameCall.on[AbsInt](this) { (p$, _) => take_$f(p$) }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+    def take_$f(p$: Process): Any = {
       if (dead$ != null) throw ObjectDeadException
-      Proc.defer {
-        // bounded_buffer.abs:13
-        Proc.await(Guard.cond("bounded_buffer.abs:13:11")(this.items != Nil)).flatMap { _ =>
-          // bounded_buffer.abs:14
-          val v: AbsInt = head(this.items, "await/bounded_buffer.abs:14:13")
-          // bounded_buffer.abs:15
-          this.items = tail(this.items, "await/bounded_buffer.abs:15:13")
-          Proc.done(v)
-        }
-      }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+      // bounded_buffer.abs:13
+      p$.run(Proc.await(Guard.cond("bounded_buffer.abs:13:11")(this.items != Nil)))
+      p$.suspendedIn { (p$, in$) =>
+        // bounded_buffer.abs:14
+        val v: AbsInt = head(this.items, "await/bounded_buffer.abs:14:13")
+        // bounded_buffer.abs:15
+        this.items = tail(this.items, "await/bounded_buffer.abs:15:13")
+        v
+      }
     }
+    def take_$entry(p$: Process): Any =
+      try recovering$(p$, take_$f(p$)) catch { case e$: Throwable => throw recover$(e$) }
   }
   object BufferImpl {
-    def put_(v: AbsInt): BufferImpl => Proc[Unit] = _.put_(v)
-    def take_(): BufferImpl => Proc[AbsInt] = _.take_()
+    def put_(v: AbsInt): BufferImpl => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[BufferImpl].put_$entry(p$, v) }
+    def take_(): BufferImpl => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[BufferImpl].take_$entry(p$) }
   }
 
   trait Producer extends Active {
     def produce(from__ : AbsInt, to__ : AbsInt): Proc[Unit]
+    def produce$entry(p$: Process, from__ : AbsInt, to__ : AbsInt): Any
   }
   object Producer {
-    def produce(from__ : AbsInt, to__ : AbsInt): Producer => Proc[Unit] = _.produce(from__, to__)
+    def produce(from__ : AbsInt, to__ : AbsInt): Producer => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Producer].produce$entry(p$, from__, to__) }
   }
 
   final class ProducerImpl(var b: Buffer) extends AbsObject with Producer {
     override def traceName: String = "ProducerImpl"
 
-    def produce(from__ : AbsInt, to__ : AbsInt): Proc[Unit] = {
+    def produce(from__ : AbsInt, to__ : AbsInt): Proc[Unit] =
+      FrameCall.on[Unit](this) { (p$, _) => produce$f(p$, from__, to__) }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+    def produce$f(p$: Process, from__ : AbsInt, to__ : AbsInt): Any = {
       if (dead$ != null) throw ObjectDeadException
-      Proc.defer {
-        // bounded_buffer.abs:23
-        var i: AbsInt = from__
-        // bounded_buffer.abs:24
-        Proc.loopWhile(i <= to__) {
-          Proc.awaitResolved(nullCheck(this.b, "put", "await/bounded_buffer.abs:24:32").send("put")(Buffer.put_(i))).flatMap { _ =>
-            i = i + AbsInt(1)
-            Proc.unit
+      // bounded_buffer.abs:23
+      var i: AbsInt = from__
+      // bounded_buffer.abs:24
+      def loop$1(): Any = {
+        while (i <= to__) {
+          Cogs.stopPoint()
+          locally {
+            p$.run(Proc.awaitResolved(nullCheck(this.b, "put", "await/bounded_buffer.abs:24:32").send("put")(Buffer.put_(i))))
+            p$.suspendedIn { (p$, in$) =>
+              i = i + AbsInt(1)
+              ()
+            }
           }
+          return p$.suspendedIn((p$, in$) => loop$1())
         }
-      }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+        ()
+      }
+      loop$1()
     }
+    def produce$entry(p$: Process, from__ : AbsInt, to__ : AbsInt): Any =
+      try recovering$(p$, produce$f(p$, from__, to__)) catch { case e$: Throwable => throw recover$(e$) }
   }
   object ProducerImpl {
-    def produce(from__ : AbsInt, to__ : AbsInt): ProducerImpl => Proc[Unit] = _.produce(from__, to__)
+    def produce(from__ : AbsInt, to__ : AbsInt): ProducerImpl => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[ProducerImpl].produce$entry(p$, from__, to__) }
   }
 
   trait Consumer extends Active {
     def consume(n: AbsInt): Proc[AbsInt]
+    def consume$entry(p$: Process, n: AbsInt): Any
   }
   object Consumer {
-    def consume(n: AbsInt): Consumer => Proc[AbsInt] = _.consume(n)
+    def consume(n: AbsInt): Consumer => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Consumer].consume$entry(p$, n) }
   }
 
   final class ConsumerImpl(var b: Buffer) extends AbsObject with Consumer {
     override def traceName: String = "ConsumerImpl"
 
-    def consume(n: AbsInt): Proc[AbsInt] = {
+    def consume(n: AbsInt): Proc[AbsInt] =
+      FrameCall.on[AbsInt](this) { (p$, _) => consume$f(p$, n) }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+    def consume$f(p$: Process, n: AbsInt): Any = {
       if (dead$ != null) throw ObjectDeadException
-      Proc.defer {
-        // bounded_buffer.abs:31
-        var sum: AbsInt = AbsInt(0)
-        // bounded_buffer.abs:32
-        var i: AbsInt = AbsInt(0)
-        // bounded_buffer.abs:33
-        Proc.loopWhile(i < n) {
-          Proc.await(nullCheck(this.b, "take", "await/bounded_buffer.abs:33:37").send("take")(Buffer.take_())).flatMap { (v: AbsInt) =>
-            sum = sum + v
-            i = i + AbsInt(1)
-            Proc.unit
+      // bounded_buffer.abs:31
+      var sum: AbsInt = AbsInt(0)
+      // bounded_buffer.abs:32
+      var i: AbsInt = AbsInt(0)
+      // bounded_buffer.abs:33
+      val r$2: Any = {
+        def loop$1(): Any = {
+          while (i < n) {
+            Cogs.stopPoint()
+            locally {
+              p$.awaitFut(nullCheck(this.b, "take", "await/bounded_buffer.abs:33:37").send("take")(Buffer.take_()))
+              p$.suspendedIn { (p$, in$) =>
+                val v: AbsInt = in$.asInstanceOf[AbsInt]
+                sum = sum + v
+                i = i + AbsInt(1)
+                ()
+              }
+            }
+            return p$.suspendedIn((p$, in$) => loop$1())
           }
-        }.map { _ =>
-          sum
+          ()
         }
-      }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+        loop$1()
+      }
+      def k$2(in$: Any): Any = {
+        sum
+      }
+      if (r$2.asInstanceOf[AnyRef] eq Frame.Suspended) p$.suspendedIn((p$, in$) => k$2(in$)) else k$2(r$2)
     }
+    def consume$entry(p$: Process, n: AbsInt): Any =
+      try recovering$(p$, consume$f(p$, n)) catch { case e$: Throwable => throw recover$(e$) }
   }
   object ConsumerImpl {
-    def consume(n: AbsInt): ConsumerImpl => Proc[AbsInt] = _.consume(n)
+    def consume(n: AbsInt): ConsumerImpl => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[ConsumerImpl].consume$entry(p$, n) }
   }
 
   // the main block

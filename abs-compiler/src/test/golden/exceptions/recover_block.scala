@@ -3,6 +3,7 @@
 package absmodel
 
 import cogs.runtime.{Active, ActiveObject, Cogs, Fut, Guard, Proc}
+import cogs.runtime.internal.{Frame, FrameCall, Process}
 import cogs.absc.lib._
 
 object Test {
@@ -11,13 +12,19 @@ object Test {
 
   trait Service extends Active {
     def work(v: AbsInt): Proc[AbsInt]
+    def work$entry(p$: Process, v: AbsInt): Any
     def faults(): Proc[AbsInt]
+    def faults$entry(p$: Process): Any
     def lastFault(): Proc[String]
+    def lastFault$entry(p$: Process): Any
   }
   object Service {
-    def work(v: AbsInt): Service => Proc[AbsInt] = _.work(v)
-    def faults(): Service => Proc[AbsInt] = _.faults()
-    def lastFault(): Service => Proc[String] = _.lastFault()
+    def work(v: AbsInt): Service => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Service].work$entry(p$, v) }
+    def faults(): Service => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Service].faults$entry(p$) }
+    def lastFault(): Service => Proc[String] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Service].lastFault$entry(p$) }
   }
 
   final class ServiceImpl() extends AbsObject with Service {
@@ -45,21 +52,30 @@ object Test {
         Proc.done(v * AbsInt(2))
       } catch { case e$: Throwable => throw recover$(e$) }
     }
+    def work$entry(p$: Process, v: AbsInt): Any =
+      Proc.now(work(v))
 
     def faults(): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
       Proc.done(this.faultCount)
     }
+    def faults$entry(p$: Process): Any =
+      Proc.now(faults())
 
     def lastFault(): Proc[String] = {
       if (dead$ != null) throw ObjectDeadException
       Proc.done(this.last)
     }
+    def lastFault$entry(p$: Process): Any =
+      Proc.now(lastFault())
   }
   object ServiceImpl {
-    def work(v: AbsInt): ServiceImpl => Proc[AbsInt] = _.work(v)
-    def faults(): ServiceImpl => Proc[AbsInt] = _.faults()
-    def lastFault(): ServiceImpl => Proc[String] = _.lastFault()
+    def work(v: AbsInt): ServiceImpl => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[ServiceImpl].work$entry(p$, v) }
+    def faults(): ServiceImpl => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[ServiceImpl].faults$entry(p$) }
+    def lastFault(): ServiceImpl => Proc[String] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[ServiceImpl].lastFault$entry(p$) }
   }
 
   // the main block

@@ -3,24 +3,31 @@
 package absmodel
 
 import cogs.runtime.{Active, ActiveObject, Cogs, Fut, Guard, Proc}
+import cogs.runtime.internal.{Frame, FrameCall, Process}
 import cogs.absc.lib._
 
 object HttpNames {
 
   trait Named extends Active {
     def name(): Proc[String]
+    def name$entry(p$: Process): Any
   }
   object Named {
-    def name(): Named => Proc[String] = _.name()
+    def name(): Named => Proc[String] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Named].name$entry(p$) }
   }
 
   trait Counter extends Active with Named {
     def add(n: AbsInt, more: List[AbsInt], flags: AbsMap[String, Boolean]): Proc[AbsInt]
+    def add$entry(p$: Process, n: AbsInt, more: List[AbsInt], flags: AbsMap[String, Boolean]): Any
     def total(): Proc[AbsInt]
+    def total$entry(p$: Process): Any
   }
   object Counter {
-    def add(n: AbsInt, more: List[AbsInt], flags: AbsMap[String, Boolean]): Counter => Proc[AbsInt] = _.add(n, more, flags)
-    def total(): Counter => Proc[AbsInt] = _.total()
+    def add(n: AbsInt, more: List[AbsInt], flags: AbsMap[String, Boolean]): Counter => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Counter].add$entry(p$, n, more, flags) }
+    def total(): Counter => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Counter].total$entry(p$) }
   }
 
   final class CounterImpl(var label: String) extends AbsObject with Counter with _root_.cogs.absc.modelapi.HttpExposed {
@@ -31,6 +38,8 @@ object HttpNames {
       if (dead$ != null) throw ObjectDeadException
       Proc.done(this.label)
     }
+    def name$entry(p$: Process): Any =
+      Proc.now(name())
 
     def add(n: AbsInt, more: List[AbsInt], flags: AbsMap[String, Boolean]): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
@@ -44,11 +53,15 @@ object HttpNames {
         Proc.done(this.count)
       } catch { case e$: Throwable => throw recover$(e$) }
     }
+    def add$entry(p$: Process, n: AbsInt, more: List[AbsInt], flags: AbsMap[String, Boolean]): Any =
+      Proc.now(add(n, more, flags))
 
     def total(): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
       Proc.done(this.count)
     }
+    def total$entry(p$: Process): Any =
+      Proc.now(total())
 
     // the Model API
     def http$methods: List[_root_.cogs.absc.modelapi.HttpMethod] = List(
@@ -62,33 +75,42 @@ object HttpNames {
       _root_.cogs.runtime.Cogs.send(this, "$state", (o$: CounterImpl) => Proc.done[List[(String, Any)]](o$.http$fields))
   }
   object CounterImpl {
-    def name(): CounterImpl => Proc[String] = _.name()
-    def add(n: AbsInt, more: List[AbsInt], flags: AbsMap[String, Boolean]): CounterImpl => Proc[AbsInt] = _.add(n, more, flags)
-    def total(): CounterImpl => Proc[AbsInt] = _.total()
+    def name(): CounterImpl => Proc[String] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[CounterImpl].name$entry(p$) }
+    def add(n: AbsInt, more: List[AbsInt], flags: AbsMap[String, Boolean]): CounterImpl => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[CounterImpl].add$entry(p$, n, more, flags) }
+    def total(): CounterImpl => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[CounterImpl].total$entry(p$) }
   }
 
   trait Holder extends Active {
     def made(): Proc[Counter]
+    def made$entry(p$: Process): Any
   }
   object Holder {
-    def made(): Holder => Proc[Counter] = _.made()
+    def made(): Holder => Proc[Counter] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Holder].made$entry(p$) }
   }
 
   final class HolderImpl() extends AbsObject with Holder with _root_.cogs.absc.modelapi.HttpExposed {
     var kept: Counter = null
     override def traceName: String = "HolderImpl"
 
-    def made(): Proc[Counter] = {
+    def made(): Proc[Counter] =
+      FrameCall.on[Counter](this) { (p$, _) => made$f(p$) }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+    def made$f(p$: Process): Any = {
       if (dead$ != null) throw ObjectDeadException
-      Proc.defer {
-        // http_names.abs:27
-        Proc.await(this.send("make")(HolderImpl.make())).flatMap { (v$1: Counter) =>
-          this.kept = v$1
-          _root_.cogs.absc.modelapi.HttpObjects.register("held", this.kept)
-          Proc.done(this.kept)
-        }
-      }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+      // http_names.abs:27
+      p$.awaitFut(this.send("make")(HolderImpl.make()))
+      p$.suspendedIn { (p$, in$) =>
+        val v$1: Counter = in$.asInstanceOf[Counter]
+        this.kept = v$1
+        _root_.cogs.absc.modelapi.HttpObjects.register("held", this.kept)
+        this.kept
+      }
     }
+    def made$entry(p$: Process): Any =
+      try recovering$(p$, made$f(p$)) catch { case e$: Throwable => throw recover$(e$) }
 
     def make(): Proc[Counter] = {
       if (dead$ != null) throw ObjectDeadException
@@ -96,6 +118,8 @@ object HttpNames {
         Proc.done(Cogs.spawn((new CounterImpl("made")).at$("http_names.abs:30:27")))
       } catch { case e$: Throwable => throw recover$(e$) }
     }
+    def make$entry(p$: Process): Any =
+      Proc.now(make())
 
     // the Model API
     def http$methods: List[_root_.cogs.absc.modelapi.HttpMethod] = List(
@@ -105,8 +129,10 @@ object HttpNames {
       _root_.cogs.runtime.Cogs.send(this, "$state", (o$: HolderImpl) => Proc.done[List[(String, Any)]](o$.http$fields))
   }
   object HolderImpl {
-    def made(): HolderImpl => Proc[Counter] = _.made()
-    def make(): HolderImpl => Proc[Counter] = _.make()
+    def made(): HolderImpl => Proc[Counter] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[HolderImpl].made$entry(p$) }
+    def make(): HolderImpl => Proc[Counter] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[HolderImpl].make$entry(p$) }
   }
 
   // the main block

@@ -3,17 +3,22 @@
 package absmodel
 
 import cogs.runtime.{Active, ActiveObject, Cogs, Fut, Guard, Proc}
+import cogs.runtime.internal.{Frame, FrameCall, Process}
 import cogs.absc.lib._
 
 object Api {
 
   trait Store extends Active {
     def put_(v: String): Proc[Unit]
+    def put_$entry(p$: Process, v: String): Any
     def all(): Proc[List[String]]
+    def all$entry(p$: Process): Any
   }
   object Store {
-    def put_(v: String): Store => Proc[Unit] = _.put_(v)
-    def all(): Store => Proc[List[String]] = _.all()
+    def put_(v: String): Store => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Store].put_$entry(p$, v) }
+    def all(): Store => Proc[List[String]] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Store].all$entry(p$) }
   }
 }
 
@@ -22,6 +27,7 @@ object Api {
 package absmodel
 
 import cogs.runtime.{Active, ActiveObject, Cogs, Fut, Guard, Proc}
+import cogs.runtime.internal.{Frame, FrameCall, Process}
 import cogs.absc.lib._
 
 object Impl {
@@ -38,15 +44,21 @@ object Impl {
         Proc.unit
       } catch { case e$: Throwable => throw recover$(e$) }
     }
+    def put_$entry(p$: Process, v: String): Any =
+      Proc.now(put_(v))
 
     def all(): Proc[List[String]] = {
       if (dead$ != null) throw ObjectDeadException
       Proc.done(this.items)
     }
+    def all$entry(p$: Process): Any =
+      Proc.now(all())
   }
   object MemoryStore {
-    def put_(v: String): MemoryStore => Proc[Unit] = _.put_(v)
-    def all(): MemoryStore => Proc[List[String]] = _.all()
+    def put_(v: String): MemoryStore => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[MemoryStore].put_$entry(p$, v) }
+    def all(): MemoryStore => Proc[List[String]] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[MemoryStore].all$entry(p$) }
   }
 }
 
@@ -55,6 +67,7 @@ object Impl {
 package absmodel
 
 import cogs.runtime.{Active, ActiveObject, Cogs, Fut, Guard, Proc}
+import cogs.runtime.internal.{Frame, FrameCall, Process}
 import cogs.absc.lib._
 
 object Main$ {

@@ -3,6 +3,7 @@
 package absmodel
 
 import cogs.runtime.{Active, ActiveObject, Cogs, Fut, Guard, Proc}
+import cogs.runtime.internal.{Frame, FrameCall, Process}
 import cogs.absc.lib._
 
 object Names {
@@ -31,13 +32,19 @@ object Names {
 
   trait Guard_ extends Active {
     def wait_(yield_ : AbsInt): Proc[AbsInt]
+    def wait_$entry(p$: Process, yield_ : AbsInt): Any
     def notify_(): Proc[AbsInt]
+    def notify_$entry(p$: Process): Any
     def clone_(object__ : AbsInt): Proc[AbsInt]
+    def clone_$entry(p$: Process, object__ : AbsInt): Any
   }
   object Guard_ {
-    def wait_(yield_ : AbsInt): Guard_ => Proc[AbsInt] = _.wait_(yield_)
-    def notify_(): Guard_ => Proc[AbsInt] = _.notify_()
-    def clone_(object__ : AbsInt): Guard_ => Proc[AbsInt] = _.clone_(object__)
+    def wait_(yield_ : AbsInt): Guard_ => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Guard_].wait_$entry(p$, yield_) }
+    def notify_(): Guard_ => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Guard_].notify_$entry(p$) }
+    def clone_(object__ : AbsInt): Guard_ => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Guard_].clone_$entry(p$, object__) }
   }
 
   final class ActiveObject_(var kind: AbsInt) extends AbsObject with Guard_ {
@@ -52,6 +59,8 @@ object Names {
       this.lazy_ = this.lazy_ + yield_
       this.lazy_ + this.val_
     }
+    def wait_$entry(p$: Process, yield_ : AbsInt): Any =
+      wait_$now(yield_)
 
     def notify_(): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
@@ -61,6 +70,8 @@ object Names {
         Proc.done(x)
       } catch { case e$: Throwable => throw recover$(e$) }
     }
+    def notify_$entry(p$: Process): Any =
+      Proc.now(notify_())
 
     def clone_(object__ : AbsInt): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
@@ -68,11 +79,16 @@ object Names {
       val match_ : AbsInt = object__ + AbsInt(1)
       Proc.done(match_)
     }
+    def clone_$entry(p$: Process, object__ : AbsInt): Any =
+      Proc.now(clone_(object__))
   }
   object ActiveObject_ {
-    def wait_(yield_ : AbsInt): ActiveObject_ => Proc[AbsInt] = _.wait_(yield_)
-    def notify_(): ActiveObject_ => Proc[AbsInt] = _.notify_()
-    def clone_(object__ : AbsInt): ActiveObject_ => Proc[AbsInt] = _.clone_(object__)
+    def wait_(yield_ : AbsInt): ActiveObject_ => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[ActiveObject_].wait_$entry(p$, yield_) }
+    def notify_(): ActiveObject_ => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[ActiveObject_].notify_$entry(p$) }
+    def clone_(object__ : AbsInt): ActiveObject_ => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[ActiveObject_].clone_$entry(p$, object__) }
   }
 
   // hostile_names.abs:26

@@ -3,41 +3,48 @@
 package absmodel
 
 import cogs.runtime.{Active, ActiveObject, Cogs, Fut, Guard, Proc}
+import cogs.runtime.internal.{Frame, FrameCall, Process}
 import cogs.absc.lib._
 
 object Shadowing {
 
   trait Counter extends Active {
     def next_(): Proc[AbsInt]
+    def next_$entry(p$: Process): Any
   }
   object Counter {
-    def next_(): Counter => Proc[AbsInt] = _.next_()
+    def next_(): Counter => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Counter].next_$entry(p$) }
   }
 
   final class C() extends AbsObject with Counter {
     var x: AbsInt = AbsInt(1)
     override def traceName: String = "C"
 
-    def next_(): Proc[AbsInt] = {
-      Proc.defer {
-        // shadowing.abs:11
-        var x: AbsInt = this.x + AbsInt(10)
-        // shadowing.abs:12
-        this.x = this.x + AbsInt(1)
-        // shadowing.abs:13
-        Proc.await(Guard.cond("shadowing.abs:13:11")(this.x > AbsInt(0))).flatMap { _ =>
-          locally {
-            // shadowing.abs:14
-            val y: AbsInt = x
-            x = y + AbsInt(1)
-          }
-          Proc.done(x)
+    def next_(): Proc[AbsInt] =
+      FrameCall.on[AbsInt](this) { (p$, _) => next_$f(p$) }
+    def next_$f(p$: Process): Any = {
+      // shadowing.abs:11
+      var x: AbsInt = this.x + AbsInt(10)
+      // shadowing.abs:12
+      this.x = this.x + AbsInt(1)
+      // shadowing.abs:13
+      p$.run(Proc.await(Guard.cond("shadowing.abs:13:11")(this.x > AbsInt(0))))
+      p$.suspendedIn { (p$, in$) =>
+        locally {
+          // shadowing.abs:14
+          val y: AbsInt = x
+          x = y + AbsInt(1)
         }
+        x
       }
     }
+    def next_$entry(p$: Process): Any =
+      next_$f(p$)
   }
   object C {
-    def next_(): C => Proc[AbsInt] = _.next_()
+    def next_(): C => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[C].next_$entry(p$) }
   }
 
   // shadowing.abs:19

@@ -3,6 +3,7 @@
 package absmodel
 
 import cogs.runtime.{Active, ActiveObject, Cogs, Fut, Guard, Proc}
+import cogs.runtime.internal.{Frame, FrameCall, Process}
 import cogs.absc.lib._
 
 object SchedulerReadsFields {
@@ -13,15 +14,23 @@ object SchedulerReadsFields {
 
   trait Worker extends Active {
     def ping(): Proc[Unit]
+    def ping$entry(p$: Process): Any
     def pong(): Proc[Unit]
+    def pong$entry(p$: Process): Any
     def open_(): Proc[Unit]
+    def open_$entry(p$: Process): Any
     def done(n: AbsInt): Proc[List[String]]
+    def done$entry(p$: Process, n: AbsInt): Any
   }
   object Worker {
-    def ping(): Worker => Proc[Unit] = _.ping()
-    def pong(): Worker => Proc[Unit] = _.pong()
-    def open_(): Worker => Proc[Unit] = _.open_()
-    def done(n: AbsInt): Worker => Proc[List[String]] = _.done(n)
+    def ping(): Worker => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Worker].ping$entry(p$) }
+    def pong(): Worker => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Worker].pong$entry(p$) }
+    def open_(): Worker => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Worker].open_$entry(p$) }
+    def done(n: AbsInt): Worker => Proc[List[String]] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Worker].done$entry(p$, n) }
   }
 
   final class W(var preferred: String) extends AbsObject with Worker {
@@ -30,27 +39,33 @@ object SchedulerReadsFields {
     var log_ : List[String] = Nil
     override def traceName: String = "W"
 
-    def ping(): Proc[Unit] = {
+    def ping(): Proc[Unit] =
+      FrameCall.on[Unit](this) { (p$, _) => ping$f(p$) }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+    def ping$f(p$: Process): Any = {
       if (dead$ != null) throw ObjectDeadException
-      Proc.defer {
-        // scheduler_reads_fields.abs:23
-        Proc.await(Guard.cond("scheduler_reads_fields.abs:23:23")(this.isOpen)).flatMap { _ =>
-          this.log_ = appendright(this.log_, "ping")
-          Proc.unit
-        }
-      }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+      // scheduler_reads_fields.abs:23
+      p$.run(Proc.await(Guard.cond("scheduler_reads_fields.abs:23:23")(this.isOpen)))
+      p$.suspendedIn { (p$, in$) =>
+        this.log_ = appendright(this.log_, "ping")
+        ()
+      }
     }
+    def ping$entry(p$: Process): Any =
+      try recovering$(p$, ping$f(p$)) catch { case e$: Throwable => throw recover$(e$) }
 
-    def pong(): Proc[Unit] = {
+    def pong(): Proc[Unit] =
+      FrameCall.on[Unit](this) { (p$, _) => pong$f(p$) }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+    def pong$f(p$: Process): Any = {
       if (dead$ != null) throw ObjectDeadException
-      Proc.defer {
-        // scheduler_reads_fields.abs:24
-        Proc.await(Guard.cond("scheduler_reads_fields.abs:24:23")(this.isOpen)).flatMap { _ =>
-          this.log_ = appendright(this.log_, "pong")
-          Proc.unit
-        }
-      }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+      // scheduler_reads_fields.abs:24
+      p$.run(Proc.await(Guard.cond("scheduler_reads_fields.abs:24:23")(this.isOpen)))
+      p$.suspendedIn { (p$, in$) =>
+        this.log_ = appendright(this.log_, "pong")
+        ()
+      }
     }
+    def pong$entry(p$: Process): Any =
+      try recovering$(p$, pong$f(p$)) catch { case e$: Throwable => throw recover$(e$) }
 
     def open_(): Proc[Unit] = {
       if (dead$ != null) throw ObjectDeadException
@@ -58,22 +73,31 @@ object SchedulerReadsFields {
       this.isOpen = true
       Proc.unit
     }
+    def open_$entry(p$: Process): Any =
+      Proc.now(open_())
 
-    def done(n: AbsInt): Proc[List[String]] = {
+    def done(n: AbsInt): Proc[List[String]] =
+      FrameCall.on[List[String]](this) { (p$, _) => done$f(p$, n) }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+    def done$f(p$: Process, n: AbsInt): Any = {
       if (dead$ != null) throw ObjectDeadException
-      Proc.defer {
-        // scheduler_reads_fields.abs:26
-        Proc.await(Guard.cond("scheduler_reads_fields.abs:26:36")(length(this.log_) == n)).map { _ =>
-          this.log_
-        }
-      }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+      // scheduler_reads_fields.abs:26
+      p$.run(Proc.await(Guard.cond("scheduler_reads_fields.abs:26:36")(length(this.log_) == n)))
+      p$.suspendedIn { (p$, in$) =>
+        this.log_
+      }
     }
+    def done$entry(p$: Process, n: AbsInt): Any =
+      try recovering$(p$, done$f(p$, n)) catch { case e$: Throwable => throw recover$(e$) }
   }
   object W {
-    def ping(): W => Proc[Unit] = _.ping()
-    def pong(): W => Proc[Unit] = _.pong()
-    def open_(): W => Proc[Unit] = _.open_()
-    def done(n: AbsInt): W => Proc[List[String]] = _.done(n)
+    def ping(): W => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[W].ping$entry(p$) }
+    def pong(): W => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[W].pong$entry(p$) }
+    def open_(): W => Proc[Unit] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[W].open_$entry(p$) }
+    def done(n: AbsInt): W => Proc[List[String]] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[W].done$entry(p$, n) }
   }
 
   // the main block

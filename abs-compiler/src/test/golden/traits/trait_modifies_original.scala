@@ -3,17 +3,22 @@
 package absmodel
 
 import cogs.runtime.{Active, ActiveObject, Cogs, Fut, Guard, Proc}
+import cogs.runtime.internal.{Frame, FrameCall, Process}
 import cogs.absc.lib._
 
 object Test {
 
   trait Greeter extends Active {
     def greet(n: String): Proc[String]
+    def greet$entry(p$: Process, n: String): Any
     def flag(): Proc[Boolean]
+    def flag$entry(p$: Process): Any
   }
   object Greeter {
-    def greet(n: String): Greeter => Proc[String] = _.greet(n)
-    def flag(): Greeter => Proc[Boolean] = _.flag()
+    def greet(n: String): Greeter => Proc[String] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Greeter].greet$entry(p$, n) }
+    def flag(): Greeter => Proc[Boolean] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Greeter].flag$entry(p$) }
   }
 
   final class LoudGreeter() extends AbsObject with Greeter {
@@ -27,6 +32,8 @@ object Test {
         Proc.done(o + "!")
       } catch { case e$: Throwable => throw recover$(e$) }
     }
+    def greet$entry(p$: Process, n: String): Any =
+      Proc.now(greet(n))
 
     def flag(): Proc[Boolean] = {
       if (dead$ != null) throw ObjectDeadException
@@ -36,24 +43,34 @@ object Test {
         Proc.done(!o)
       } catch { case e$: Throwable => throw recover$(e$) }
     }
+    def flag$entry(p$: Process): Any =
+      Proc.now(flag())
 
     def greet$original$1(n: String): Proc[String] = Proc.done(greet$original$1$now(n))
     def greet$original$1$now(n: String): String = {
       if (dead$ != null) throw ObjectDeadException
       "hi " + n
     }
+    def greet$original$1$entry(p$: Process, n: String): Any =
+      greet$original$1$now(n)
 
     def flag$original$2(): Proc[Boolean] = Proc.done(flag$original$2$now())
     def flag$original$2$now(): Boolean = {
       if (dead$ != null) throw ObjectDeadException
       false
     }
+    def flag$original$2$entry(p$: Process): Any =
+      flag$original$2$now()
   }
   object LoudGreeter {
-    def greet(n: String): LoudGreeter => Proc[String] = _.greet(n)
-    def flag(): LoudGreeter => Proc[Boolean] = _.flag()
-    def greet$original$1(n: String): LoudGreeter => Proc[String] = _.greet$original$1(n)
-    def flag$original$2(): LoudGreeter => Proc[Boolean] = _.flag$original$2()
+    def greet(n: String): LoudGreeter => Proc[String] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[LoudGreeter].greet$entry(p$, n) }
+    def flag(): LoudGreeter => Proc[Boolean] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[LoudGreeter].flag$entry(p$) }
+    def greet$original$1(n: String): LoudGreeter => Proc[String] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[LoudGreeter].greet$original$1$entry(p$, n) }
+    def flag$original$2(): LoudGreeter => Proc[Boolean] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[LoudGreeter].flag$original$2$entry(p$) }
   }
 
   // the main block

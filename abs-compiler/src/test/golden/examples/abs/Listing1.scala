@@ -3,17 +3,22 @@
 package absmodel
 
 import cogs.runtime.{Active, ActiveObject, Cogs, Fut, Guard, Proc}
+import cogs.runtime.internal.{Frame, FrameCall, Process}
 import cogs.absc.lib._
 
 object Listing1 {
 
   trait Ainterface extends Active {
     def recursive_m(i: AbsInt, id: AbsInt): Proc[AbsInt]
+    def recursive_m$entry(p$: Process, i: AbsInt, id: AbsInt): Any
     def counter(): Proc[AbsInt]
+    def counter$entry(p$: Process): Any
   }
   object Ainterface {
-    def recursive_m(i: AbsInt, id: AbsInt): Ainterface => Proc[AbsInt] = _.recursive_m(i, id)
-    def counter(): Ainterface => Proc[AbsInt] = _.counter()
+    def recursive_m(i: AbsInt, id: AbsInt): Ainterface => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Ainterface].recursive_m$entry(p$, i, id) }
+    def counter(): Ainterface => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[Ainterface].counter$entry(p$) }
   }
 
   final class A() extends AbsObject with Ainterface {
@@ -21,24 +26,29 @@ object Listing1 {
     override def traceName: String = "A"
 
     def recursive_m(i: AbsInt, id: AbsInt): Proc[AbsInt] =
-      recursive_m$body(i, id).recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
-    private def recursive_m$body(i: AbsInt, id: AbsInt): Proc[AbsInt] = {
+      FrameCall.on[AbsInt](this) { (p$, _) => recursive_m$f(p$, i, id) }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
+    private def recursive_m$body(i: AbsInt, id: AbsInt): Proc[AbsInt] =
+      FrameCall.on[AbsInt](this) { (p$, _) => recursive_m$f(p$, i, id) }
+    def recursive_m$f(p$: Process, i: AbsInt, id: AbsInt): Any = {
       if (dead$ != null) throw ObjectDeadException
-      Proc.defer {
-        // Listing1.abs:17
-        (if (i > AbsInt(0)) {
-          // Listing1.abs:18
-          this.recursive_m$body(i - AbsInt(1), id)
-        } else {
-          // Listing1.abs:20
-          val f: Fut[AbsInt] = this.send("compute")(A.compute())
-          // Listing1.abs:21
-          Proc.awaitResolved(f)
-        }).map { _ =>
-          AbsInt(1)
-        }
+      // Listing1.abs:17
+      val r$1: Any = (if (i > AbsInt(0)) {
+        // Listing1.abs:18
+        (if (p$.enter()) try this.recursive_m$f(p$, i - AbsInt(1), id) finally p$.exit()
+          else p$.pendingCall(this, (p$, _) => recursive_m$f(p$, i - AbsInt(1), id)))
+      } else {
+        // Listing1.abs:20
+        val f: Fut[AbsInt] = this.send("compute")(A.compute())
+        // Listing1.abs:21
+        p$.run(Proc.awaitResolved(f))
+      })
+      def k$1(in$: Any): Any = {
+        AbsInt(1)
       }
+      if (r$1.asInstanceOf[AnyRef] eq Frame.Suspended) p$.suspendedIn((p$, in$) => k$1(in$)) else k$1(r$1)
     }
+    def recursive_m$entry(p$: Process, i: AbsInt, id: AbsInt): Any =
+      try recovering$(p$, recursive_m$f(p$, i, id)) catch { case e$: Throwable => throw recover$(e$) }
 
     def compute(): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
@@ -46,16 +56,23 @@ object Listing1 {
       this.result = this.result + AbsInt(1)
       Proc.done(this.result)
     }
+    def compute$entry(p$: Process): Any =
+      Proc.now(compute())
 
     def counter(): Proc[AbsInt] = {
       if (dead$ != null) throw ObjectDeadException
       Proc.done(this.result)
     }
+    def counter$entry(p$: Process): Any =
+      Proc.now(counter())
   }
   object A {
-    def recursive_m(i: AbsInt, id: AbsInt): A => Proc[AbsInt] = _.recursive_m(i, id)
-    def compute(): A => Proc[AbsInt] = _.compute()
-    def counter(): A => Proc[AbsInt] = _.counter()
+    def recursive_m(i: AbsInt, id: AbsInt): A => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[A].recursive_m$entry(p$, i, id) }
+    def compute(): A => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[A].compute$entry(p$) }
+    def counter(): A => Proc[AbsInt] =
+      FrameCall.message { (p$, o$) => o$.asInstanceOf[A].counter$entry(p$) }
   }
 
   // the main block

@@ -5,9 +5,9 @@ import cogs.javadsl.CogRuntime;
 import cogs.javadsl.Fut;
 import cogs.javadsl.Proc;
 import cogs.runtime.Active;
-import cogs.runtime.Frame;
-import cogs.runtime.FrameCall;
-import cogs.runtime.Process;
+import cogs.runtime.internal.Frame;
+import cogs.runtime.internal.FrameCall;
+import cogs.runtime.internal.Process;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,5 +1,7 @@
 package cogs.runtime
 
+import cogs.runtime.internal.{Frame, FrameCall}
+
 import java.util.ArrayDeque
 import scala.util.control.ControlThrowable
 import ProcessCore.{PARKED, RUNNING}

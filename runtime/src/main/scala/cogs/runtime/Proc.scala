@@ -1,5 +1,7 @@
 package cogs.runtime
 
+import cogs.runtime.internal.{Frame, FrameCall}
+
 import java.util.function.{Function => JFunction, Supplier}
 import scala.util.control.ControlThrowable
 
@@ -273,7 +275,28 @@ object Proc {
     case ENSURE =>
       val en = p.asInstanceOf[Ensure[A]]
       try now(en.source) finally now(en.finalizer())
+    case CALL  => nowFrames(p.asInstanceOf[CallFrames])
     case _     => throw new IllegalStateException("Proc.now: this process reaches a scheduling point")
+  }
+
+  /**
+   * A method in frame form run to its value on the JVM stack, in the running process (its frame
+   * code needs one, for nested calls and, were it to suspend, for the scheduling point). One that
+   * reaches a scheduling point is refused as any other `Proc` is here; what it linked on the
+   * process on the way out is undone first, so the process goes on as it was.
+   */
+  private def nowFrames[A](c: CallFrames): A = {
+    val cog = Cog.current()
+    val p = if (cog eq null) null else cog.running
+    if (p eq null) throw new IllegalStateException("Proc.now: a method in frame form runs only inside a process")
+    val base = p.depth
+    val r = try c.call.run(p, c.target) catch { case e: Throwable => p.dropTo(base); throw e }
+    if (r.asInstanceOf[AnyRef] eq Frame.Suspended) {
+      p.dropTo(base)
+      p.current = null
+      throw new IllegalStateException("Proc.now: this process reaches a scheduling point")
+    }
+    r.asInstanceOf[A]
   }
 
   /** ABS `destiny`: the future that the running process will resolve. */

@@ -1,5 +1,7 @@
 package cogs.runtime
 
+import cogs.runtime.internal.{Frame, FrameCall}
+
 /**
  * One process: an asynchronous call being served (or the main block), with the rest of its work
  * as data: the next [[Proc]] node to interpret and a stack of continuation frames (the
@@ -11,12 +13,12 @@ package cogs.runtime
  * future word is never touched: ending it costs no CAS unless it asked for its [[destiny]].
  */
 private[runtime] final class Process(
-    val cog: Cog,
+    private[runtime] val cog: Cog,
     target$ : Active,
-    val label: String,
+    private[runtime] val label: String,
     withFuture: Boolean,
     entry: Active => Proc[Any]
-) extends ProcessCore(ProcessCore.QUEUED) with FutCore.Waiter with Scheduled {
+) extends ProcessCore(ProcessCore.QUEUED) with FutCore.Waiter with Scheduled with internal.Process {
 
   /** [[Scheduled.method]]: the call's label. */
   def method: String = label
@@ -45,11 +47,11 @@ private[runtime] final class Process(
 
   /** In a recorded or replayed run, the call's name (see ScheduleTrace); null otherwise. */
   def scheduleName: String = { val x = extra; if (x eq null) null else x.scheduleName }
-  def scheduleName_=(n: String): Unit = extraForWrite.scheduleName = n
+  private[runtime] def scheduleName_=(n: String): Unit = extraForWrite.scheduleName = n
 
   /** The absolute simulated time by which the call should finish (ABS `[Deadline: d]`); null: none. */
   override def deadline: SimTime = { val x = extra; if (x eq null) null else x.deadline }
-  def deadline_=(t: SimTime): Unit = extraForWrite.deadline = t
+  private[runtime] def deadline_=(t: SimTime): Unit = extraForWrite.deadline = t
 
   /**
    * `await duration` (Proc.AwaitTime): the clock keeps this process through its side object (see
@@ -71,7 +73,7 @@ private[runtime] final class Process(
   private[runtime] def producer: Process = if (isResolved) null else this
 
   /** The future this process resolves (itself); null for a one-way call that never asked for its destiny. */
-  def fut: Fut[Any] = if (handedOut) asFut else null
+  private[runtime] def fut: Fut[Any] = if (handedOut) asFut else null
   private def asFut: Fut[Any] = this.asInstanceOf[Fut[Any]]
 
   /**
@@ -89,20 +91,20 @@ private[runtime] final class Process(
    */
   private[this] var slot: AnyRef = entry
 
-  def started: Boolean = slot.isInstanceOf[Proc[_]] || (slot eq null)
-  def current: Proc[Any] = slot.asInstanceOf[Proc[Any]]
-  def current_=(p: Proc[Any]): Unit = slot = p
-  def takeEntry(): Active => Proc[Any] = { val e = slot.asInstanceOf[Active => Proc[Any]]; slot = null; e }
+  private[runtime] def started: Boolean = slot.isInstanceOf[Proc[_]] || (slot eq null)
+  private[runtime] def current: Proc[Any] = slot.asInstanceOf[Proc[Any]]
+  private[runtime] def current_=(p: Proc[Any]): Unit = slot = p
+  private[runtime] def takeEntry(): Active => Proc[Any] = { val e = slot.asInstanceOf[Active => Proc[Any]]; slot = null; e }
 
   // The synchronous call stack: continuation frames, on the heap.
   private[this] var stack: Array[AnyRef] = null
   private[this] var sp: Int = 0
 
-  def hasFrames: Boolean = sp > 0
+  private[runtime] def hasFrames: Boolean = sp > 0
   /** Frames on the stack (ScaleTest checks that loops keep it constant). */
   def depth: Int = sp
 
-  def push(frame: AnyRef): Unit = {
+  private[runtime] def push(frame: AnyRef): Unit = {
     var s = stack
     // 8, not 4: a chain of frame-form methods suspended under a few levels of calls (Listing 5: six
     // frames) or a Proc method with a few maps and binds fills 4 at once, and growing costs the
@@ -120,7 +122,7 @@ private[runtime] final class Process(
     if (started) slot = null
   }
 
-  def pop(): AnyRef = {
+  private[runtime] def pop(): AnyRef = {
     sp -= 1
     val f = stack(sp)
     stack(sp) = null
@@ -154,6 +156,12 @@ private[runtime] final class Process(
   def suspendedIn(f: Frame): AnyRef = { push(f); Frame.Suspended }
 
   private def point(next: Proc[_]): AnyRef = { slot = next; Frame.Suspended }
+
+  /**
+   * Any other computation (a loop, a try, a call, written as a `Proc`) run by the interpreter from
+   * frame code: the process goes on with `next` and the frame resumes with its value.
+   */
+  def run(next: Proc[_]): AnyRef = point(next)
 
   /** `await f?` and then the value of `f` (its failure is raised): the frame resumes with the value. */
   def awaitFut(f: Fut[_]): AnyRef = point(new Proc.AwaitFut(f))
@@ -212,26 +220,26 @@ private[runtime] final class Process(
   private[this] var epoch$ : Int = 0
 
   /** The guard of the await this process is suspended in, or null. */
-  def guard: Guard = guard$
+  private[runtime] def guard: Guard = guard$
 
   /**
    * The future this process is registered on as a waiter: for a simple guard (futures only), the
    * one that keeps it disabled; for `get`, the future that blocks its COG. Null otherwise.
    */
-  def waitsFor: Fut[_] = waitsFor$
+  private[runtime] def waitsFor: Fut[_] = waitsFor$
 
   /**
    * Incremented at every resume, so that stale wake-ups of an older await can be told apart.
    * Wake tokens read it from other threads without synchronisation: a stale read only causes a
    * spurious wake-up, which the COG absorbs by re-checking the guard.
    */
-  def epoch: Int = epoch$
+  private[runtime] def epoch: Int = epoch$
 
   /** The process suspends in `await g` (which did not hold). */
-  def awaits(g: Guard): Unit = guard$ = g
+  private[runtime] def awaits(g: Guard): Unit = guard$ = g
 
   /** The await is over: forget its guard and future; its wake tokens become stale. */
-  def resumed(): Unit =
+  private[runtime] def resumed(): Unit =
     if (guard$ ne null) {
       guard$ = null
       waitsFor$ = null
@@ -239,20 +247,20 @@ private[runtime] final class Process(
     }
 
   /** A simple guard waits for `f` now. True if the process is not yet registered on it (the caller registers it). */
-  def waitFor(f: Fut[_]): Boolean = {
+  private[runtime] def waitFor(f: Fut[_]): Boolean = {
     val fresh = f ne waitsFor$
     waitsFor$ = f
     fresh
   }
 
   /** `get` of pending `f`: the process blocks its COG until `f` resolves. */
-  def blockOn(f: Fut[_]): Unit = waitsFor$ = f
+  private[runtime] def blockOn(f: Fut[_]): Unit = waitsFor$ = f
 
   /** `get` returns: the future resolved. */
-  def unblocked(): Unit = waitsFor$ = null
+  private[runtime] def unblocked(): Unit = waitsFor$ = null
 
   /** A guard of several futures or with a condition registers one wake token per future, once per await: true the first time. */
-  def needsWakeTokens(): Boolean = {
+  private[runtime] def needsWakeTokens(): Boolean = {
     // The epoch of the last registration lives in `extra`: only processes awaiting a guard of
     // several futures or with a condition need it (a Process is 8 bytes smaller without it).
     val x = extraForWrite
@@ -269,33 +277,33 @@ private[runtime] final class Process(
   private[this] var checkedAt: Int = -1
   private[this] var traceMode$ : Byte = 0
 
-  def waitList: Byte = waitList$
-  def waitIndex: Int = waitIndex$
-  def placedAt(list: Byte, index: Int): Unit = { waitList$ = list; waitIndex$ = index }
+  private[runtime] def waitList: Byte = waitList$
+  private[runtime] def waitIndex: Int = waitIndex$
+  private[runtime] def placedAt(list: Byte, index: Int): Unit = { waitList$ = list; waitIndex$ = index }
 
   /** The guard was evaluated in slice `slice`: no need to evaluate it again before another slice ran. */
-  def markChecked(slice: Int): Unit = checkedAt = slice
-  def checkedIn(slice: Int): Boolean = checkedAt == slice
+  private[runtime] def markChecked(slice: Int): Unit = checkedAt = slice
+  private[runtime] def checkedIn(slice: Int): Boolean = checkedAt == slice
 
   /**
    * The failed future whose exception this process re-raised last (await or get), so that if it
    * dies of that same exception its own failure names where the exception came from. Raising it
    * is reading it: the failure is observed (see Fut.Failed).
    */
-  def raisedFrom: Fut.Failed = { val x = extra; if (x eq null) null else x.raisedFrom }
-  def reraises(f: Fut.Failed): Unit = { f.observe(); extraForWrite.raisedFrom = f }
+  private[runtime] def raisedFrom: Fut.Failed = { val x = extra; if (x eq null) null else x.raisedFrom }
+  private[runtime] def reraises(f: Fut.Failed): Unit = { f.observe(); extraForWrite.raisedFrom = f }
 
   /** TraceHooks.Traced once a Started event was emitted for this process; then its other events are too. */
-  def traceMode: Byte = traceMode$
-  def setTraceMode(m: Byte): Unit = traceMode$ = m
+  private[runtime] def traceMode: Byte = traceMode$
+  private[runtime] def setTraceMode(m: Byte): Unit = traceMode$ = m
 
   /**
    * The process ended (DONE is its final state: wakers act only on PARKED, so none can take it
    * out again). A late wake-up that had already moved it to QUEUED is dropped when the COG takes
    * it from the inbox or, for a wake-up on the COG's own thread, from the ready queue.
    */
-  def hasEnded: Boolean = state() == ProcessCore.DONE
-  def finish(): Unit = setStateRelaxed(ProcessCore.DONE)
+  private[runtime] def hasEnded: Boolean = state() == ProcessCore.DONE
+  private[runtime] def finish(): Unit = setStateRelaxed(ProcessCore.DONE)
 
   /** Wake from a future: only if parked, and then exactly once (see ProcessCore). */
   def onResolved(f: FutCore): Unit = wake()
@@ -306,7 +314,7 @@ private[runtime] final class Process(
    * a slice (a process of the COG resolved the future), puts it straight into the ready queue
    * (see Cog.wakeLocal for why that loses nothing).
    */
-  def wake(): Unit =
+  private[runtime] def wake(): Unit =
     if (casState(ProcessCore.PARKED, ProcessCore.QUEUED)) {
       val c = cog
       if (SchedulerCounters.ON) c.runtime.countMessage(c, call = false)

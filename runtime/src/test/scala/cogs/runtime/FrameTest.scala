@@ -1,5 +1,7 @@
 package cogs.runtime
 
+import cogs.runtime.internal.{Frame, FrameCall, Process}
+
 import org.junit.jupiter.api.Assertions._
 import org.junit.jupiter.api.{AfterEach, Test}
 import TestObjects._
@@ -360,5 +362,22 @@ class FrameTest {
     val f = m.send("bad")(call((p, s) => p.suspendedIn(new Mixed.Logs(new Log, "x"))))
     val e = assertThrows(classOf[CallFailedException], () => f.join(): Unit)
     assertTrue(e.getCause.getMessage.contains("without naming a scheduling point"), e.getCause.getMessage)
+  }
+
+  // Proc.now of a method in frame form (absc's `Proc.now(this.m(..))` for a synchronous call it
+  // knows does not suspend, as in a [Foreign] class): it runs in the running process.
+  @Test def procNowRunsAFrameMethodToItsValueAndRefusesOneThatSuspends(): Unit = {
+    val m = rt.spawn(new Mixed(new Log))
+    val plain = m.send("plain")(_ => Proc.delay(Proc.now(call((p, _) => 40 + 2).on[Int](m))))
+    assertEquals(42, plain.join())
+    val suspends = m.send("suspends")(_ => Proc.delay {
+      val refused =
+        try { Proc.now(call((p, _) => { p.yieldNow(); p.suspendedIn(new Mixed.Logs(new Log, "x")) }).on[Int](m)); "ran" }
+        catch { case e: IllegalStateException => e.getMessage }
+      refused
+    }.flatMap(r => Proc.suspend.map(_ => r))) // the process goes on, through a scheduling point, after the refusal
+    assertEquals("Proc.now: this process reaches a scheduling point", suspends.join())
+    val outside = assertThrows(classOf[IllegalStateException], () => Proc.now(call((_, _) => 1).on[Int](m)): Unit)
+    assertTrue(outside.getMessage.contains("only inside a process"), outside.getMessage)
   }
 }

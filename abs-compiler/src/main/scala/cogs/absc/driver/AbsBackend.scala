@@ -3,7 +3,7 @@ package cogs.absc.driver
 import cogs.absc.ast.CompilationUnit
 import cogs.absc.diag.Diagnostic
 import cogs.absc.emit.{EmittedProgram, ScalaEmitter}
-import cogs.absc.lower.{Instrument, Instrumentation, IrPrinter, LProgram, Limits, Lower, LowerError, Optimise}
+import cogs.absc.lower.{Instrument, Instrumentation, IrPrinter, LProgram, Limits, Lower, LowerError, Optimise, Frames}
 import cogs.absc.typecheck.{TypeChecker, TypedProgram, TypedSummary}
 
 /**
@@ -39,12 +39,15 @@ class AbsBackendWith(instrumentation: Instrumentation, pkg: String = ScalaEmitte
   val optimise: Phase[LProgram, LProgram] =
     ir("optimise", "IR pass: value dropping (no .void where a value is dropped) and map fusion (.map for a continuation that only computes the result)", Optimise.apply)
 
+  val frames: Phase[LProgram, LProgram] =
+    ir("frames", "IR pass: every method that may suspend in the runtime's frame form (plain code up to a scheduling point, then one frame), its Proc faces calls of it as data", Frames.apply)
+
   val print: Phase[LProgram, EmittedProgram] =
     new Phase[LProgram, EmittedProgram]("print", "the IR laid out as Scala source files, with their line tables",
       p => Right(AbsBackend.onLargeStack(ScalaEmitter.print(p))), Pipeline.showEmitted)
 
   override val translation: Phases[CheckedProgram[TypedProgram], EmittedProgram] =
-    Phases(lower) andThen instrument andThen limits andThen optimise andThen print
+    Phases(lower) andThen instrument andThen limits andThen optimise andThen frames andThen print
 
   def emit(program: TypedProgram, mainModule: Option[String]): Either[List[Diagnostic], EmittedProgram] =
     translation.run(CheckedProgram(program, program.warnings, program.units, mainModule)).left.map {

@@ -303,6 +303,102 @@ private[emit] final class Printer {
     case _ => nl(); proc(p)
   }
 
+  // ------------------------------------------------------------------ frame code
+
+  /** Frame code as the lines of a block's body (each starts a new line); the last one is its value. */
+  private def frameBody(f: F): Unit = f match {
+    case F.Then(ss, next) => stats(ss); frameBody(next)
+    case F.Seq(first, binder, rest, F.Plain) =>
+      binder match {
+        case Some((n, t)) => line(s"val ${typed(n, t)} = "); frameExp(first)
+        case None => first match {
+          case F.Value(_: S.Lit) => // nothing to run
+          case _ => frameStat(first)
+        }
+      }
+      frameBody(rest)
+    case F.Seq(first, binder, rest, F.Suspends) =>
+      // The frame is a lambda (Frame has one abstract method): its body is the rest of the method.
+      frameStat(first)
+      line("p$.suspendedIn { (p$, in$) =>")
+      indented { bindIn(binder); frameBody(rest) }
+      line("}")
+    case F.Seq(first, binder, rest, F.Either(k, r)) =>
+      // Read in order: what may suspend, what follows it, and how the two join.
+      line(s"val $r: Any = "); frameExp(first)
+      line(s"def $k(in$$: Any): Any = {")
+      indented { bindIn(binder); frameBody(rest) }
+      line("}")
+      line(s"if ($r.asInstanceOf[AnyRef] eq Frame.Suspended) p$$.suspendedIn((p$$, in$$) => $k(in$$)) else $k($r)")
+    case F.While(c, body, loop, r) =>
+      line(s"def $loop(): Any = {")
+      indented {
+        line("while ("); exp(c); w(") {")
+        indented { line("Cogs.stopPoint()"); iteration(body, s"$loop()", r) }
+        line("}")
+        line("()")
+      }
+      line("}")
+      line(s"$loop()")
+    case F.Foreach(list, x, index, body, it, loop, r) =>
+      line(s"val $it = "); operand(list); w(if (index.isEmpty) ".iterator" else ".zipWithIndex.iterator")
+      line(s"def $loop(): Any = {")
+      indented {
+        line(s"while ($it.hasNext) {")
+        indented {
+          index match {
+            case None => line(s"val $x = $it.next()")
+            case Some(i) => line(s"val ($x, $i$$i) = $it.next()"); line(s"val $i = AbsInt($i$$i)")
+          }
+          iteration(body, s"$loop()", r)
+        }
+        line("}")
+        line("()")
+      }
+      line("}")
+      line(s"$loop()")
+    case _ => nl(); frameExp(f)
+  }
+
+  /** A loop's body: when it suspends, the loop's method returns, linking a frame that goes on with `again`. */
+  private def iteration(body: F, again: String, result: Option[String]): Unit = {
+    val link = s"return p$$.suspendedIn((p$$, in$$) => $again)"
+    result match {
+      case None => frameStat(body); line(link)
+      case Some(r) => line(s"val $r: Any = "); frameExp(body); line(s"if ($r.asInstanceOf[AnyRef] eq Frame.Suspended) $link")
+    }
+  }
+
+  /** Frame code whose value is dropped, on a line of its own. */
+  private def frameStat(f: F): Unit = f match {
+    case _: F.Then | _: F.Seq | _: F.While | _: F.Foreach => line("locally {"); indented(frameBody(f)); line("}")
+    case _ => nl(); frameExp(f)
+  }
+
+  /** `val x: T = in$.asInstanceOf[T]`: the value a frame resumes with, under the continuation's name. */
+  private def bindIn(binder: Option[(String, T)]): Unit =
+    binder.foreach { case (n, t) => line(s"val ${typed(n, t)} = in$$.asInstanceOf[${tpe(t)}]") }
+
+  /** Frame code as an expression starting at the current position. */
+  private def frameExp(f: F): Unit = f match {
+    case F.Value(v) => exp(v)
+    case F.Run(p) => w("p$.run("); proc(p); w(")")
+    case F.AwaitValue(fut) => w("p$.awaitFut("); exp(fut); w(")")
+    case F.Raise(e) => w("throw "); operand(e)
+    case F.SelfCall(m, as) =>
+      w(s"(if (p$$.enter()) try this.$m"); args(S.Id("p$") :: as); w(" finally p$.exit()")
+      indented {
+        line(s"else p$$.pendingCall(this, (p$$, _) => $m"); args(S.Id("p$") :: as); w("))")
+      }
+    case F.If(c, t, e) =>
+      w("(if ("); exp(c); w(") {"); indented(frameBody(t)); line("} else {"); indented(frameBody(e)); line("})")
+    case F.Match(s, cases) =>
+      w("("); operand(s); w(" match {")
+      indented(cases.foreach { c => caseHead(c); indented(frameBody(c.body)) })
+      line("})")
+    case _: F.Then | _: F.Seq | _: F.While | _: F.Foreach => w("{"); indented(frameBody(f)); line("}")
+  }
+
   def guard(g: G): Unit = g match {
     case G.Claim(f) => exp(f)
     case G.Cond(at, c) => w(s"Guard.cond(${Naming.stringLit(at)})("); exp(c); w(")")
@@ -323,6 +419,7 @@ private[emit] final class Printer {
     line(s"package $pkg")
     blank()
     line("import cogs.runtime.{Active, ActiveObject, Cogs, Fut, Guard, Proc}")
+    line("import cogs.runtime.internal.{Frame, FrameCall, Process}")
     line("import cogs.absc.lib._")
     blank()
     line(s"object ${m.objectName} {")
@@ -359,7 +456,10 @@ private[emit] final class Printer {
     case i: LInterface =>
       blank()
       line(s"trait ${i.name} extends ${("Active" :: i.supers.map(tpe)).mkString(" with ")} {")
-      indented(i.methods.foreach(s => line(s"def ${s.name}${params(s.params)}: Proc[${tpe(s.result)}]")))
+      indented(i.methods.foreach { s =>
+        line(s"def ${s.name}${params(s.params)}: Proc[${tpe(s.result)}]")
+        line(s"def ${entryName(s)}${params(("p$", T.Ref("Process")) :: s.params)}: Any")
+      })
       line("}")
       messages(i.name, i.methods)
     case c: LClass => cls(c)
@@ -403,7 +503,9 @@ private[emit] final class Printer {
   private def messages(owner: String, sigs: List[LSig]): Unit = {
     line(s"object $owner {")
     indented(sigs.foreach { s =>
-      line(s"def ${s.name}${params(s.params)}: $owner => Proc[${tpe(s.result)}] = _.${s.name}${s.params.map(_._1).mkString("(", ", ", ")")}")
+      // A call as data: the callee's entry in frame form (`m$entry`), run by the slice loop as it is.
+      line(s"def ${s.name}${params(s.params)}: $owner => Proc[${tpe(s.result)}] =")
+      indented(line(s"FrameCall.message { (p$$, o$$) => o$$.asInstanceOf[$owner].${entryName(s)}${("p$" :: s.params.map(_._1)).mkString("(", ", ", ")")} }"))
     })
     line("}")
   }
@@ -475,9 +577,36 @@ private[emit] final class Printer {
     line("}")
   }
 
-  private def method(m: LMethod): Unit = m.direct match {
-    case Some(direct) => directMethod(m, direct)
-    case None => procMethod(m)
+  private def method(m: LMethod): Unit = {
+    m.direct match {
+      case Some(direct) => directMethod(m, direct)
+      case None => procMethod(m)
+    }
+    entry(m)
+  }
+
+  /** The name of a method's entry for asynchronous calls (ABS names have no `$`). */
+  private def entryName(s: LSig): String = s"${s.name}$$entry"
+
+  /**
+   * `m$entry(p$, ..)`: what an asynchronous call of `m` runs (its message, `FrameCall.message`),
+   * returning the value or `Frame.Suspended`: the frame form, under the failure handler when the
+   * method has one (`recovering$` links the frame that hands a later failure to `recover$`); a
+   * plain method's value; without a frame form (an IR printed before the `frames` pass), the
+   * method's `Proc` face run by the interpreter.
+   */
+  private def entry(m: LMethod): Unit = {
+    val head = s"def ${entryName(m.sig)}${params(("p$", T.Ref("Process")) :: m.sig.params)}: Any ="
+    val args = m.sig.params.map(_._1).mkString("(", ", ", ")")
+    val pArgs = ("p$" :: m.sig.params.map(_._1)).mkString("(", ", ", ")")
+    line(head)
+    indented((m.frameCode, m.direct) match {
+      case (Some((f, _)), _) if m.handler => line(s"try recovering$$(p$$, $f$pArgs) catch { case e$$: Throwable => throw recover$$(e$$) }")
+      case (Some((f, _)), _) => line(s"$f$pArgs")
+      case (None, Some(direct)) => line(s"$direct$args")
+      case (None, None) if m.cps.isDefined => line(s"p$$.run(${m.sig.name}$args)") // no frame form: its Proc face, interpreted
+      case (None, None) => line(s"Proc.now(${m.sig.name}$args)")
+    })
   }
 
   /**
@@ -522,7 +651,29 @@ private[emit] final class Printer {
     line("}")
   }
 
+  /**
+   * A method in frame form (`LMethod.frameCode`): `m`, for asynchronous calls, the interface and
+   * `Proc` code, and `m$body` (the form without the failure handler) are calls of `m$f` as data.
+   */
+  private def frameMethod(m: LMethod, name: String, code: F): Unit = {
+    val call = s"{ (p$$, _) => $name${("p$" :: m.sig.params.map(_._1)).mkString("(", ", ", ")")} }"
+    val result = tpe(m.sig.result)
+    blank()
+    declStart(0)
+    val over = if (m.overrides) "override " else ""
+    line(s"${over}def ${m.sig.name}${params(m.sig.params)}: Proc[$result] =")
+    indented(line(s"FrameCall.on[$result](this) $call${if (m.handler) recoverWith else ""}"))
+    m.frame.foreach { body =>
+      line(s"private def $body${params(m.sig.params)}: Proc[$result] =")
+      indented(line(s"FrameCall.on[$result](this) $call"))
+    }
+    line(s"def $name${params(("p$", T.Ref("Process")) :: m.sig.params)}: Any = {")
+    indented { prologue(m); frameBody(code) }
+    line("}")
+  }
+
   private def procMethod(m: LMethod): Unit = (m.cps, m.frame) match {
+    case (Some(_), _) if m.frameCode.isDefined => frameMethod(m, m.frameCode.get._1, m.frameCode.get._2)
     case (Some(p), Some(frame)) => framedMethod(m, p, frame)
     case _ => plainProcMethod(m)
   }

@@ -202,6 +202,62 @@ object P {
   val Unit: P = Done(S.Unit)
 }
 
+/**
+ * Code of a method in frame form (the `frames` pass, [[Frames]]): the body of a JVM method
+ * `m$f(p$: Process, ..): Any` that runs as plain code and returns its value, or returns
+ * `Frame.Suspended` after naming a scheduling point and linking a frame (`cogs.runtime.Frame`) that
+ * holds what runs after it. Nothing is allocated for the parts that do not suspend.
+ */
+sealed trait F extends Product with Serializable
+object F {
+  /** The value `v`. */
+  final case class Value(v: S) extends F
+  /** Statements that run now, then `next`. */
+  final case class Then(stats: List[St], next: F) extends F
+  /**
+   * A computation the interpreter runs (`p$.run(proc)`): a scheduling point, or a loop, a try or
+   * a call still in `Proc` form. The code returns `Frame.Suspended`; the frame resumes with its value.
+   */
+  final case class Run(p: P) extends F
+  /** `p$.awaitFut(f)`: `await` of a future's value, resumed with the value. */
+  final case class AwaitValue(fut: S) extends F
+  /** `first`, then `rest` with the value of `first` bound to `binder` (None: dropped); `how` says how they join. */
+  final case class Seq(first: F, binder: Option[(String, T)], rest: F, how: Join) extends F
+  final case class If(cond: S, thenp: F, elsep: F) extends F
+  final case class Match(scrutinee: S, cases: List[Case[F]]) extends F
+  /** `throw e` */
+  final case class Raise(e: S) extends F
+  /**
+   * `while (cond) body` whose body may suspend: the local method `loop` runs the iterations while
+   * none suspends; when one does, the frame it links calls `loop` again after the body's rest.
+   * `result`: the name of an iteration's value (None: every iteration suspends).
+   */
+  final case class While(cond: S, body: F, loop: String, result: Option[String]) extends F
+  /**
+   * `foreach (elem in list) body` (with an index: `elem` and `index` over `list.zipWithIndex`)
+   * whose body may suspend, as [[While]] over the iterator `iterator`.
+   */
+  final case class Foreach(list: S, elem: String, index: Option[String], body: F, iterator: String, loop: String,
+      result: Option[String]) extends F
+  /**
+   * A synchronous call on `this` of a method in frame form: a plain JVM call `this.method(p$, args)`
+   * while the process's nesting allows (`p$.enter()`), a pending call of the trampoline otherwise.
+   */
+  final case class SelfCall(method: String, args: List[S]) extends F
+
+  /** How the two parts of a [[Seq]] join: decided by the `frames` pass from what `first` may do. */
+  sealed trait Join extends Product with Serializable
+  /** `first` never suspends: its value is bound and `rest` follows, as in plain code. */
+  case object Plain extends Join
+  /** `first` always suspends: a frame whose `resume` is `rest` is linked after it. */
+  case object Suspends extends Join
+  /**
+   * `first` may suspend: `rest` is the local method `cont`, called with the value of `first`
+   * (kept in `result`) when it did not suspend, and from the frame linked when it did.
+   */
+  final case class Either(cont: String, result: String) extends Join
+}
+
 /** An await guard. */
 sealed trait G extends Product with Serializable
 object G {
@@ -287,11 +343,12 @@ final case class LInit(plain: Option[List[St]], suspending: Option[P])
  * the handler. Object death ([[ObjectDeath]]): `deadCheck`, the method first fails with
  * `ObjectDeadException` if the object is dead (its class is `mortal`); `handler`, an exception
  * that leaves the body goes to `recover$` (the body may fail). Without either the method is its
- * body alone.
+ * body alone. `frameCode` (set by the `frames` pass, [[Frames]]): the name of the method's frame
+ * form (`m$f`) and its code; `m` and `m$body` are then calls of it as data (`FrameCall`).
  */
 final case class LMethod(sig: LSig, overrides: Boolean, shadowedParams: List[(String, String)],
     plain: Option[(List[St], S)], cps: Option[P], direct: Option[String] = None, frame: Option[String] = None,
-    deadCheck: Boolean = true, handler: Boolean = true) extends LDecl
+    deadCheck: Boolean = true, handler: Boolean = true, frameCode: Option[(String, F)] = None) extends LDecl
 
 /**
  * A constant of the module, computed on first use: `lazy val name: tpe = rhs` (a string, an

@@ -47,7 +47,7 @@ object Naming {
   /** Capitalised names that generated code uses unqualified: the runtime, the library, Scala. */
   val TypeReserved: Set[String] = Set(
     // cogs.runtime (imported by name)
-    "Proc", "Cogs", "Guard", "Fut", "Active", "ActiveObject", "CogRuntime",
+    "Proc", "Cogs", "Guard", "Fut", "Active", "ActiveObject", "CogRuntime", "Frame", "FrameCall", "Process",
     // cogs.absc.lib
     "AbsInt", "AbsRat", "AbsFrac", "AbsSet", "AbsMap", "AbsData", "AbsException", "ObjectDeadException", "AbsObject",
     "Pair", "Triple", "Maybe", "Just", "Nothing", "Either", "Left", "Right", "Time", "Duration", "InfDuration",

@@ -82,7 +82,7 @@ class DumpCommandTest {
     val r = absc(AbsBackend, "dump", "--list")
     assertEquals(0, r.status, r.err)
     val names = r.out.linesIterator.map(_.takeWhile(_ != ' ')).toList
-    assertEquals(List("parse", "flatten", "check", "entry", "lower", "instrument", "limits", "optimise", "print"), names)
+    assertEquals(List("parse", "flatten", "check", "entry", "lower", "instrument", "limits", "optimise", "frames", "print"), names)
     assertTrue(r.out.linesIterator.forall(_.trim.contains("  ")), "each phase says what it does:\n" + r.out)
   }
 
@@ -91,7 +91,7 @@ class DumpCommandTest {
     val r = absc(AbsBackend, "dump", "--after", "optimize", f)
     assertEquals(2, r.status)
     assertEquals("", r.out)
-    assertTrue(r.err.startsWith("absc: --after: unknown phase 'optimize' (the phases: parse, flatten, check, entry, lower, instrument, limits, optimise, print)"), r.err)
+    assertTrue(r.err.startsWith("absc: --after: unknown phase 'optimize' (the phases: parse, flatten, check, entry, lower, instrument, limits, optimise, frames, print)"), r.err)
   }
 
   @Test def everyPhasesOutputCanBeShown(): Unit = {

@@ -47,7 +47,7 @@ class PipelineTest {
   private def instrumented: LProgram = ok(AbsBackend.instrument.run(lowered))
 
   @Test def thePhasesInOrder(): Unit = {
-    assertEquals(List("parse", "flatten", "check", "entry", "lower", "instrument", "limits", "optimise", "print"), pipeline.phases.names)
+    assertEquals(List("parse", "flatten", "check", "entry", "lower", "instrument", "limits", "optimise", "frames", "print"), pipeline.phases.names)
     // A back end of the tests' own: the same phases up to entry, then its one translation phase.
     assertEquals(List("parse", "flatten", "check", "entry", "emit"),
       new Pipeline(new FakeBackend(Map.empty), ProgramOptions()).phases.names)
@@ -201,11 +201,46 @@ class PipelineTest {
 
   @Test def thePhasesTogetherAreTheTranslation(): Unit = {
     val whole = ok(pipeline.phases.run(sources()))
-    val byPhase = ok(AbsBackend.print.run(ok(AbsBackend.optimise.run(ok(AbsBackend.limits.run(instrumented))))))
+    val byPhase = ok(AbsBackend.print.run(ok(AbsBackend.frames.run(ok(AbsBackend.optimise.run(ok(AbsBackend.limits.run(instrumented))))))))
     assertEquals(byPhase.files, whole.files)
     assertEquals(Some("absmodel_main.Main"), whole.mainObject)
     val upToLower = ok(pipeline.phases.runUntil(sources(), Some("lower")))
     assertEquals("lower", upToLower._1.name)
     assertEquals(lowered, upToLower._2)
+  }
+
+  @Test def framesGivesEverySuspendingMethodItsFrameFormAndDecidesHowSequencesJoin(): Unit = {
+    val ir = ok(AbsBackend.frames.run(ok(AbsBackend.optimise.run(ok(AbsBackend.limits.run(instrumented))))))
+    val c = ir.modules.flatMap(_.decls).collectFirst { case c: LClass => c }.get
+    def code(m: String): F = c.methods.find(_.sig.absName == m).get.frameCode match {
+      case Some((name, f)) => assertEquals(s"$m$$f", name); f
+      case None => fail(s"$m: a frame form expected")
+    }
+    def strip(f: F): F = f match { case F.Then(List(St.Line(_)), next) => strip(next); case other => other }
+    // f: `Int r = this.g(n); return r + 1;`: g's frame form called as a plain JVM call; it may or
+    // may not suspend, so the rest is a local method called either way.
+    strip(code("f")) match {
+      case F.Seq(F.SelfCall("g$f", List(S.Id("n"))), Some(("r", _)), F.Value(_), F.Either("k$1", "r$1")) =>
+      case other => fail(s"f: $other")
+    }
+    // g: `suspend; return n * 2;`: the suspension always happens, the rest is the frame.
+    strip(code("g")) match {
+      case F.Seq(F.Run(P.Suspend), None, _, F.Suspends) =>
+      case other => fail(s"g: $other")
+    }
+    // h: the try around a self-call stays a Proc computation that the interpreter runs.
+    def runs(f: F): Boolean = f match {
+      case F.Run(_: P.Try) => true
+      case F.Then(_, n) => runs(n)
+      case F.Seq(a, _, b, _) => runs(a) || runs(b)
+      case _ => false
+    }
+    assertTrue(runs(code("h")), code("h").toString)
+    // No decision is left to the printer: it lays out what the IR says.
+    val text = ok(AbsBackend.print.run(ir)).files.map(_.text).mkString
+    assertTrue(text.contains("def f$f(p$: Process, n: AbsInt): Any = {"), text)
+    assertTrue(text.contains("if (r$1.asInstanceOf[AnyRef] eq Frame.Suspended) p$.suspendedIn((p$, in$) => k$1(in$)) else k$1(r$1)"), text)
+    assertTrue(text.contains("p$.suspendedIn { (p$, in$) =>"), text)
+    assertTrue(text.contains("FrameCall.on[AbsInt](this) { (p$, _) => f$f(p$, n) }"), text)
   }
 }

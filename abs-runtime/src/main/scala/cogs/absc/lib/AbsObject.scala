@@ -1,6 +1,7 @@
 package cogs.absc.lib
 
 import cogs.runtime.ActiveObject
+import cogs.runtime.internal.{Frame, Process}
 
 /**
  * The base class of every class absc generates from an ABS class: what each of them needs and
@@ -45,6 +46,25 @@ abstract class AbsObject extends ActiveObject {
     e
   }
 
+  /**
+   * An asynchronous call's entry into a method in frame form whose failures kill the object
+   * (`m$entry`, which catches what the method throws before it suspends): `r` is what the method
+   * returned; if it suspended, the frame linked outermost hands a later failure to `recover$`.
+   * One frame serves every call: the object is the process's callee.
+   */
+  protected[this] final def recovering$(p: Process, r: Any): Any =
+    if (r.asInstanceOf[AnyRef] eq Frame.Suspended) p.suspendedIn(AbsObject.Recovering) else r
+
+  private[lib] final def recoverFrom$(e: Throwable): Throwable = recover$(e)
+
   override def toString: String =
     if (createdAt$ eq null) s"$traceName#${System.identityHashCode(this)}" else traceName + " created at " + createdAt$
+}
+
+private object AbsObject {
+  /** The outermost frame of a suspended call of a method whose failures go to `recover$`. */
+  val Recovering: Frame = new Frame {
+    def resume(p: Process, in: Any): Any = in
+    override def fail(p: Process, e: Throwable): Any = throw p.target.asInstanceOf[AbsObject].recoverFrom$(e)
+  }
 }

@@ -337,6 +337,10 @@ private[abs] final class RemoteObject(owner: AbsPlacement, val absClass: String,
     // cog, traceSlot: the stub's, so that the runtime queues calls on the stub's COG.
     else if (m.getDeclaringClass == classOf[Active])
       try m.invoke(stub, args: _*) catch { case e: InvocationTargetException => throw e.getCause }
+    // An asynchronous call's entry (absc's `m$entry(p$, ..)`, what its message runs): the remote
+    // call as a computation the process runs, which resumes with the reply.
+    else if (m.getName.endsWith("$entry") && as.nonEmpty && as.head.isInstanceOf[cogs.runtime.internal.Process])
+      as.head.asInstanceOf[cogs.runtime.internal.Process].run(call(m.getName.stripSuffix("$entry"), as.tail))
     else call(m.getName, as)
   }
 
