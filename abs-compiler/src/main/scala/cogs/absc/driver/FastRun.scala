@@ -131,14 +131,17 @@ private[driver] object FastRun {
   }
 
   /**
-   * The class path a program runs on: absc's, without the jars only the compiler needs (found by a
-   * class of each, so a version change cannot slip through), and with scala-library replaced by
-   * a copy without its 160 KB OSGi manifest (see [[scalaLibrary]]).
+   * The class path a program runs on: absc's, without the jars only the compiler needs and those
+   * only a monitored program needs (found by a class of each, so a version change cannot slip
+   * through), and with scala-library replaced by a copy without its 160 KB OSGi manifest (see
+   * [[scalaLibrary]]). A monitored program (`--monitor`) never runs from this class path: that
+   * option takes the slow path, and `absc package` has no such option.
    */
   def runClassPath(entries: List[Path], cacheRoot: Path): List[Path] = {
     // (picocli is not among them: a program parses its own command line, see cogs.absc.run.ProgramCommandLine.)
     val compilerOnly = List(classOf[Driver], classOf[scala.tools.nsc.Global], classOf[scala.reflect.api.Universe],
-      classOf[org.antlr.v4.runtime.Lexer]).flatMap(codeSource).toSet
+      classOf[org.antlr.v4.runtime.Lexer], classOf[cogs.absc.monitoring.MonitoringProvider],
+      classOf[cogs.monitor.pipeline.Pipeline], classOf[cogs.session.ProtocolModule]).flatMap(codeSource).toSet
     val library = codeSource(classOf[scala.Option[_]])
     entries.filterNot(compilerOnly).map(e => if (library.contains(e)) scalaLibrary(e, cacheRoot) else e)
   }

@@ -8,7 +8,7 @@ import java.nio.file.{Files, Path}
 import com.typesafe.config.{ConfigException, ConfigFactory, ConfigParseOptions, ConfigRenderOptions}
 
 import cogs.absc.lower.Instrumentation
-import cogs.absc.run.{SessionConfig, SessionConfigException}
+import cogs.absc.monitoring.{SessionConfig, SessionConfigException}
 import cogs.monitor.pipeline.{MonitorConfigException, PipelineConfig}
 
 /**

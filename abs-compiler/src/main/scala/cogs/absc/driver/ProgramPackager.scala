@@ -8,7 +8,8 @@ import scala.jdk.CollectionConverters._
 /**
  * `absc package`: builds through the cache and writes the program's directory (see [[Packager]]),
  * with the distributed module's jars for `--cluster`, and the Model API's only for a program that
- * uses it (see [[ProgramPackager.usesModelApi]]) or with `--model-api`.
+ * uses it (see [[ProgramPackager.uses]]) or with `--model-api`, and the SQLite driver only for one
+ * that queries; never the monitor pipeline or the session checker (a package is never monitored).
  */
 private[driver] final class ProgramPackager(cache: BuildCache, reporter: Reporter, program: ProgramOptions) {
   import reporter.err
@@ -39,9 +40,12 @@ private[driver] final class ProgramPackager(cache: BuildCache, reporter: Reporte
               reporter.phase("package") {
                 // absc runs with the Model API on its class path (absc run --port); a package has it
                 // only when asked for or when the program registers [HTTPName] objects.
-                val withApi = modelApi || ProgramPackager.usesModelApi(built.program.classes)
+                val uses = ProgramPackager.uses(built.program.classes)
+                val withApi = modelApi || uses.modelApi
                 val apiJars = if (withApi) Set.empty[Path] else ProgramPackager.modelApiEntries(ClassPath.entries)
-                val own = FastRun.runClassPath(ClassPath.entries, libRoot).filterNot(apiJars)
+                // The SQLite driver (12 MB, native libraries for every platform) only for a model that queries.
+                val sqlJars = if (uses.sqlite) Set.empty[Path] else ProgramPackager.sqliteEntries(ClassPath.entries)
+                val own = FastRun.runClassPath(ClassPath.entries, libRoot).filterNot(e => apiJars(e) || sqlJars(e))
                 // The distributed module's jars that the program's class path does not have yet (by file name).
                 // (scala-library: the program's is a copy named after its hash.)
                 val names = own.map(_.getFileName.toString).toSet
@@ -71,14 +75,22 @@ private[driver] final class ProgramPackager(cache: BuildCache, reporter: Reporte
 
 private[driver] object ProgramPackager {
 
+  /** What of the optional modules a compiled program names: see [[uses]]. */
+  final case class Uses(modelApi: Boolean, sqlite: Boolean)
+
   /**
-   * Whether the compiled program registers `[HTTPName]` objects, read from its classes: the
-   * statement calls `cogs.absc.modelapi.HttpObjects.register`, so the name is in the constant pool
-   * of the class that holds it. Such a model is written to be served; its package gets the Model API.
+   * Which optional modules the compiled program uses, read from its classes (the constant pool of
+   * a class names every class it calls):
+   *  - the Model API: a `[HTTPName]` statement calls `cogs.absc.modelapi.HttpObjects.register`.
+   *    Such a model is written to be served; its package gets the Model API;
+   *  - SQLite: a query function's body calls `cogs.absc.lib.Sqlite.query`; its package gets the
+   *    JDBC driver.
    */
-  def usesModelApi(classes: Path): Boolean = {
-    val needle = "cogs/absc/modelapi/HttpObjects".getBytes(java.nio.charset.StandardCharsets.UTF_8)
-    def contains(bytes: Array[Byte]): Boolean = {
+  def uses(classes: Path): Uses = {
+    def needle(s: String) = s.getBytes(java.nio.charset.StandardCharsets.UTF_8)
+    val api = needle("cogs/absc/modelapi/HttpObjects")
+    val sql = needle("cogs/absc/lib/Sqlite")
+    def contains(bytes: Array[Byte], needle: Array[Byte]): Boolean = {
       var i = 0
       val last = bytes.length - needle.length
       while (i <= last) {
@@ -89,10 +101,22 @@ private[driver] object ProgramPackager {
       }
       false
     }
-    Files.isDirectory(classes) && scala.util.Using.resource(Files.walk(classes)) { s =>
-      s.iterator.asScala.exists(f => f.toString.endsWith(".class") && contains(Files.readAllBytes(f)))
+    if (!Files.isDirectory(classes)) Uses(modelApi = false, sqlite = false)
+    else scala.util.Using.resource(Files.walk(classes)) { s =>
+      s.iterator.asScala.filter(_.toString.endsWith(".class")).foldLeft(Uses(modelApi = false, sqlite = false)) { (u, f) =>
+        if (u.modelApi && u.sqlite) u
+        else {
+          val bytes = Files.readAllBytes(f)
+          Uses(u.modelApi || contains(bytes, api), u.sqlite || contains(bytes, sql))
+        }
+      }
     }
   }
+
+  private def has(entry: Path, name: String): Boolean =
+    if (Files.isDirectory(entry)) Files.isRegularFile(entry.resolve(name))
+    else Files.isRegularFile(entry) && (try scala.util.Using.resource(new java.util.jar.JarFile(entry.toFile))(_.getEntry(name) ne null)
+      catch { case _: IOException => false })
 
   /**
    * The entries of `classPath` that only the Model API needs: the module `cogs-abs-modelapi` (the
@@ -101,10 +125,10 @@ private[driver] object ProgramPackager {
    */
   def modelApiEntries(classPath: List[Path]): Set[Path] = {
     val marks = List("META-INF/services/cogs.absc.run.ModelApi$Provider", "META-INF/maven/org.webjars.npm/uplot/pom.properties")
-    def has(entry: Path, name: String): Boolean =
-      if (Files.isDirectory(entry)) Files.isRegularFile(entry.resolve(name))
-      else Files.isRegularFile(entry) && (try scala.util.Using.resource(new java.util.jar.JarFile(entry.toFile))(_.getEntry(name) ne null)
-        catch { case _: IOException => false })
     classPath.filter(e => marks.exists(has(e, _))).toSet
   }
+
+  /** The entries of `classPath` that only SQLite queries need: the JDBC driver `sqlite-jdbc`. */
+  def sqliteEntries(classPath: List[Path]): Set[Path] =
+    classPath.filter(e => has(e, "META-INF/maven/org.xerial/sqlite-jdbc/pom.properties")).toSet
 }

@@ -2,7 +2,7 @@ package cogs.absc.driver
 
 import cogs.absc.ast.Pos
 import cogs.absc.diag.Diagnostic
-import cogs.absc.run.SessionEntry
+import cogs.absc.monitoring.SessionEntry
 import cogs.absc.typecheck.TypedProgram
 
 /**

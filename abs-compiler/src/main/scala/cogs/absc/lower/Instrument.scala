@@ -1,6 +1,6 @@
 package cogs.absc.lower
 
-import cogs.absc.run.SessionEntry
+import cogs.absc.monitoring.SessionEntry
 
 /**
  * The `instrument` phase, an IR-to-IR pass: the call sites lowering leaves as data ([[S.Send]],
@@ -14,7 +14,7 @@ import cogs.absc.run.SessionEntry
  * against the configuration.
  *
  *  - A call that may be a protocol message (the caller's class plays a role that sends it to a
- *    role of a receiving class) goes through the session helper (`cogs.absc.run.AbsSessions`),
+ *    role of a receiving class) goes through the session helper (`cogs.absc.monitoring.AbsSessions`),
  *    which decides at run time from the roles and checks it, naming the call's ABS position.
  *  - A call that may reach an observed method goes into the trace with its arguments
  *    (`Cogs.sendWithArgs`, or the traced list of a call with a deadline). It keeps its future even
@@ -64,14 +64,14 @@ private final class Instrument(on: Instrumentation) {
 
   /** A synchronous call checked by the session helper: a `Proc` of the call, run by the caller. */
   private def checkedSync(c: Call): S = argsFirst(c) { (ids, msg) =>
-    S.App(S.Id("cogs.absc.run.AbsSessions.sync"), Nil, List(sender(c), c.target, S.str(c.method), anyList(ids), S.str(c.site.pos), msg))
+    S.App(S.Id("cogs.absc.monitoring.AbsSessions.sync"), Nil, List(sender(c), c.target, S.str(c.method), anyList(ids), S.str(c.site.pos), msg))
   }
 
   // ------------------------------------------------------------------ the call sites
 
   private def send(c: Call, oneWay: Boolean): S =
     if (sessionCall(c)) argsFirst(c) { (ids, msg) =>
-      S.App(S.Id("cogs.absc.run.AbsSessions.send"), Nil, List(sender(c), c.target, S.str(c.method), anyList(ids), S.str(c.site.pos), msg))
+      S.App(S.Id("cogs.absc.monitoring.AbsSessions.send"), Nil, List(sender(c), c.target, S.str(c.method), anyList(ids), S.str(c.site.pos), msg))
     }
     else if (observed(c)) argsFirst(c) { (ids, msg) =>
       S.App(S.Sel(S.Id("Cogs"), "sendWithArgs"), Nil, List(c.target, S.str(c.method), anyList(ids), msg))
@@ -84,7 +84,7 @@ private final class Instrument(on: Instrumentation) {
       if (observed(c)) anyList(c.message.args) else S.Id("Nil"), deadline, c.message.exp))
 
   private def created(make: S, cls: String): S =
-    if (on.playsRole(cls)) S.App(S.Id("cogs.absc.run.AbsSessions.created"), Nil, List(make, S.str(cls))) else make
+    if (on.playsRole(cls)) S.App(S.Id("cogs.absc.monitoring.AbsSessions.created"), Nil, List(make, S.str(cls))) else make
 
   // A call that may be a protocol message must not skip its check because the effect analysis
   // made it a plain call: it runs the checked step now. That step has no synchronous-call node for

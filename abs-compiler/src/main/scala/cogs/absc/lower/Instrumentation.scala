@@ -15,7 +15,7 @@ final case class Instrumentation(
     observesClass: String => Boolean,
     observesMethod: (String, String) => Boolean,
     monitorConfig: Option[String],
-    sessions: List[cogs.absc.run.SessionEntry] = Nil) {
+    sessions: List[cogs.absc.monitoring.SessionEntry] = Nil) {
   def enabled: Boolean = monitorConfig.isDefined
 
   /** Objects of `cls` play a role in some session protocol. */

@@ -82,6 +82,10 @@ class PackageCommandTest {
     assertFalse(libs.exists(n => n.startsWith("scala-compiler") || n.startsWith("antlr4-4") || n.startsWith("cogs-abs-compiler")),
       s"the compiler's jars are not packaged: $libs")
     assertTrue(libs.exists(_.startsWith("picocli")), s"the program parses its command line with picocli: $libs")
+    // Issue 27, item 4: a package is never monitored, and this model queries no database.
+    assertFalse(libs.exists(n => n.startsWith("cogs-abs-monitoring") || n.startsWith("cogs-monitor") || n.startsWith("cogs-session")),
+      s"no monitor pipeline or session checker in a package: $libs")
+    assertFalse(libs.exists(_.startsWith("sqlite-jdbc")), s"no SQLite driver for a model without queries: $libs")
 
     val first = launch(List("bash", launcher.toString))
     assertEquals(Ran(0, "total 5 at 2\n", ""), first)

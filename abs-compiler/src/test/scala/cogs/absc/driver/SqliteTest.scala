@@ -3,6 +3,7 @@ package cogs.absc.driver
 import java.nio.file.{Files, Path, Paths}
 import java.sql.DriverManager
 
+import scala.jdk.CollectionConverters._
 import scala.util.Using
 
 import org.junit.jupiter.api.Assertions._
@@ -108,6 +109,27 @@ class SqliteTest {
         |matching: list["Ada","Bob","Zoë"]
         |none: list[]
         |""".stripMargin, r.programOut)
+  }
+
+  /**
+   * Issue 27, item 4: `absc package` carries the JDBC driver (12 MB) only for a model that queries
+   * (PackageCommandTest checks one that does not), and the packaged model queries as `absc run` does.
+   */
+  @Test def aPackagedModelThatQueriesCarriesTheDriver(): Unit = {
+    database("ages")
+    val out = dir.resolve("pkg")
+    val r = absc(AbsBackend, "package", "--cache-dir", cache.toString, "-o", out.toString, model)
+    assertEquals(0, r.status, r.err)
+    val libs = Using.resource(Files.list(out.resolve("lib")))(_.iterator.asScala.map(_.getFileName.toString).toList)
+    assertTrue(libs.exists(_.startsWith("sqlite-jdbc")), s"the driver is packaged: $libs")
+    val pb = new ProcessBuilder("bash", out.resolve("bin/db").toString).redirectErrorStream(true)
+    pb.environment().put("JAVA_HOME", System.getProperty("java.home"))
+    pb.environment().put("ABSC_NO_CDS", "1")
+    val p = pb.start()
+    val text = new String(p.getInputStream.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+    assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), text)
+    assertEquals(0, p.exitValue, text)
+    assertEquals("list[36,17,52]\n", text)
   }
 
   @Test def aMissingDatabaseFileIsAnErrorAtTheBuiltinAndIsNotCreated(): Unit = {

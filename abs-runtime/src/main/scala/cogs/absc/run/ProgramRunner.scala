@@ -301,11 +301,18 @@ object ProgramRunner {
     if (monitor eq null) executeOn(attached(options.runtimeConfig.fold(CogRuntime())(CogRuntime(_))), main, isTest, modelApi)
     else {
       val loader = Option(Thread.currentThread().getContextClassLoader).getOrElse(getClass.getClassLoader)
-      val started =
-        try Right(Monitoring.start(monitor, loader, running.get()))
-        catch { case e: Exception => Left(e) }
+      // The pipeline is a module of its own (cogs-abs-monitoring), asked for before anything runs.
+      val started = MonitoredRun.provider(loader) match {
+        case Left(why) => Left(Left(why))
+        case Right(p) =>
+          try Right(p.start(monitor, loader, running.get()))
+          catch { case e: Exception => Left(Right(e)) }
+      }
       started match {
-        case Left(e) =>
+        case Left(Left(why)) =>
+          err.println(s"absc: $why")
+          Outcome(ExitUsage, None, Some(why))
+        case Left(Right(e)) =>
           // A bad configuration or a monitor class that is not there: the user's input, not the program.
           err.println(s"absc: the monitor pipeline could not be started: ${Option(e.getMessage).getOrElse(e.toString)}")
           if (String.valueOf(e.getMessage).contains("not found"))
@@ -468,6 +475,12 @@ object ProgramRunner {
    * recording, which is then the outcome (exit status 2) whatever the run did after the divergence
    * (a deadlock of the COGs waiting for the diverged one, a result the recorded run did not give).
    */
+  /** In the main block's process, before the block: with session protocols, its object takes the roles bound to `main`. */
+  private def mainBlockStarted(): Unit = {
+    val s = RunContext.current.sessions
+    if (s ne null) s.mainBlockStarted()
+  }
+
   private def runMainBlock[A](rt: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean,
       controlled: Option[(ControlledRun, Vector[String])], server: ModelApi = null,
       diverged: () => Option[String] = () => None, lastResort: LastResort = null): Outcome = {
@@ -478,8 +491,8 @@ object ProgramRunner {
       try {
         limit.foreach(rt.limitClock)
         Right(controlled match {
-          case None => rt.run { AbsSessions.mainBlockStarted(); main(rt) }
-          case Some((c, steps)) => runSteps(c, steps) { AbsSessions.mainBlockStarted(); main(rt) }
+          case None => rt.run { mainBlockStarted(); main(rt) }
+          case Some((c, steps)) => runSteps(c, steps) { mainBlockStarted(); main(rt) }
         })
       } catch { case e: Throwable => Left(e) }
     diverged() match {

@@ -71,8 +71,13 @@ object RemotePlacement {
    * distributed module's own `reference.conf` is read like any other library's.
    */
   private[run] def mayBeConfigured(loader: ClassLoader): Boolean =
-    cogs.runtime.ConfigProbe.maySet(loader, List(DeploymentKey),
-      List(classOf[cogs.runtime.CogRuntime], classOf[cogs.monitor.pipeline.Pipeline]))
+    cogs.runtime.ConfigProbe.maySet(loader, List(DeploymentKey), classOf[cogs.runtime.CogRuntime] :: monitorClass(loader).toList)
+
+  // The monitor is a module of a monitored run only (cogs-abs-monitoring brings it): asked for by
+  // name, without initialising it, so that a plain run does not need it on its class path.
+  private def monitorClass(loader: ClassLoader): Option[Class[_]] =
+    try Some(Class.forName("cogs.monitor.pipeline.Pipeline", false, loader))
+    catch { case _: ClassNotFoundException | _: LinkageError => None }
 
   /** Stop placement (after the main block). */
   def stop(rt: CogRuntime, p: RemotePlacement): Unit = {

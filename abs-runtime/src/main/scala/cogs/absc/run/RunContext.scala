@@ -16,7 +16,7 @@ import cogs.runtime.CogRuntime
  *  - `random`: the generator of `random(n)`, seeded or not ([[cogs.absc.lib.AbsRandom]]);
  *  - `identities`: the small numbers that name and order objects ([[cogs.absc.lib.Identity]]);
  *  - `placement`: the deployment components on cluster nodes ([[RemotePlacement]]), if any;
- *  - `sessions`: the session protocols of a monitored run ([[AbsSessions]]), if any;
+ *  - `sessions`: the session protocols of a monitored run (`cogs.absc.monitoring.AbsSessions`), if any;
  *  - `modelStart`: when the model started (`ms_since_model_start()`);
  *  - `options`: the run's options ([[RunOptions]]: seed, clock limit, schedule file, Model API,
  *    foreign bindings, ...), a value the runner was given or built;
@@ -30,7 +30,7 @@ final class RunContext private[absc] (val output: Output, val options: RunOption
   val httpObjects: HttpObjects = new HttpObjects
   val identities: Identity.Table = new Identity.Table
   @volatile private[absc] var placement: RemotePlacement = _
-  @volatile private[absc] var sessions: AbsSessions = _
+  @volatile private[absc] var sessions: MonitoredRun.Sessions = _
   @volatile private[absc] var modelStartNanos: Long = System.nanoTime()
 }
 

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.core.{JsonFactoryBuilder, JsonGenerator, StreamWrit
 /**
  * The JSON lines of the reports (one object per line), written with Jackson's streaming generator
  * (the project's one JSON library). Also the writer of the session monitors' lines in a compiled
- * model's run (`cogs.absc.run.AbsSessions`), so that both reports quote and format alike.
+ * model's run (`cogs.absc.monitoring.AbsSessions`), so that both reports quote and format alike.
  *
  * The format is the one the reports always had (monitor/README.md, "Reports"): no spaces, fields
  * in the order given, `None`/null as `null`, a Double rounded to three decimals and written without

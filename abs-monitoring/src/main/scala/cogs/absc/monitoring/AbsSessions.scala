@@ -1,9 +1,10 @@
-package cogs.absc.run
+package cogs.absc.monitoring
 
 import java.util.concurrent.{ConcurrentHashMap, ConcurrentLinkedQueue}
 
 import scala.jdk.CollectionConverters._
 
+import cogs.absc.run.{MonitoredRun, ProgramRunner, RunContext}
 import cogs.runtime.{Active, Cogs, Fut, Proc}
 import cogs.session.monitor.{Invitation, Policy, ProtocolViolation, SessionReport}
 import cogs.monitor.pipeline.Json
@@ -35,7 +36,7 @@ import cogs.monitor.pipeline.Json
  * The report ([[finish]]): every session's end report, sessions that never started, and those
  * violations; the run fails (exit status 3) when a violation was seen or a role did not finish.
  */
-private[absc] final class AbsSessions(entries: List[SessionEntry]) {
+private[absc] final class AbsSessions(entries: List[SessionEntry]) extends MonitoredRun.Sessions {
 
   private final class Membership(val inv: Invitation, val roles: List[String])
 
@@ -63,6 +64,9 @@ private[absc] final class AbsSessions(entries: List[SessionEntry]) {
   private val per: List[PerEntry] = entries.map(new PerEntry(_))
 
   def created[T <: Active](o: T, cls: String): T = { per.foreach(_.created(o, cls)); o }
+
+  /** In the main block's process, before the block (the runner calls it): its object takes the roles bound to `main`. */
+  def mainBlockStarted(): Unit = created(Cogs.self, SessionEntry.MainBlock)
 
   /**
    * What a call of `method` from `sender` to `target` is: null if it is not a protocol message,
@@ -203,7 +207,8 @@ private[absc] final class AbsSessions(entries: List[SessionEntry]) {
  */
 object AbsSessions {
   // The sessions of the run whose process calls (its RunContext), or null.
-  private def current: AbsSessions = RunContext.current.sessions
+  // (Only install puts sessions there, so the cast cannot fail; null stays null.)
+  private def current: AbsSessions = RunContext.current.sessions.asInstanceOf[AbsSessions]
 
   private[absc] def install(rt: cogs.runtime.CogRuntime, s: AbsSessions): Unit = RunContext.of(rt).sessions = s
   private[absc] def uninstall(rt: cogs.runtime.CogRuntime): Unit = RunContext.of(rt).sessions = null
@@ -212,12 +217,6 @@ object AbsSessions {
   def created[T <: Active](o: T, cls: String): T = {
     val s = current
     if (s eq null) o else s.created(o, cls)
-  }
-
-  /** In the main block's process, before the block: its object takes the roles bound to `main`. */
-  private[run] def mainBlockStarted(): Unit = {
-    val s = current
-    if (s ne null) s.created(Cogs.self, SessionEntry.MainBlock)
   }
 
   /**
@@ -242,5 +241,5 @@ object AbsSessions {
     else Proc.sync(target, method)(call)
   }
 
-  private[run] final case class Outcome(failed: Boolean, summary: String, jsonLines: Vector[String], violations: Int, unfinished: Int)
+  private[monitoring] final case class Outcome(failed: Boolean, summary: String, jsonLines: Vector[String], violations: Int, unfinished: Int)
 }

@@ -1,10 +1,11 @@
-package cogs.absc.run
+package cogs.absc.monitoring
 
 import java.io.PrintStream
 
 import com.typesafe.config.{ConfigFactory, ConfigParseOptions}
 
 import cogs.monitor.pipeline.{OutputSettings, Pipeline, PipelineConfig, PropertyRegistry, SummaryTarget}
+import cogs.absc.run.{MonitoredRun, ProgramRunner, RunContext}
 import cogs.runtime.CogRuntime
 
 /**
@@ -14,13 +15,13 @@ import cogs.runtime.CogRuntime
  *
  * @param output the configured reports (the pipeline itself was given only those it may write alone)
  */
-private[absc] final class Monitoring private (pipeline: Pipeline, val runtime: CogRuntime, output: OutputSettings,
-    sessions: Option[AbsSessions]) {
+private[monitoring] final class Monitoring private (pipeline: Pipeline, val runtime: CogRuntime, output: OutputSettings,
+    sessions: Option[AbsSessions]) extends MonitoredRun {
   /**
    * Called after the program's runtime was closed (so every event has been emitted): delivers
    * what is still buffered, ends the monitors, writes the configured reports.
    */
-  def finish(err: PrintStream): Monitoring.Verdict = {
+  def finish(err: PrintStream): MonitoredRun.Verdict = {
     val report = pipeline.finish()
     // With sessions, the pipeline wrote no report (see start): the run's status is known only once
     // the sessions are ended, and the pipeline's summary and `result` JSON line must give that
@@ -42,11 +43,11 @@ private[absc] final class Monitoring private (pipeline: Pipeline, val runtime: C
     }
     val sessionProblems = sessionOutcome.filter(_.failed).map(o =>
       s"${o.violations} session violation(s), ${o.unfinished} role(s) not finished (see the sessions report)")
-    if (report.ok && sessionProblems.isEmpty) Monitoring.Verdict(violated = false, "")
+    if (report.ok && sessionProblems.isEmpty) MonitoredRun.Verdict(violated = false, "")
     else {
       val n = report.violations
       val props = if (n == 0) None else Some(s"${if (n == 1) "1 property violation" else s"$n property violations"} (see the monitor report)")
-      Monitoring.Verdict(violated = true, (props.toList ++ sessionProblems).mkString("; "))
+      MonitoredRun.Verdict(violated = true, (props.toList ++ sessionProblems).mkString("; "))
     }
   }
 
@@ -58,8 +59,7 @@ private[absc] final class Monitoring private (pipeline: Pipeline, val runtime: C
     } catch { case e: java.io.IOException => err.println(s"absc: the monitor report's $what could not be written to $p: $e") }
 }
 
-private[absc] object Monitoring {
-  final case class Verdict(violated: Boolean, headline: String)
+private[monitoring] object Monitoring {
 
   /**
    * The pipeline of `configText` (HOCON), monitor classes loaded by `loader`, and a runtime traced
@@ -84,4 +84,9 @@ private[absc] object Monitoring {
     sessions.foreach(AbsSessions.install(rt, _))
     new Monitoring(pipeline, rt, output, sessions)
   }
+}
+
+/** The `java.util.ServiceLoader` service (`META-INF/services/cogs.absc.run.MonitoredRun$Provider`). */
+final class MonitoringProvider extends MonitoredRun.Provider {
+  def start(configText: String, loader: ClassLoader, context: RunContext): MonitoredRun = Monitoring.start(configText, loader, context)
 }

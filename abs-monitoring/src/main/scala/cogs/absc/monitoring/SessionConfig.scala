@@ -1,4 +1,4 @@
-package cogs.absc.run
+package cogs.absc.monitoring
 
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path}
