@@ -1,6 +1,6 @@
 package cogs.runtime
 
-import cogs.runtime.internal.{Frame, FrameCall}
+import cogs.runtime.internal.{Frame, FrameCall, Pick, PolicyPick}
 
 import java.util.ArrayDeque
 import scala.util.control.ControlThrowable
@@ -48,15 +48,34 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   private[this] var fatal: Throwable = _
   private[this] var fatalWhere: String = _
   /**
-   * How this COG's scheduling policy is made from its first object (set at creation, before the
-   * object exists; see CogRuntime.spawnScheduled), and the policy once made. Both null for the
-   * default order. The maker is written before the COG's first process is queued (the inbox CAS
-   * publishes it); the policy is made on the COG's own thread at its first pick.
+   * How this COG picks its next process when not in the default order (a scheduling policy, a
+   * recording, a replay: see [[Pick]]), or null for the default order. Chosen once, when the COG
+   * is created ([[usePolicy]], [[useSchedule]]), before its first process is queued (the inbox CAS
+   * publishes it); changed afterwards only by the COG's own main task (a policy that fails).
    */
-  private[runtime] var policyOf: Active => SchedulingPolicy = _
+  private[this] var pick: Pick = _
+  // This COG's part of a recording or replay of scheduling decisions (ScheduleTrace), or null.
+  private[this] var schedule$ : CogSchedule = _
+
   /** This COG's part of a recording or replay of scheduling decisions (ScheduleTrace), or null. */
-  private[runtime] var schedule: CogSchedule = _
-  private[this] var policy: SchedulingPolicy = _
+  private[runtime] def schedule: CogSchedule = schedule$
+
+  /** This COG records or replays its decisions in `s` (at creation: see ScheduleTrace.cogCreated). */
+  private[runtime] def useSchedule(s: CogSchedule): Unit = {
+    schedule$ = s
+    pick = Pick.of(s, policyPick)
+  }
+
+  /**
+   * This COG's processes are picked by the policy `maker` makes from its first object (at
+   * creation, before the object exists: see CogRuntime.spawnScheduled); the policy is made on the
+   * COG's own thread at its first pick, so that it may read the object's state.
+   */
+  private[runtime] def usePolicy(maker: Active => SchedulingPolicy): Unit =
+    pick = Pick.of(schedule$, new PolicyPick(maker))
+
+  /** This COG's scheduling policy, or null (the default order, or a policy that failed). */
+  private[runtime] def policyPick: PolicyPick = { val k = pick; if (k eq null) null else k.policy }
   /**
    * Run after each slice of this COG that ends at a scheduling point, or null: the main block's
    * COG of a runtime given `CogRuntime.mainBlockSuspends`. Written before the COG's first process
@@ -140,7 +159,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     else (ready != null && !ready.isEmpty && !replayWaits) || (stateDirty && condCount > 0)
 
   // A replay whose next process has not arrived: the COG idles until one arrives (accept).
-  private def replayWaits: Boolean = { val s = schedule; (s ne null) && s.waiting }
+  private def replayWaits: Boolean = { val k = pick; (k ne null) && k.waits }
 
   // ---------------------------------------------------------------- picking
 
@@ -155,12 +174,17 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
    * directly (a self-call, a local wake-up, see `wakeLocal`) now overtakes more of the calls still
    * waiting in the inbox than when a pick took them all first. ABS leaves that order open.
    *
-   * A COG blocked in `get`, or with a recording or replay, or with a scheduling policy, still
-   * takes the whole inbox: the blocker's wake-up, the process a replay waits for, or the full set
-   * of candidates a policy chooses from may be anywhere in it.
+   * A COG blocked in `get`, or with a recording or replay, or with a scheduling policy (a `pick`),
+   * still takes the whole inbox: the blocker's wake-up, the process a replay waits for, or the full
+   * set of candidates a policy chooses from may be anywhere in it.
+   *
+   * The default order costs one null test of `pick` here and one below (where there were two tests
+   * of `schedule` and `policyOf` before), then `pickFifo`, a method of this final class (a direct
+   * call the JIT inlines, as it did `pickReady`): no virtual call, no allocation. Only a COG with a
+   * pick calls `Pick.next`, whose call site sees the classes the run uses (usually one).
    */
   private def pickNext(): Process = {
-    val limit = if ((blocker eq null) && (schedule eq null) && (policyOf eq null)) AcceptPerPick else Int.MaxValue
+    val limit = if ((blocker eq null) && (pick eq null)) AcceptPerPick else Int.MaxValue
     while (true) {
       val more = acceptInbox(limit)
       if (blocker ne null) {
@@ -180,10 +204,11 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
         if (condCount > 0) scanConditions()
       }
       val r = ready
+      val k = pick
       val p =
         if (r eq null) null
-        else if (schedule ne null) pickRecorded(r)
-        else pickReady(r)
+        else if (k eq null) pickFifo(r)
+        else k.next(this, r)
       // Nothing to run yet, and the inbox may hold more: take the next nodes (one more round per
       // `limit` nodes, so this ends when the inbox is empty).
       if ((p ne null) || !more) return p
@@ -215,9 +240,8 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     true
   }
 
-  /** The pick of a COG without a recording or replay. */
-  private def pickReady(r: ArrayDeque[Process]): Process = {
-    if (policyOf ne null) return pickByPolicy(r)
+  /** The default order: the first ready process whose guard holds (or raises). */
+  private[runtime] def pickFifo(r: ArrayDeque[Process]): Process = {
     var p = r.pollFirst()
     while (p ne null) {
       val c = if (p.guard eq null) Holds else checkGuard(p)
@@ -231,97 +255,16 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     null
   }
 
-  /**
-   * A recorded run: the usual pick, noted. A replay: the process the recording names next, once it
-   * may run; until then nothing (the COG waits: `replayWaits`). After the recording's end, as usual.
-   */
-  private def pickRecorded(r: ArrayDeque[Process]): Process = {
-    val s = schedule
-    val c = chosen
-    if (c ne null) return takeChosen(r, c, s)
-    if (s.replay eq null) {
-      val p = pickReady(r)
-      if (p ne null) s.record(p, runtime.now)
-      return p
-    }
-    if (s.diverged) { s.waiting = true; return null }
-    val expected = s.expectedLive
-    if (expected eq null) {
-      if (!s.checked) return pickReady(r)
-      // A checked replay past the end of this COG's recording. A call the recording never ran here
-      // is one the recorded run did not make: a divergence. A call it did run resumes: how many
-      // slices a process takes depends on whether each future it awaits was already resolved when
-      // it got there, which the threads' timing decides (one more resumption of an `awaitAll` is
-      // not another program), so that goes on as in an unchecked replay.
-      val candidates = new java.util.ArrayList[Scheduled](r.size)
-      // (collectCandidates put the others back already when one raises.)
-      val raising = collectCandidates(r, candidates)
-      if (raising ne null) r.addFirst(raising) else putBack(r, candidates)
-      val next = if (raising ne null) raising else if (candidates.isEmpty) null else candidates.get(0).asInstanceOf[Process]
-      if ((next ne null) && s.replay.contains(next.scheduleName)) return pickReady(r)
-      if (next ne null) {
-        diverge(s, s"COG ${s.id} ran the ${s.replay.length} slices its recording names, but the run goes on with call " +
-          s"${next.scheduleName} (${ScheduleTrace.methodOf(next)}): the recorded run ended there")
-      }
-      return null
-    }
-    val candidates = new java.util.ArrayList[Scheduled](r.size)
-    val raising = collectCandidates(r, candidates)
-    if (raising ne null) {
-      if (expected == raising.scheduleName) {
-        if (s.checked && !sameMethod(s, raising)) { r.addFirst(raising); return null }
-        s.next += 1
-      }
-      return raising
-    }
-    var i = 0
-    while (i < candidates.size && candidates.get(i).asInstanceOf[Process].scheduleName != expected) i += 1
-    if (i == candidates.size) {
-      putBack(r, candidates)
-      s.waiting = true
-      return null
-    }
-    val p = candidates.get(i).asInstanceOf[Process]
-    if (s.checked && !sameMethod(s, p)) { putBack(r, candidates); return null }
-    candidates.remove(i)
-    putBack(r, candidates)
-    s.next += 1
-    p.resumed()
-    p
-  }
-
-  /**
-   * A checked replay: whether `p`, the call the recording names next, runs what it ran when
-   * recorded; if not, the COG has diverged (and stops).
-   */
-  private def sameMethod(s: CogSchedule, p: Process): Boolean = {
-    val recorded = if (s.next < s.replayMethods.length) s.replayMethods(s.next) else null
-    val here = ScheduleTrace.methodOf(p)
-    // A recording whose list of methods is shorter than its decisions (edited by hand) is checked as far as it goes.
-    // One in the Erlang backend's format names the method without its class.
-    if ((recorded eq null) || recorded == here || (recorded.indexOf('.') < 0 && here.endsWith("." + recorded))) true
-    else {
-      diverge(s, s"COG ${s.id}, slice ${s.next + 1} of its recording: the recording runs call ${p.scheduleName} as " +
-        s"$recorded, but here that call is $here")
-      false
-    }
-  }
-
-  /** This COG diverged from a checked replay: it runs nothing more, and the clock stops where it is. */
-  private def diverge(s: CogSchedule, what: String): Unit = {
-    s.diverged = true
-    s.waiting = true
-    s.trace.divergedAt(what)
-    runtime.replayDiverged()
-  }
-
   // ---------------------------------------------------------------- controlled runs
 
   /**
    * A controlled run ([[ControlledRun]]): the process its controller chose for this COG's next
    * slice, set only around [[runChosen]]. Null otherwise (always, outside controlled runs).
    */
-  private[this] var chosen: Process = _
+  private[this] var chosen$ : Process = _
+
+  /** A controlled run's choice for this COG's next slice, or null (see [[Pick]]: the recording's picks take it). */
+  private[runtime] def chosen: Process = chosen$
   /**
    * A controlled run: a process that must run next, whatever the controller would like: one whose
    * guard raised when [[offer]] checked it (it only raises), or the pick of the COG's scheduling
@@ -351,8 +294,9 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
       }
       val r = ready
       if ((r eq null) || r.isEmpty) return
-      if (policyOf ne null) {
-        val p = pickByPolicy(r)
+      val pp = policyPick
+      if (pp ne null) {
+        val p = pp.next(this, r)
         if (p ne null) { forced = p; out.add(p) }
         return
       }
@@ -371,17 +315,17 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
    * `offer` gave none).
    */
   private[runtime] def runChosen(p: Process): Unit = {
-    chosen = p
+    chosen$ = p
     try runBatch(null)
-    finally chosen = null
+    finally chosen$ = null
   }
 
   /** The process blocking this COG in `get`, or null (for a controlled run's reports). */
   private[runtime] def blockerOrNull: Process = blocker
 
   /** The pick of a controlled run: `c`, noted in the recording (a blocker never gets here: pickNext takes it). */
-  private def takeChosen(r: ArrayDeque[Process], c: Process, s: CogSchedule): Process = {
-    chosen = null
+  private[runtime] def takeChosen(r: ArrayDeque[Process], c: Process, s: CogSchedule): Process = {
+    chosen$ = null
     if (c eq forced) forced = null
     else {
       if (!r.remove(c)) throw new IllegalStateException(s"controlled run: $c is not ready on $this")
@@ -397,7 +341,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
    * others back in front of the ready queue: checking its guard replaced its continuation by the
    * exception, so it must run next, and it only raises.
    */
-  private def collectCandidates(r: ArrayDeque[Process], candidates: java.util.ArrayList[Scheduled]): Process = {
+  private[runtime] def collectCandidates(r: ArrayDeque[Process], candidates: java.util.ArrayList[Scheduled]): Process = {
     var p = r.pollFirst()
     while (p ne null) {
       val c = if (p.guard eq null) Holds else checkGuard(p)
@@ -415,50 +359,14 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   }
 
   /**
-   * The policy's pick among the ready processes whose guards hold; the others stay ready in their
-   * order. Those whose guards no longer hold are parked again, as in the default pick. One that
-   * raises from its guard is taken at once: checking its guard replaced its continuation by the
-   * exception, so it must run next, and it only raises.
-   */
-  private def pickByPolicy(r: ArrayDeque[Process]): Process = {
-    val candidates = new java.util.ArrayList[Scheduled](r.size)
-    val raising = collectCandidates(r, candidates)
-    if (raising ne null) return raising
-    if (candidates.isEmpty) return null
-    var pol = policy
-    if (pol eq null) { pol = policyOf(owner); policy = pol }
-    val chosen =
-      try pol.choose(java.util.Collections.unmodifiableList(candidates))
-      catch {
-        case e: Throwable =>
-          putBack(r, candidates)
-          dropPolicy()
-          throw new SchedulingPolicyException(s"the scheduling policy of $this failed: $e", e)
-      }
-    var i = 0
-    while (i < candidates.size && (candidates.get(i) ne chosen)) i += 1
-    if (i == candidates.size) {
-      putBack(r, candidates)
-      dropPolicy()
-      throw new SchedulingPolicyException(
-        s"the scheduling policy of $this chose ${chosen match { case p: Process => p.describe; case o => String.valueOf(o) }}, which is not one of the processes that may run", null)
-    }
-    candidates.remove(i)
-    putBack(r, candidates)
-    val c = chosen.asInstanceOf[Process]
-    c.resumed()
-    c
-  }
-
-  /**
    * A policy that failed is dropped: the failure is a fatal error of the COG, and if the runtime
    * goes on (`cogs.on-fatal-error = continue`) the COG runs in the default order instead of
    * failing again at every pick.
    */
-  private def dropPolicy(): Unit = { policyOf = null; policy = null }
+  private[runtime] def dropPolicy(): Unit = pick = Pick.of(schedule$, null)
 
   /** Back into the (now empty) ready queue, in their order. */
-  private def putBack(r: ArrayDeque[Process], ps: java.util.ArrayList[Scheduled]): Unit = {
+  private[runtime] def putBack(r: ArrayDeque[Process], ps: java.util.ArrayList[Scheduled]): Unit = {
     var i = 0
     while (i < ps.size) { r.addLast(ps.get(i).asInstanceOf[Process]); i += 1 }
   }

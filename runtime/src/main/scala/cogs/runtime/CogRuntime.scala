@@ -141,7 +141,7 @@ final class CogRuntime private (
     val cog = newCog()
     if (dc ne null) cog.dc = dc
     // The first object placed in the COG is its owner (ActiveObject's constructor): the `T` made here.
-    cog.policyOf = policy.asInstanceOf[Active => SchedulingPolicy]
+    cog.usePolicy(policy.asInstanceOf[Active => SchedulingPolicy])
     place(cog, newCog = true)(make)
   }
 

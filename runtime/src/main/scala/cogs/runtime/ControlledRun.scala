@@ -216,5 +216,5 @@ object ControlledRun {
         s"read ${read.toList.sorted.mkString("[", ",", "]")}${if (ended) ", ended" else ""}${if (orderSensitive) ", order-sensitive" else ""}"
   }
 
-  private def orderSensitive(c: Cog): Boolean = (c.policyOf ne null) || (c.dc ne null)
+  private def orderSensitive(c: Cog): Boolean = (c.policyPick ne null) || (c.dc ne null)
 }

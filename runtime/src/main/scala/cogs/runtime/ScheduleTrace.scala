@@ -86,10 +86,10 @@ final class ScheduleTrace private (replayed: Map[String, Array[String]], methods
     val id =
       if (creator ne null) { val s = creator.schedule; s.children += 1; s.id + "." + s.children }
       else "x" + external.incrementAndGet()
-    cog.schedule =
+    cog.useSchedule(
       if (replayed eq null) new CogSchedule(id, null, null, this)
       else new CogSchedule(id, replayed.getOrElse(id, CogSchedule.Nothing),
-        if (methods eq null) null else methods.getOrElse(id, CogSchedule.Nothing), this)
+        if (methods eq null) null else methods.getOrElse(id, CogSchedule.Nothing), this))
     cogs.add(cog)
   }
 

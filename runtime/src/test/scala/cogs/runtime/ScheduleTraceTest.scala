@@ -108,6 +108,32 @@ class ScheduleTraceTest {
     assertEquals(None, checked.divergence)
   }
 
+  @Test def aCogWithAPolicyIsRecordedAndReplayedInThePolicysOrder(): Unit = {
+    // The recording notes the policy's picks (last first), a replay follows them, and past the
+    // end of a (shortened) recording the replay picks by the policy again, not in arrival order.
+    val lifo: LoggerImpl => SchedulingPolicy = _ => new SchedulingPolicy {
+      def choose(queue: java.util.List[Scheduled]): Scheduled = queue.get(queue.size - 1)
+    }
+    def once(schedule: ScheduleTrace): List[Int] = {
+      val rt = CogRuntime.withOverrides("cogs.executor.parallelism = 1")
+      try {
+        rt.useSchedule(schedule)
+        val log = rt.spawnScheduled(lifo)(new LoggerImpl)
+        // Sent from one process of another COG: all ten are in the logger's inbox before it runs (one worker).
+        rt.run { Proc.delay { for (i <- 1 to 10) log ! (_.add(i)) } }
+        rt.awaitQuiescence()
+        rt.run { Proc.await(log.send("all")(_.all())) }
+      } finally rt.close()
+    }
+    val recording = ScheduleTrace.record()
+    assertEquals((1 to 10).reverse.toList, once(recording))
+    val decisions = recording.decisions
+    val (logger, steps) = decisions.maxBy(_._2.size)
+    assertEquals(11, steps.size, decisions.toString) // ten adds and the `all`
+    assertEquals((1 to 10).reverse.toList, once(ScheduleTrace.replay(decisions)))
+    assertEquals((1 to 10).reverse.toList, once(ScheduleTrace.replay(decisions.updated(logger, steps.take(4)))))
+  }
+
   @Test def theScheduleIsChosenBeforeTheFirstObject(): Unit = {
     val rt = CogRuntime.withOverrides("cogs.executor.parallelism = 1")
     try {
