@@ -27,8 +27,6 @@ object Listing1 {
 
     def recursive_m(i: AbsInt, id: AbsInt): Proc[AbsInt] =
       FrameCall.on[AbsInt](this) { (p$, _) => recursive_m$f(p$, i, id) }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
-    private def recursive_m$body(i: AbsInt, id: AbsInt): Proc[AbsInt] =
-      FrameCall.on[AbsInt](this) { (p$, _) => recursive_m$f(p$, i, id) }
     def recursive_m$f(p$: Process, i: AbsInt, id: AbsInt): Any = {
       if (dead$ != null) throw ObjectDeadException
       // Listing1.abs:17

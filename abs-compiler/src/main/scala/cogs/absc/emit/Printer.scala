@@ -632,28 +632,9 @@ private[emit] final class Printer {
   }
 
   /**
-   * A method with a frame form (`LMethod.frame`): `m`, for asynchronous calls, the interface and
-   * calls inside a try, is the frame form with the handler.
-   */
-  private def framedMethod(m: LMethod, p: P, frame: String): Unit = {
-    val args = m.sig.params.map(_._1).mkString(", ")
-    val result = tpe(m.sig.result)
-    blank()
-    declStart(0)
-    val over = if (m.overrides) "override " else ""
-    line(s"${over}def ${m.sig.name}${params(m.sig.params)}: Proc[$result] =")
-    indented(line(s"$frame($args)${if (m.handler) recoverWith else ""}"))
-    line(s"private def $frame${params(m.sig.params)}: Proc[$result] = {")
-    indented {
-      prologue(m)
-      line("Proc.defer {"); indented(procBody(p)); line("}")
-    }
-    line("}")
-  }
-
-  /**
    * A method in frame form (`LMethod.frameCode`): `m`, for asynchronous calls, the interface and
-   * `Proc` code, and `m$body` (the form without the failure handler) are calls of `m$f` as data.
+   * `Proc` code, and `m$body` (the form without the failure handler, where `Proc` code still calls
+   * it: `LMethod.frame`) are calls of `m$f` as data.
    */
   private def frameMethod(m: LMethod, name: String, code: F): Unit = {
     val call = s"{ (p$$, _) => $name${("p$" :: m.sig.params.map(_._1)).mkString("(", ", ", ")")} }"
@@ -672,21 +653,31 @@ private[emit] final class Printer {
     line("}")
   }
 
-  private def procMethod(m: LMethod): Unit = (m.cps, m.frame) match {
-    case (Some(_), _) if m.frameCode.isDefined => frameMethod(m, m.frameCode.get._1, m.frameCode.get._2)
-    case (Some(p), Some(frame)) => framedMethod(m, p, frame)
+  private def procMethod(m: LMethod): Unit = m.frameCode match {
+    case Some((name, code)) if m.cps.isDefined => frameMethod(m, name, code)
     case _ => plainProcMethod(m)
   }
 
+  /**
+   * A plain method, or a computation's `Proc` form (an IR printed before the `frames` pass). A
+   * self-call of `m$body` (`LMethod.frame`, without the failure handler) then needs that form as
+   * a method of its own, and `m` is `m$body` under the handler.
+   */
   private def plainProcMethod(m: LMethod): Unit = {
     blank()
     declStart(0)
     val over = if (m.overrides) "override " else ""
-    line(s"${over}def ${m.sig.name}${params(m.sig.params)}: Proc[${tpe(m.sig.result)}] = {")
+    val result = tpe(m.sig.result)
+    val body = m.frame.filter(_ => m.cps.isDefined)
+    body.foreach { b =>
+      line(s"${over}def ${m.sig.name}${params(m.sig.params)}: Proc[$result] =")
+      indented(line(s"$b(${m.sig.params.map(_._1).mkString(", ")})${if (m.handler) recoverWith else ""}"))
+    }
+    line(s"${body.fold(s"${over}def ${m.sig.name}")(b => s"private def $b")}${params(m.sig.params)}: Proc[$result] = {")
     indented {
       prologue(m)
       m.cps.foreach { p =>
-        line("Proc.defer {"); indented(procBody(p)); line(if (m.handler) "}" + recoverWith else "}")
+        line("Proc.defer {"); indented(procBody(p)); line(if (m.handler && body.isEmpty) "}" + recoverWith else "}")
       }
       m.plain.foreach { case (ss, v) =>
         handled(m) { stats(ss); nl(); if (v == S.Unit) w("Proc.unit") else { w("Proc.done("); exp(v); w(")") } }

@@ -4,7 +4,8 @@ package cogs.absc.lower
  * The `frames` phase, an IR-to-IR pass: every method that may suspend gets its frame form
  * (`LMethod.frameCode`, [[F]]; docs/runtime-design.md, section 3 and step 7), the unit the
  * runtime runs without interpreting: plain JVM code up to a scheduling point, then one frame
- * object holding what runs after it. `m` and `m$body` become that method called as data.
+ * object holding what runs after it. `m` becomes that method called as data, and so does
+ * `m$body` where `Proc` code still calls it (a self-call inside a `try`); elsewhere it goes.
  *
  * What becomes frame code: sequences (`Bind`, `Map`, `Void`), branches (`If`, `Match`), loops
  * (`while`, `foreach`), awaits on a future's value, raising, and synchronous calls on `this` of a
@@ -34,13 +35,29 @@ object Frames {
       val direct: Map[String, String] = c.methods.collect {
         case m if m.cps.isDefined && m.frame.isDefined => m.frame.get -> frameName(m)
       }.toMap
-      c.copy(methods = c.methods.map { m =>
+      val framed = c.methods.map { m =>
         m.cps match {
           case Some(body) => m.copy(frameCode = Some(frameName(m) -> new Method(direct).code(body)))
           case None => m
         }
-      })
+      }
+      // `m$body` stays only where `Proc` code still calls it (a self-call inside a `try` around a
+      // scheduling point, the init block): the others call `m$f`.
+      val used = selfCalls(c.copy(methods = framed.map(m => if (m.frameCode.isDefined) m.copy(cps = None) else m)))
+      c.copy(methods = framed.map(m => if (m.frame.exists(b => !used(b))) m.copy(frame = None) else m))
     case other => other
+  }
+
+  /** The methods that `P.SelfCall`s name anywhere in `ir` (any IR node: they are all products). */
+  private def selfCalls(ir: Product): Set[String] = {
+    val found = Set.newBuilder[String]
+    def walk(x: Any): Unit = x match {
+      case P.SelfCall(m, args) => found += m; args.foreach(walk)
+      case p: Product => p.productIterator.foreach(walk)
+      case _ =>
+    }
+    walk(ir)
+    found.result()
   }
 
   /** Whether code may return `Frame.Suspended`. */

@@ -344,7 +344,8 @@ final case class LInit(plain: Option[List[St]], suspending: Option[P])
  * `ObjectDeadException` if the object is dead (its class is `mortal`); `handler`, an exception
  * that leaves the body goes to `recover$` (the body may fail). Without either the method is its
  * body alone. `frameCode` (set by the `frames` pass, [[Frames]]): the name of the method's frame
- * form (`m$f`) and its code; `m` and `m$body` are then calls of it as data (`FrameCall`).
+ * form (`m$f`) and its code; `m` and `m$body` are then calls of it as data (`FrameCall`), and
+ * `frame` is kept only where `Proc` code still calls `m$body` (a self-call inside a `try`).
  */
 final case class LMethod(sig: LSig, overrides: Boolean, shadowedParams: List[(String, String)],
     plain: Option[(List[St], S)], cps: Option[P], direct: Option[String] = None, frame: Option[String] = None,
