@@ -38,7 +38,7 @@ object Listing1 {
         // Listing1.abs:20
         val f: Fut[AbsInt] = this.send("compute")(A.compute())
         // Listing1.abs:21
-        p$.run(Proc.awaitResolved(f))
+        p$.awaitResolved(f)
       })
       def k$1(in$: Any): Any = {
         AbsInt(1)

@@ -384,6 +384,10 @@ private[emit] final class Printer {
     case F.Value(v) => exp(v)
     case F.Run(p) => w("p$.run("); proc(p); w(")")
     case F.AwaitValue(fut) => w("p$.awaitFut("); exp(fut); w(")")
+    case F.Get(fut, at) => w("p$.getValue("); exp(fut); w(s", ${Naming.stringLit(at)})")
+    // `await f?` only waits: `awaitFut` would also read the value and raise its failure.
+    case F.Await(G.Claim(fut)) => w("p$.awaitResolved("); exp(fut); w(")")
+    case F.Await(g) => w("p$.awaitUntil("); guard(g); w(")")
     case F.Raise(e) => w("throw "); operand(e)
     case F.SelfCall(m, as) =>
       w(s"(if (p$$.enter()) try this.$m"); args(S.Id("p$") :: as); w(" finally p$.exit()")

@@ -8,12 +8,11 @@ package cogs.absc.lower
  * `m$body` where `Proc` code still calls it (a self-call inside a `try`); elsewhere it goes.
  *
  * What becomes frame code: sequences (`Bind`, `Map`, `Void`), branches (`If`, `Match`), loops
- * (`while`, `foreach`), awaits on a future's value, raising, and synchronous calls on `this` of a
- * method's frame form (`m$body`, where the effect analysis leaves the failure to the caller;
+ * (`while`, `foreach`), awaits on a future's value, `get`, `await` of a guard (claims, conditions,
+ * conjunctions), raising, and synchronous calls on `this` of a method's frame form (`m$body`, where the effect analysis leaves the failure to the caller;
  * `TypedProgram.isFrameCall`). Everything else stays a `Proc` computation that the frame code
  * hands to the interpreter (`F.Run`): a `try` around a scheduling point, calls of `m` itself
- * (with its failure handler), other objects' synchronous calls and the other scheduling points
- * (`await` of a guard, `get`, `suspend`). Those run as before; what is gained is the
+ * (with its failure handler), other objects' synchronous calls and `suspend`. Those run as before; what is gained is the
  * continuation after them, which is a frame instead of a `flatMap` node and closure.
  *
  * This pass also decides how each sequence joins ([[F.Join]]) and names the local methods and
@@ -64,7 +63,7 @@ object Frames {
   def maySuspend(f: F): Boolean = f match {
     case _: F.Value | _: F.Raise => false
     case F.Then(_, next) => maySuspend(next)
-    case _: F.Run | _: F.AwaitValue | _: F.SelfCall => true
+    case _: F.Run | _: F.AwaitValue | _: F.SelfCall | _: F.Get | _: F.Await => true
     case F.Seq(first, _, rest, _) => maySuspend(first) || maySuspend(rest)
     case F.If(_, t, e) => maySuspend(t) || maySuspend(e)
     case F.Match(_, cases) => cases.exists(c => maySuspend(c.body))
@@ -79,7 +78,8 @@ object Frames {
     case F.Seq(first, _, rest, _) => alwaysSuspends(first) || alwaysSuspends(rest)
     case F.If(_, t, e) => alwaysSuspends(t) && alwaysSuspends(e)
     case F.Match(_, cases) => cases.nonEmpty && cases.forall(c => alwaysSuspends(c.body))
-    case _: F.Value | _: F.Raise | _: F.SelfCall | _: F.While | _: F.Foreach => false
+    // `get` and `await` of a guard go on at once when the future is resolved or the guard holds.
+    case _: F.Value | _: F.Raise | _: F.SelfCall | _: F.While | _: F.Foreach | _: F.Get | _: F.Await => false
   }
 
   /** One method's translation: `direct` maps the `m$body` forms of the class to their frame forms. */
@@ -93,6 +93,8 @@ object Frames {
       case P.Map(first, binder, v) => seq(code(first), binder, F.Value(v))
       case P.Void(first) => seq(code(first), None, F.Value(S.Unit))
       case P.AwaitValue(f) => F.AwaitValue(f)
+      case P.Get(f, at) => F.Get(f, at)
+      case P.Await(g) => F.Await(g)
       case P.If(c, t, e) => F.If(c, code(t), code(e))
       case P.Match(s, cases) => F.Match(s, cases.map(c => Case(c.pat, c.guard, code(c.body))))
       case P.Raise(e) => F.Raise(e)
@@ -103,7 +105,7 @@ object Frames {
       case P.Foreach(list, x, i, body) =>
         val b = code(body); val n = next()
         F.Foreach(list, x, i, b, s"it$$$n", s"loop$$$n", iterationValue(b, n))
-      case _: P.SelfCall | _: P.Await | P.Suspend | _: P.Get | _: P.Call | _: P.Try => F.Run(p)
+      case _: P.SelfCall | P.Suspend | _: P.Call | _: P.Try => F.Run(p)
       case x: P.Sync => throw Instrument.notInstrumented(x)
     }
 

@@ -215,12 +215,22 @@ object F {
   /** Statements that run now, then `next`. */
   final case class Then(stats: List[St], next: F) extends F
   /**
-   * A computation the interpreter runs (`p$.run(proc)`): a scheduling point, or a loop, a try or
-   * a call still in `Proc` form. The code returns `Frame.Suspended`; the frame resumes with its value.
+   * A computation the interpreter runs (`p$.run(proc)`): `suspend`, or a try or a call still in
+   * `Proc` form. The code returns `Frame.Suspended`; the frame resumes with its value.
    */
   final case class Run(p: P) extends F
   /** `p$.awaitFut(f)`: `await` of a future's value, resumed with the value. */
   final case class AwaitValue(fut: S) extends F
+  /**
+   * `p$.getValue(f, at)`: `f.get` at ABS position `at`. The value at once if `f` is resolved (its
+   * failure raised); else `Frame.Suspended`, the COG blocks, and the frame resumes with the value.
+   */
+  final case class Get(fut: S, at: String) extends F
+  /**
+   * `await g`: `p$.awaitResolved(f)` for a claim `f?`, `p$.awaitUntil(guard)` otherwise. `()` at
+   * once if the guard holds; else `Frame.Suspended`, and the frame resumes with `()` once it holds.
+   */
+  final case class Await(guard: G) extends F
   /** `first`, then `rest` with the value of `first` bound to `binder` (None: dropped); `how` says how they join. */
   final case class Seq(first: F, binder: Option[(String, T)], rest: F, how: Join) extends F
   final case class If(cond: S, thenp: F, elsep: F) extends F
