@@ -64,15 +64,17 @@ object Test {
       // and_guard.abs:13
       val f: Fut[AbsInt] = nullCheck(s, "compute", "await/and_guard.abs:13:20").send("compute")(Slow.compute())
       // and_guard.abs:14
-      p$.run(Proc.await(Guard.future(f) & Guard.cond("and_guard.abs:14:16")(this.allowed)))
-      p$.suspendedIn { (p$, in$) =>
+      val r$2: Any = p$.awaitUntil(Guard.future(f) & Guard.cond("and_guard.abs:14:16")(this.allowed))
+      def k$2(in$: Any): Any = {
         // and_guard.abs:15
-        p$.run(f.getAt("and_guard.abs:15:15"))
-        p$.suspendedIn { (p$, in$) =>
+        val r$1: Any = p$.getValue(f, "and_guard.abs:15:15")
+        def k$1(in$: Any): Any = {
           val v: AbsInt = in$.asInstanceOf[AbsInt]
           v + AbsInt(1)
         }
+        if (r$1.asInstanceOf[AnyRef] eq Frame.Suspended) p$.suspendedIn((p$, in$) => k$1(in$)) else k$1(r$1)
       }
+      if (r$2.asInstanceOf[AnyRef] eq Frame.Suspended) p$.suspendedIn((p$, in$) => k$2(in$)) else k$2(r$2)
     }
     def combine$entry(p$: Process, s: Slow): Any =
       try recovering$(p$, combine$f(p$, s)) catch { case e$: Throwable => throw recover$(e$) }

@@ -30,12 +30,13 @@ object Test {
     def put_$f(p$: Process, v: AbsInt): Any = {
       if (dead$ != null) throw ObjectDeadException
       // bounded_buffer.abs:9
-      p$.run(Proc.await(Guard.cond("bounded_buffer.abs:9:11")(length(this.items) < this.capacity)))
-      p$.suspendedIn { (p$, in$) =>
+      val r$1: Any = p$.awaitUntil(Guard.cond("bounded_buffer.abs:9:11")(length(this.items) < this.capacity))
+      def k$1(in$: Any): Any = {
         // bounded_buffer.abs:10
         this.items = appendright(this.items, v)
         ()
       }
+      if (r$1.asInstanceOf[AnyRef] eq Frame.Suspended) p$.suspendedIn((p$, in$) => k$1(in$)) else k$1(r$1)
     }
     def put_$entry(p$: Process, v: AbsInt): Any =
       try recovering$(p$, put_$f(p$, v)) catch { case e$: Throwable => throw recover$(e$) }
@@ -45,14 +46,15 @@ object Test {
     def take_$f(p$: Process): Any = {
       if (dead$ != null) throw ObjectDeadException
       // bounded_buffer.abs:13
-      p$.run(Proc.await(Guard.cond("bounded_buffer.abs:13:11")(this.items != Nil)))
-      p$.suspendedIn { (p$, in$) =>
+      val r$1: Any = p$.awaitUntil(Guard.cond("bounded_buffer.abs:13:11")(this.items != Nil))
+      def k$1(in$: Any): Any = {
         // bounded_buffer.abs:14
         val v: AbsInt = head(this.items, "await/bounded_buffer.abs:14:13")
         // bounded_buffer.abs:15
         this.items = tail(this.items, "await/bounded_buffer.abs:15:13")
         v
       }
+      if (r$1.asInstanceOf[AnyRef] eq Frame.Suspended) p$.suspendedIn((p$, in$) => k$1(in$)) else k$1(r$1)
     }
     def take_$entry(p$: Process): Any =
       try recovering$(p$, take_$f(p$)) catch { case e$: Throwable => throw recover$(e$) }
@@ -83,21 +85,22 @@ object Test {
       // bounded_buffer.abs:23
       var i: AbsInt = from__
       // bounded_buffer.abs:24
-      def loop$1(): Any = {
+      def loop$2(): Any = {
         while (i <= to__) {
           Cogs.stopPoint()
-          locally {
-            p$.run(Proc.awaitResolved(nullCheck(this.b, "put", "await/bounded_buffer.abs:24:32").send("put")(Buffer.put_(i))))
-            p$.suspendedIn { (p$, in$) =>
+          val r$2: Any = {
+            val r$1: Any = p$.awaitResolved(nullCheck(this.b, "put", "await/bounded_buffer.abs:24:32").send("put")(Buffer.put_(i)))
+            def k$1(in$: Any): Any = {
               i = i + AbsInt(1)
               ()
             }
+            if (r$1.asInstanceOf[AnyRef] eq Frame.Suspended) p$.suspendedIn((p$, in$) => k$1(in$)) else k$1(r$1)
           }
-          return p$.suspendedIn((p$, in$) => loop$1())
+          if (r$2.asInstanceOf[AnyRef] eq Frame.Suspended) return p$.suspendedIn((p$, in$) => loop$2())
         }
         ()
       }
-      loop$1()
+      loop$2()
     }
     def produce$entry(p$: Process, from__ : AbsInt, to__ : AbsInt): Any =
       try recovering$(p$, produce$f(p$, from__, to__)) catch { case e$: Throwable => throw recover$(e$) }

@@ -29,8 +29,8 @@ object Shadowing {
       // shadowing.abs:12
       this.x = this.x + AbsInt(1)
       // shadowing.abs:13
-      p$.run(Proc.await(Guard.cond("shadowing.abs:13:11")(this.x > AbsInt(0))))
-      p$.suspendedIn { (p$, in$) =>
+      val r$1: Any = p$.awaitUntil(Guard.cond("shadowing.abs:13:11")(this.x > AbsInt(0)))
+      def k$1(in$: Any): Any = {
         locally {
           // shadowing.abs:14
           val y: AbsInt = x
@@ -38,6 +38,7 @@ object Shadowing {
         }
         x
       }
+      if (r$1.asInstanceOf[AnyRef] eq Frame.Suspended) p$.suspendedIn((p$, in$) => k$1(in$)) else k$1(r$1)
     }
     def next_$entry(p$: Process): Any =
       next_$f(p$)

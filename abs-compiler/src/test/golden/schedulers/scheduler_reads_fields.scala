@@ -44,11 +44,12 @@ object SchedulerReadsFields {
     def ping$f(p$: Process): Any = {
       if (dead$ != null) throw ObjectDeadException
       // scheduler_reads_fields.abs:23
-      p$.run(Proc.await(Guard.cond("scheduler_reads_fields.abs:23:23")(this.isOpen)))
-      p$.suspendedIn { (p$, in$) =>
+      val r$1: Any = p$.awaitUntil(Guard.cond("scheduler_reads_fields.abs:23:23")(this.isOpen))
+      def k$1(in$: Any): Any = {
         this.log_ = appendright(this.log_, "ping")
         ()
       }
+      if (r$1.asInstanceOf[AnyRef] eq Frame.Suspended) p$.suspendedIn((p$, in$) => k$1(in$)) else k$1(r$1)
     }
     def ping$entry(p$: Process): Any =
       try recovering$(p$, ping$f(p$)) catch { case e$: Throwable => throw recover$(e$) }
@@ -58,11 +59,12 @@ object SchedulerReadsFields {
     def pong$f(p$: Process): Any = {
       if (dead$ != null) throw ObjectDeadException
       // scheduler_reads_fields.abs:24
-      p$.run(Proc.await(Guard.cond("scheduler_reads_fields.abs:24:23")(this.isOpen)))
-      p$.suspendedIn { (p$, in$) =>
+      val r$1: Any = p$.awaitUntil(Guard.cond("scheduler_reads_fields.abs:24:23")(this.isOpen))
+      def k$1(in$: Any): Any = {
         this.log_ = appendright(this.log_, "pong")
         ()
       }
+      if (r$1.asInstanceOf[AnyRef] eq Frame.Suspended) p$.suspendedIn((p$, in$) => k$1(in$)) else k$1(r$1)
     }
     def pong$entry(p$: Process): Any =
       try recovering$(p$, pong$f(p$)) catch { case e$: Throwable => throw recover$(e$) }
@@ -81,10 +83,11 @@ object SchedulerReadsFields {
     def done$f(p$: Process, n: AbsInt): Any = {
       if (dead$ != null) throw ObjectDeadException
       // scheduler_reads_fields.abs:26
-      p$.run(Proc.await(Guard.cond("scheduler_reads_fields.abs:26:36")(length(this.log_) == n)))
-      p$.suspendedIn { (p$, in$) =>
+      val r$1: Any = p$.awaitUntil(Guard.cond("scheduler_reads_fields.abs:26:36")(length(this.log_) == n))
+      def k$1(in$: Any): Any = {
         this.log_
       }
+      if (r$1.asInstanceOf[AnyRef] eq Frame.Suspended) p$.suspendedIn((p$, in$) => k$1(in$)) else k$1(r$1)
     }
     def done$entry(p$: Process, n: AbsInt): Any =
       try recovering$(p$, done$f(p$, n)) catch { case e$: Throwable => throw recover$(e$) }

@@ -27,8 +27,6 @@ object Listing1 {
 
     def recursive_m(i: AbsInt, id: AbsInt): Proc[AbsInt] =
       FrameCall.on[AbsInt](this) { (p$, _) => recursive_m$f(p$, i, id) }.recoverWith { case e$: Throwable => Proc.raise(recover$(e$)) }
-    private def recursive_m$body(i: AbsInt, id: AbsInt): Proc[AbsInt] =
-      FrameCall.on[AbsInt](this) { (p$, _) => recursive_m$f(p$, i, id) }
     def recursive_m$f(p$: Process, i: AbsInt, id: AbsInt): Any = {
       if (dead$ != null) throw ObjectDeadException
       // Listing1.abs:17
@@ -40,7 +38,7 @@ object Listing1 {
         // Listing1.abs:20
         val f: Fut[AbsInt] = this.send("compute")(A.compute())
         // Listing1.abs:21
-        p$.run(Proc.awaitResolved(f))
+        p$.awaitResolved(f)
       })
       def k$1(in$: Any): Any = {
         AbsInt(1)

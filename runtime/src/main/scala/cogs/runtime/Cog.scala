@@ -98,6 +98,14 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   // main task only. Zero between slices: every enter is paired with an exit in a finally.
   private[runtime] var frameDepth = 0
 
+  /**
+   * Whether the reads of futures and guards by `p` are watched (a controlled run, a recorded or
+   * replayed schedule, a traced process): then frame code's `get` and `await` go through the
+   * slice loop, which notes each read, even where they could go on at once (Process.getValue).
+   */
+  private[runtime] def watchesReads(p: Process): Boolean =
+    (control ne null) || (schedule ne null) || p.traceMode == TraceHooks.Traced
+
   private[runtime] def submit(): Unit = runtime.execute(this)
   private[runtime] def resubmit(): Unit = runtime.executeFair(this)
   private[runtime] def onActivated(): Unit = runtime.cogActivated()

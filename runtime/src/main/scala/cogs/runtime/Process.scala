@@ -175,6 +175,41 @@ private[runtime] final class Process(
   /** `f.get`: block the COG until `f` is resolved; the frame resumes with its value. */
   def getFut(f: Fut[_]): AnyRef = point(new Proc.Get(f))
 
+  // Scheduling points that may go on at once: unlike the ones above, which always name the point
+  // and return Frame.Suspended, these return the point's value when it need not wait (the future
+  // is resolved, the guard holds), so that frame code links no frame then; the caller tests the
+  // result for Frame.Suspended. When it must wait, the point is named as above and the process
+  // parks exactly as `Proc.await`, `Proc.awaitResolved` and `getAt` do (Cog.park, Cog.block): no
+  // new hand-off. A run whose reads are watched (a controlled run, a recorded or replayed
+  // schedule, a traced process) always goes through the slice loop, which notes every read.
+
+  /**
+   * `f.get` at ABS position `at` (null: unknown, for deadlock reports): the value of `f` if it is
+   * resolved (its failure is raised here), else Frame.Suspended, and the COG blocks until `f` is
+   * resolved; the frame then resumes with the value, or the failure is raised to it.
+   */
+  def getValue(f: Fut[_], at: String): Any = {
+    val o = if (cog.watchesReads(this)) null else f.outcome()
+    if (o eq null) point(if (at eq null) new Proc.Get(f) else new Proc.GetAt(f, at))
+    else o match {
+      case v: Fut.Value  => v.value
+      case x: Fut.Failed => reraises(x); throw x.error
+    }
+  }
+
+  /** `await f?`: `()` if `f` is resolved, else Frame.Suspended; the frame resumes with `()` once it is. */
+  def awaitResolved(f: Fut[_]): Any =
+    if (f.isResolved && !cog.watchesReads(this)) () else point(new Proc.Await(f))
+
+  /**
+   * `await g`: `()` if `g` holds now, else Frame.Suspended; the frame resumes with `()` once it
+   * holds (a condition is evaluated again whenever the COG's state may have changed). When it does
+   * not hold, the slice loop evaluates it once more before parking: a cost of the path that
+   * suspends only, and conditions have no effects.
+   */
+  def awaitUntil(g: Guard): Any =
+    if (!cog.watchesReads(this) && g.enabled) () else point(new Proc.Await(g))
+
   /**
    * A synchronous call of a `Proc` method (`o.m()` where `m` is written with `Proc`): it always
    * goes through the interpreter, so the caller suspends here and its frame resumes with the

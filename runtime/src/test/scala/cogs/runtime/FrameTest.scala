@@ -205,6 +205,7 @@ object FrameTest {
       def resume(p: Process, in: Any): Any = { log.add(msg); 0 }
     }
     final class ReadValue(self: Mixed) extends Frame { def resume(p: Process, in: Any): Any = self.value }
+    final class ReadValue2(self: Points) extends Frame { def resume(p: Process, in: Any): Any = self.value }
     final class ThenProc(cell: Cell) extends Frame {
       private var first = -1
       def resume(p: Process, in: Any): Any =
@@ -215,6 +216,39 @@ object FrameTest {
           p.suspendedIn(this)
         } else first * 100 + in.asInstanceOf[Int]
     }
+  }
+
+  // ---------------------------------------------------------------- get and await that may go on at once
+  // absc's form of `f.get`, `await f?` and `await b` (Process.getValue, awaitResolved, awaitUntil):
+  // the method links its frame only when the point returns Suspended.
+  final class Points(log: Log) extends ActiveObject {
+    override def toString = "Points"
+    var value = 0
+    var evaluations = 0
+
+    /** `Int v = f.get; return v + 1;` */
+    def getPlusOne(p: Process, f: Fut[_]): Any = {
+      log.add("get>")
+      val r = p.getValue(f, "points.abs:3:5")
+      if (suspended(r)) p.suspendedIn(new Mixed.AddOne(log, "<get"))
+      else { log.add(s"now $r"); r.asInstanceOf[Int] + 1 }
+    }
+
+    /** `await f?; return 0;` */
+    def awaitClaim(p: Process, f: Fut[_]): Any = {
+      val r = p.awaitResolved(f)
+      if (suspended(r)) p.suspendedIn(new Mixed.Logs(log, "resumed"))
+      else { log.add(s"now $r"); 0 }
+    }
+
+    /** `await this.value >= v; return this.value;` (the condition counts its evaluations) */
+    def awaitAtLeast(p: Process, v: Int): Any = {
+      val r = p.awaitUntil(Guard.cond { evaluations += 1; value >= v } & Guard.future(Fut.successful(())))
+      if (suspended(r)) p.suspendedIn(new Mixed.ReadValue2(this)) else { log.add(s"now $r"); value }
+    }
+
+    def set(p: Process, v: Int): Any = { value = v; () }
+    def ping(p: Process): Any = { log.add("ping"); () }
   }
 
   def call(f: (Process, Active) => Any): FrameCall = new Call(f)
@@ -379,5 +413,88 @@ class FrameTest {
     assertEquals("Proc.now: this process reaches a scheduling point", suspends.join())
     val outside = assertThrows(classOf[IllegalStateException], () => Proc.now(call((_, _) => 1).on[Int](m)): Unit)
     assertTrue(outside.getMessage.contains("only inside a process"), outside.getMessage)
+  }
+
+  private def points(m: Points, name: String)(f: (Points, Process) => Any): Fut[Any] =
+    m.send(name)(call((p, s) => f(s.asInstanceOf[Points], p)))
+
+  @Test def getValueGoesOnAtOnceWhenResolvedAndBlocksTheCogUntilResolvedOtherwise(): Unit = {
+    val log = new Log
+    val m = rt.spawn(new Points(log))
+    // Resolved: the value at once, no frame.
+    assertEquals(8, points(m, "get")(_.getPlusOne(_, Fut.successful(7))).join())
+    assertEquals(List("get>", "now 7"), log.all)
+    // Pending: the COG blocks (ping waits), and the frame resumes with the value.
+    val latch: Latch = rt.spawn(new LatchImpl)
+    val f = points(m, "get")(_.getPlusOne(_, latch.send("waitOpen")(_.waitOpen())))
+    val ping = points(m, "ping")(_.ping(_))
+    rt.awaitQuiescence()
+    assertEquals(List("get>", "now 7", "get>"), log.all, "nothing else of the COG runs while it is blocked in get")
+    latch ! (_.open(4))
+    ping.join()
+    assertEquals(5, f.join())
+    assertEquals(List("get>", "now 7", "get>", "<get", "ping"), log.all)
+  }
+
+  @Test def getValueRaisesAFailureAtOnceOrAtWakeUpAndReportsWhereItBlocks(): Unit = {
+    val m = rt.spawn(new Points(new Log))
+    val t = rt.spawn(new Thrower(new Log))
+    val boom = t.send("boom")(call((_, _) => throw new Boom("in the callee")))
+    assertThrows(classOf[CallFailedException], () => boom.join(): Unit)
+    // Already failed: raised at once, in the frame code; the failure names where it came from.
+    val e = assertThrows(classOf[CallFailedException], () => points(m, "getFailed")(_.getPlusOne(_, boom)).join(): Unit)
+    assertTrue(e.getCause.isInstanceOf[Boom], String.valueOf(e.getCause))
+    assertTrue(e.origin.contains("Thrower.boom") && e.origin.contains("via Points.getFailed"), e.origin)
+    // Failing while the COG is blocked: raised when the process goes on.
+    val latch: Latch = rt.spawn(new LatchImpl)
+    val later = t.send("boomLater")(call((p, _) => {
+      p.awaitFut(latch.send("waitOpen")(_.waitOpen()))
+      p.suspendedIn(new Thrower.ThrowAfter(new Log))
+    }))
+    val g = points(m, "getLater")(_.getPlusOne(_, later))
+    rt.awaitQuiescence()
+    assertFalse(g.isResolved)
+    latch ! (_.open(1))
+    val e2 = assertThrows(classOf[CallFailedException], () => g.join(): Unit)
+    assertTrue(e2.getCause.isInstanceOf[Boom] && e2.origin.contains("via Points.getLater"), e2.origin)
+    // Never resolved: the deadlock report names the get's ABS position.
+    val never: Latch = rt.spawn(new LatchImpl)
+    points(m, "stuck")(_.getPlusOne(_, never.send("waitOpen")(_.waitOpen())))
+    rt.awaitQuiescence()
+    val report = rt.deadlockReport().mkString("\n")
+    assertTrue(report.contains("Points.stuck") && report.contains("at points.abs:3:5"), report)
+  }
+
+  @Test def awaitResolvedGoesOnAtOnceWhenResolvedAndResumesOtherwise(): Unit = {
+    val log = new Log
+    val m = rt.spawn(new Points(log))
+    assertEquals(0, points(m, "claim")(_.awaitClaim(_, Fut.successful(1))).join())
+    val latch: Latch = rt.spawn(new LatchImpl)
+    val f = points(m, "claim")(_.awaitClaim(_, latch.send("waitOpen")(_.waitOpen())))
+    // Suspended, not blocked: the COG runs the others meanwhile.
+    points(m, "ping")(_.ping(_)).join()
+    assertFalse(f.isResolved)
+    latch ! (_.open(1))
+    assertEquals(0, f.join())
+    assertEquals(List("now ()", "ping", "resumed"), log.all)
+  }
+
+  @Test def awaitUntilGoesOnAtOnceWhenItHoldsAndReevaluatesTheConditionAtWakeUp(): Unit = {
+    val log = new Log
+    val m = rt.spawn(new Points(log))
+    points(m, "set")(_.set(_, 5)).join()
+    assertEquals(5, points(m, "holds")(_.awaitAtLeast(_, 3)).join())
+    assertEquals(List("now ()"), log.all)
+    assertEquals(1, m.evaluations, "a guard that holds is evaluated once")
+    val f = points(m, "waits")(_.awaitAtLeast(_, 7))
+    points(m, "set")(_.set(_, 6)).join()
+    rt.awaitQuiescence()
+    assertFalse(f.isResolved, "6 < 7")
+    val before = m.evaluations
+    assertTrue(before >= 3, s"evaluated at the await, before parking and after the state changed: $before")
+    points(m, "set")(_.set(_, 9)).join()
+    assertEquals(9, f.join())
+    assertTrue(m.evaluations > before)
+    assertEquals(List("now ()"), log.all)
   }
 }

@@ -384,6 +384,10 @@ private[emit] final class Printer {
     case F.Value(v) => exp(v)
     case F.Run(p) => w("p$.run("); proc(p); w(")")
     case F.AwaitValue(fut) => w("p$.awaitFut("); exp(fut); w(")")
+    case F.Get(fut, at) => w("p$.getValue("); exp(fut); w(s", ${Naming.stringLit(at)})")
+    // `await f?` only waits: `awaitFut` would also read the value and raise its failure.
+    case F.Await(G.Claim(fut)) => w("p$.awaitResolved("); exp(fut); w(")")
+    case F.Await(g) => w("p$.awaitUntil("); guard(g); w(")")
     case F.Raise(e) => w("throw "); operand(e)
     case F.SelfCall(m, as) =>
       w(s"(if (p$$.enter()) try this.$m"); args(S.Id("p$") :: as); w(" finally p$.exit()")
@@ -632,28 +636,9 @@ private[emit] final class Printer {
   }
 
   /**
-   * A method with a frame form (`LMethod.frame`): `m`, for asynchronous calls, the interface and
-   * calls inside a try, is the frame form with the handler.
-   */
-  private def framedMethod(m: LMethod, p: P, frame: String): Unit = {
-    val args = m.sig.params.map(_._1).mkString(", ")
-    val result = tpe(m.sig.result)
-    blank()
-    declStart(0)
-    val over = if (m.overrides) "override " else ""
-    line(s"${over}def ${m.sig.name}${params(m.sig.params)}: Proc[$result] =")
-    indented(line(s"$frame($args)${if (m.handler) recoverWith else ""}"))
-    line(s"private def $frame${params(m.sig.params)}: Proc[$result] = {")
-    indented {
-      prologue(m)
-      line("Proc.defer {"); indented(procBody(p)); line("}")
-    }
-    line("}")
-  }
-
-  /**
    * A method in frame form (`LMethod.frameCode`): `m`, for asynchronous calls, the interface and
-   * `Proc` code, and `m$body` (the form without the failure handler) are calls of `m$f` as data.
+   * `Proc` code, and `m$body` (the form without the failure handler, where `Proc` code still calls
+   * it: `LMethod.frame`) are calls of `m$f` as data.
    */
   private def frameMethod(m: LMethod, name: String, code: F): Unit = {
     val call = s"{ (p$$, _) => $name${("p$" :: m.sig.params.map(_._1)).mkString("(", ", ", ")")} }"
@@ -672,21 +657,31 @@ private[emit] final class Printer {
     line("}")
   }
 
-  private def procMethod(m: LMethod): Unit = (m.cps, m.frame) match {
-    case (Some(_), _) if m.frameCode.isDefined => frameMethod(m, m.frameCode.get._1, m.frameCode.get._2)
-    case (Some(p), Some(frame)) => framedMethod(m, p, frame)
+  private def procMethod(m: LMethod): Unit = m.frameCode match {
+    case Some((name, code)) if m.cps.isDefined => frameMethod(m, name, code)
     case _ => plainProcMethod(m)
   }
 
+  /**
+   * A plain method, or a computation's `Proc` form (an IR printed before the `frames` pass). A
+   * self-call of `m$body` (`LMethod.frame`, without the failure handler) then needs that form as
+   * a method of its own, and `m` is `m$body` under the handler.
+   */
   private def plainProcMethod(m: LMethod): Unit = {
     blank()
     declStart(0)
     val over = if (m.overrides) "override " else ""
-    line(s"${over}def ${m.sig.name}${params(m.sig.params)}: Proc[${tpe(m.sig.result)}] = {")
+    val result = tpe(m.sig.result)
+    val body = m.frame.filter(_ => m.cps.isDefined)
+    body.foreach { b =>
+      line(s"${over}def ${m.sig.name}${params(m.sig.params)}: Proc[$result] =")
+      indented(line(s"$b(${m.sig.params.map(_._1).mkString(", ")})${if (m.handler) recoverWith else ""}"))
+    }
+    line(s"${body.fold(s"${over}def ${m.sig.name}")(b => s"private def $b")}${params(m.sig.params)}: Proc[$result] = {")
     indented {
       prologue(m)
       m.cps.foreach { p =>
-        line("Proc.defer {"); indented(procBody(p)); line(if (m.handler) "}" + recoverWith else "}")
+        line("Proc.defer {"); indented(procBody(p)); line(if (m.handler && body.isEmpty) "}" + recoverWith else "}")
       }
       m.plain.foreach { case (ss, v) =>
         handled(m) { stats(ss); nl(); if (v == S.Unit) w("Proc.unit") else { w("Proc.done("); exp(v); w(")") } }

@@ -4,15 +4,15 @@ package cogs.absc.lower
  * The `frames` phase, an IR-to-IR pass: every method that may suspend gets its frame form
  * (`LMethod.frameCode`, [[F]]; docs/runtime-design.md, section 3 and step 7), the unit the
  * runtime runs without interpreting: plain JVM code up to a scheduling point, then one frame
- * object holding what runs after it. `m` and `m$body` become that method called as data.
+ * object holding what runs after it. `m` becomes that method called as data, and so does
+ * `m$body` where `Proc` code still calls it (a self-call inside a `try`); elsewhere it goes.
  *
  * What becomes frame code: sequences (`Bind`, `Map`, `Void`), branches (`If`, `Match`), loops
- * (`while`, `foreach`), awaits on a future's value, raising, and synchronous calls on `this` of a
- * method's frame form (`m$body`, where the effect analysis leaves the failure to the caller;
+ * (`while`, `foreach`), awaits on a future's value, `get`, `await` of a guard (claims, conditions,
+ * conjunctions), raising, and synchronous calls on `this` of a method's frame form (`m$body`, where the effect analysis leaves the failure to the caller;
  * `TypedProgram.isFrameCall`). Everything else stays a `Proc` computation that the frame code
  * hands to the interpreter (`F.Run`): a `try` around a scheduling point, calls of `m` itself
- * (with its failure handler), other objects' synchronous calls and the other scheduling points
- * (`await` of a guard, `get`, `suspend`). Those run as before; what is gained is the
+ * (with its failure handler), other objects' synchronous calls and `suspend`. Those run as before; what is gained is the
  * continuation after them, which is a frame instead of a `flatMap` node and closure.
  *
  * This pass also decides how each sequence joins ([[F.Join]]) and names the local methods and
@@ -34,20 +34,36 @@ object Frames {
       val direct: Map[String, String] = c.methods.collect {
         case m if m.cps.isDefined && m.frame.isDefined => m.frame.get -> frameName(m)
       }.toMap
-      c.copy(methods = c.methods.map { m =>
+      val framed = c.methods.map { m =>
         m.cps match {
           case Some(body) => m.copy(frameCode = Some(frameName(m) -> new Method(direct).code(body)))
           case None => m
         }
-      })
+      }
+      // `m$body` stays only where `Proc` code still calls it (a self-call inside a `try` around a
+      // scheduling point, the init block): the others call `m$f`.
+      val used = selfCalls(c.copy(methods = framed.map(m => if (m.frameCode.isDefined) m.copy(cps = None) else m)))
+      c.copy(methods = framed.map(m => if (m.frame.exists(b => !used(b))) m.copy(frame = None) else m))
     case other => other
+  }
+
+  /** The methods that `P.SelfCall`s name anywhere in `ir` (any IR node: they are all products). */
+  private def selfCalls(ir: Product): Set[String] = {
+    val found = Set.newBuilder[String]
+    def walk(x: Any): Unit = x match {
+      case P.SelfCall(m, args) => found += m; args.foreach(walk)
+      case p: Product => p.productIterator.foreach(walk)
+      case _ =>
+    }
+    walk(ir)
+    found.result()
   }
 
   /** Whether code may return `Frame.Suspended`. */
   def maySuspend(f: F): Boolean = f match {
     case _: F.Value | _: F.Raise => false
     case F.Then(_, next) => maySuspend(next)
-    case _: F.Run | _: F.AwaitValue | _: F.SelfCall => true
+    case _: F.Run | _: F.AwaitValue | _: F.SelfCall | _: F.Get | _: F.Await => true
     case F.Seq(first, _, rest, _) => maySuspend(first) || maySuspend(rest)
     case F.If(_, t, e) => maySuspend(t) || maySuspend(e)
     case F.Match(_, cases) => cases.exists(c => maySuspend(c.body))
@@ -62,7 +78,8 @@ object Frames {
     case F.Seq(first, _, rest, _) => alwaysSuspends(first) || alwaysSuspends(rest)
     case F.If(_, t, e) => alwaysSuspends(t) && alwaysSuspends(e)
     case F.Match(_, cases) => cases.nonEmpty && cases.forall(c => alwaysSuspends(c.body))
-    case _: F.Value | _: F.Raise | _: F.SelfCall | _: F.While | _: F.Foreach => false
+    // `get` and `await` of a guard go on at once when the future is resolved or the guard holds.
+    case _: F.Value | _: F.Raise | _: F.SelfCall | _: F.While | _: F.Foreach | _: F.Get | _: F.Await => false
   }
 
   /** One method's translation: `direct` maps the `m$body` forms of the class to their frame forms. */
@@ -76,6 +93,8 @@ object Frames {
       case P.Map(first, binder, v) => seq(code(first), binder, F.Value(v))
       case P.Void(first) => seq(code(first), None, F.Value(S.Unit))
       case P.AwaitValue(f) => F.AwaitValue(f)
+      case P.Get(f, at) => F.Get(f, at)
+      case P.Await(g) => F.Await(g)
       case P.If(c, t, e) => F.If(c, code(t), code(e))
       case P.Match(s, cases) => F.Match(s, cases.map(c => Case(c.pat, c.guard, code(c.body))))
       case P.Raise(e) => F.Raise(e)
@@ -86,7 +105,7 @@ object Frames {
       case P.Foreach(list, x, i, body) =>
         val b = code(body); val n = next()
         F.Foreach(list, x, i, b, s"it$$$n", s"loop$$$n", iterationValue(b, n))
-      case _: P.SelfCall | _: P.Await | P.Suspend | _: P.Get | _: P.Call | _: P.Try => F.Run(p)
+      case _: P.SelfCall | P.Suspend | _: P.Call | _: P.Try => F.Run(p)
       case x: P.Sync => throw Instrument.notInstrumented(x)
     }
 

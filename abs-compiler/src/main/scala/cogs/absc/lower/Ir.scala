@@ -215,12 +215,22 @@ object F {
   /** Statements that run now, then `next`. */
   final case class Then(stats: List[St], next: F) extends F
   /**
-   * A computation the interpreter runs (`p$.run(proc)`): a scheduling point, or a loop, a try or
-   * a call still in `Proc` form. The code returns `Frame.Suspended`; the frame resumes with its value.
+   * A computation the interpreter runs (`p$.run(proc)`): `suspend`, or a try or a call still in
+   * `Proc` form. The code returns `Frame.Suspended`; the frame resumes with its value.
    */
   final case class Run(p: P) extends F
   /** `p$.awaitFut(f)`: `await` of a future's value, resumed with the value. */
   final case class AwaitValue(fut: S) extends F
+  /**
+   * `p$.getValue(f, at)`: `f.get` at ABS position `at`. The value at once if `f` is resolved (its
+   * failure raised); else `Frame.Suspended`, the COG blocks, and the frame resumes with the value.
+   */
+  final case class Get(fut: S, at: String) extends F
+  /**
+   * `await g`: `p$.awaitResolved(f)` for a claim `f?`, `p$.awaitUntil(guard)` otherwise. `()` at
+   * once if the guard holds; else `Frame.Suspended`, and the frame resumes with `()` once it holds.
+   */
+  final case class Await(guard: G) extends F
   /** `first`, then `rest` with the value of `first` bound to `binder` (None: dropped); `how` says how they join. */
   final case class Seq(first: F, binder: Option[(String, T)], rest: F, how: Join) extends F
   final case class If(cond: S, thenp: F, elsep: F) extends F
@@ -344,7 +354,8 @@ final case class LInit(plain: Option[List[St]], suspending: Option[P])
  * `ObjectDeadException` if the object is dead (its class is `mortal`); `handler`, an exception
  * that leaves the body goes to `recover$` (the body may fail). Without either the method is its
  * body alone. `frameCode` (set by the `frames` pass, [[Frames]]): the name of the method's frame
- * form (`m$f`) and its code; `m` and `m$body` are then calls of it as data (`FrameCall`).
+ * form (`m$f`) and its code; `m` and `m$body` are then calls of it as data (`FrameCall`), and
+ * `frame` is kept only where `Proc` code still calls `m$body` (a self-call inside a `try`).
  */
 final case class LMethod(sig: LSig, overrides: Boolean, shadowedParams: List[(String, String)],
     plain: Option[(List[St], S)], cps: Option[P], direct: Option[String] = None, frame: Option[String] = None,

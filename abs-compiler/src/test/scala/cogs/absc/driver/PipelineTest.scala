@@ -242,5 +242,10 @@ class PipelineTest {
     assertTrue(text.contains("if (r$1.asInstanceOf[AnyRef] eq Frame.Suspended) p$.suspendedIn((p$, in$) => k$1(in$)) else k$1(r$1)"), text)
     assertTrue(text.contains("p$.suspendedIn { (p$, in$) =>"), text)
     assertTrue(text.contains("FrameCall.on[AbsInt](this) { (p$, _) => f$f(p$, n) }"), text)
+    // g's form without the handler, `g$body`, was for f's call, which calls g$f now (h's try calls
+    // g itself, under g's handler): nothing calls it, so it is not printed.
+    assertEquals(None, c.methods.find(_.sig.absName == "g").get.frame)
+    assertFalse(text.contains("g$body"), text)
+    assertTrue(text.contains("this.g(n)"), text)
   }
 }

@@ -24,6 +24,25 @@ trait Process {
   def yieldNow(): AnyRef
   /** `f.get`: block the COG until `f` is resolved; the frame resumes with its value. */
   def getFut(f: Fut[_]): AnyRef
+
+  // Scheduling points that may go on at once: unlike the ones above, which always name the point
+  // and return Frame.Suspended, these return the point's value when it need not wait, so that the
+  // caller links its frame only when it must; the caller tests the result for Frame.Suspended.
+  // Waiting, the process parks (or blocks its COG) as with the `Proc` nodes of the same name.
+
+  /**
+   * `f.get` at ABS position `at` (null if none; deadlock reports name it): the value if `f` is
+   * resolved (a failure is raised here, as a JVM exception), else [[Frame.Suspended]]; the COG
+   * then blocks until `f` is resolved, and the frame resumes with the value (or is offered the failure).
+   */
+  def getValue(f: Fut[_], at: String): Any
+  /** `await f?`: `()` if `f` is resolved, else [[Frame.Suspended]]; the frame resumes with `()` once it is. */
+  def awaitResolved(f: Fut[_]): Any
+  /**
+   * `await g`: `()` if `g` holds now, else [[Frame.Suspended]]; the frame resumes with `()` once it
+   * holds (a condition is evaluated again whenever the COG's state may have changed).
+   */
+  def awaitUntil(g: Guard): Any
   /**
    * A synchronous call of a `Proc` method (`o.m()` where `m` is written with `Proc`): it always
    * goes through the interpreter, so the caller suspends here and its frame resumes with the
@@ -63,8 +82,9 @@ trait Process {
  *
  * The innermost suspending method first names its scheduling point (`p.awaitFut(f)`,
  * `p.awaitGuard(g)`, `p.yieldNow()`, `p.getFut(f)`, `p.callProc(..)`, or a pending synchronous
- * call, see `Process.callFrames`), which returns `Suspended`; each caller on the way out links its
- * own frame. The COG's slice loop then runs the scheduling point and afterwards resumes the frames
+ * call, see `Process.callFrames`), which returns `Suspended`, or asks for one that may go on at
+ * once (`p.getValue(f, at)`, `p.awaitResolved(f)`, `p.awaitUntil(g)`), which returns `Suspended`
+ * only when it must wait; each caller on the way out links its own frame. The COG's slice loop then runs the scheduling point and afterwards resumes the frames
  * innermost first: `v = frame.resume(p, in)`; a value goes to the next frame outward. A JVM
  * exception thrown by `resume` is offered to the next frame outward through [[fail]] (whose default
  * rethrows), so a try/catch around a suspension point is a `fail` that runs the handler.
