@@ -42,7 +42,8 @@ for jar in @JARS@; do cp="${cp:+$cp:}$lib/$jar"; done
 # archive's path without its extension; @TMP@ the file the first run writes, @NEW@ the file a
 # second JVM makes from it (when the plan has a `make`).
 @CLASSDATA@
-opts=(-Xss256m)
+# (Native access: the SQLite driver loads its library; JDK 24+ warns without it. As FastRun.JvmOptions.)
+opts=(-Xss256m --enable-native-access=ALL-UNNAMED)
 tmp=""
 # A run that only prints the program's help would record an archive without the program's classes.
 record=1

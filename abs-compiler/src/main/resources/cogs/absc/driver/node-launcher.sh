@@ -40,5 +40,5 @@ elif command -v java >/dev/null 2>&1; then java="$(command -v java)"
 else echo "run: 'java' not found (set JAVA_HOME or put a Java 17 or newer on PATH)" >&2; exit 2
 fi
 # shellcheck disable=SC2086  # JAVA_OPTS is a list of options
-exec "$java" -Xss256m ${JAVA_OPTS:-} "-Dconfig.file=$config" -cp "$lib/@JAR@" \
+exec "$java" -Xss256m --enable-native-access=ALL-UNNAMED ${JAVA_OPTS:-} "-Dconfig.file=$config" -cp "$lib/@JAR@" \
   cogs.distributed.abs.RunNode "@MAIN@" "$node" -- "$@"

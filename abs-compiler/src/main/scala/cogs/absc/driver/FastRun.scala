@@ -47,8 +47,12 @@ private[driver] object FastRun {
   /** Bumped when the index's layout changes; the script reads only this one. */
   final val Format = "absc-fast-2"
 
-  /** What every program's JVM gets (deep recursion in ABS functions runs on the workers' stacks). */
-  final val JvmOptions = List("-Xss256m")
+  /**
+   * What every program's JVM gets: stack (deep recursion in ABS functions runs on the workers'
+   * stacks), and native access for the class path, which the SQLite driver uses to load its library
+   * (from JDK 24 on the JVM warns on standard error otherwise; JDK 17 accepts the option too).
+   */
+  final val JvmOptions = List("-Xss256m", "--enable-native-access=ALL-UNNAMED")
 
   def sha256(bytes: Array[Byte]): String = Hex(MessageDigest.getInstance("SHA-256").digest(bytes))
 

@@ -261,7 +261,7 @@ private[driver] object Nodes {
     // JDK 24 and later warn on stderr, four lines per JVM, when Pekko uses sun.misc.Unsafe's memory
     // access; the option exists from JDK 23 (JDK 17 refuses it).
     val unsafe = if (Runtime.version().feature() >= 23) List("--sun-misc-unsafe-memory-access=allow") else Nil
-    val cmd = List(java, "-Xss256m") ++ unsafe ++ javaOptions ++ properties.map { case (k, v) => s"-D$k=$v" } ++
+    val cmd = List(java) ++ FastRun.JvmOptions ++ unsafe ++ javaOptions ++ properties.map { case (k, v) => s"-D$k=$v" } ++
       List("-cp", classPath.mkString(File.pathSeparator), mainClass) ++ args
     val pb = new ProcessBuilder(cmd: _*)
     if (inherit) pb.inheritIO()

@@ -95,6 +95,8 @@ private[driver] object Packager {
     attrs.put(Attributes.Name.MAIN_CLASS, mainObject)
     attrs.put(Attributes.Name.CLASS_PATH, libs.map(_.getFileName.toString).mkString(" "))
     attrs.putValue("Created-By", s"absc $version (absc package)")
+    // `java -jar`: native access for the SQLite driver's library, as the launcher's option (JDK 22+ reads it).
+    attrs.putValue("Enable-Native-Access", "ALL-UNNAMED")
     val jar = lib.resolve(s"$name.jar")
     FastRun.copyJar(programJar, jar, manifest)
 
