@@ -66,8 +66,14 @@ object Launcher {
   def launch(n: Int, mainClass: String, args: Seq[String]): Int = {
     require(n >= 1, s"launch: at least one node, got $n")
     val ports = freePorts(n)
+    launch(mainClass, args, (0 until n).map(nodeProperties(_, ports)))
+  }
+
+  /** [[launch]] with each JVM's system properties given (one JVM per entry). */
+  def launch(mainClass: String, args: Seq[String], properties: IndexedSeq[Map[String, String]]): Int = {
+    val n = properties.size
     val procs = (0 until n).map { i =>
-      val p = startJvm(mainClass, args, nodeProperties(i, ports), inheritIO = false)
+      val p = startJvm(mainClass, args, properties(i), inheritIO = false)
       val prefix = s"[node $i] "
       val t = new Thread(() => {
         val in = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream))

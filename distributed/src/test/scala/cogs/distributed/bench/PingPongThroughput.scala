@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.{AtomicBoolean, AtomicLong}
 import org.apache.pekko.actor.{Actor, ActorRef, Props}
 import scala.concurrent.Await
 import scala.concurrent.duration._
+import scala.jdk.CollectionConverters._
 
 /**
  * PingPong throughput (not a test; docs/distributed.md has the command and the figures): K pingers
@@ -18,8 +19,11 @@ import scala.concurrent.duration._
  * nodes are two actor systems in this JVM, on loopback TCP (Artery), so the network path is real
  * but both share this machine's cores.
  *
- * Arguments: `[WARMUP_S] [WINDOWS] [BALLS..]`, default `2 5 1 64`. With `--jvms` first, the second
- * node is a second JVM (started with `Launcher.startJvm`) instead of a second actor system here.
+ * Arguments: `[--jvms] [--remote-only] [WARMUP_S] [WINDOWS] [BALLS..]`, default `2 5 1 64`. With
+ * `--jvms`, the second node is a second JVM (started with `Launcher.startJvm`) instead of a second
+ * actor system here; `--remote-only` leaves out the two setups in one runtime. With
+ * `-Dcogs.bench.link.delay-ms=D` and/or `-Dcogs.bench.link.loss-percent=P`, the nodes talk
+ * through [[DelayLink]]s (`distributed/run-pair --link D:P`).
  */
 object PingPongThroughput {
 
@@ -46,7 +50,7 @@ object PingPongThroughput {
     }
   }
 
-  private def conf(seeds: Seq[String]) = ConfigFactory.parseString(
+  private def conf(seeds: Seq[String], link: Map[String, String] = Map.empty) = ConfigFactory.parseMap(link.asJava).withFallback(ConfigFactory.parseString(
     s"""pekko.loglevel = ERROR
        |pekko.stdout-loglevel = ERROR
        |pekko.log-dead-letters = off
@@ -55,7 +59,9 @@ object PingPongThroughput {
        |pekko.cluster.seed-nodes = [${seeds.map("\"" + _ + "\"").mkString(",")}]
        |pekko.cluster.jmx.multi-mbeans-in-same-jvm = on
        |pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off
-       |""".stripMargin).withFallback(ConfigFactory.load())
+       |""".stripMargin)).withFallback(ConfigFactory.load())
+
+  private val LinkKeys = Seq("canonical.hostname", "canonical.port", "bind.hostname", "bind.port").map("pekko.remote.artery." + _)
 
   /** Round trips per one-second window. */
   private def measure(count: AtomicLong, warmup: Int, windows: Int): Vector[Long] = {
@@ -72,7 +78,8 @@ object PingPongThroughput {
 
   /** The second node in a JVM of its own: both pongers, READY, then wait for standard input to close. */
   private def servePongers(seed: String): Unit = {
-    val b = Node.start(conf(Seq(seed)))
+    // Behind a link, the parent says where to bind and what to advertise.
+    val b = Node.start(conf(Seq(seed), LinkKeys.flatMap(k => Option(System.getProperty(k)).map(k -> _)).toMap))
     b.register("ponger")(_ => b.runtime.spawn(new Ponger))
     b.system.actorOf(Props(new PekkoPonger), "pong")
     println(s"READY ${b.address}")
@@ -85,16 +92,25 @@ object PingPongThroughput {
   def main(argv: Array[String]): Unit = {
     if (argv.headOption.contains("--ponger")) return servePongers(argv(1))
     val jvms = argv.headOption.contains("--jvms")
-    val args = if (jvms) argv.tail else argv
+    val afterJvms = if (jvms) argv.tail else argv
+    val remoteOnly = afterJvms.headOption.contains("--remote-only")
+    val args = if (remoteOnly) afterJvms.tail else afterJvms
     val warmup = args.headOption.fold(2)(_.toInt)
     val windows = args.lift(1).fold(5)(_.toInt)
     val ballsList = if (args.length > 2) args.drop(2).map(_.toInt).toSeq else Seq(1, 64)
-    val a = Node.start(conf(Nil))
+    // With `-Dcogs.bench.link.delay-ms=D` (and/or `.loss-percent=P`) every message between the two
+    // nodes crosses a DelayLink (both links run in this JVM).
+    val linkSetting = DelayLink.fromProperties()
+    val bindPorts = cogs.distributed.Launcher.freePorts(2)
+    val links = linkSetting.toVector.flatMap { case (d, l) => bindPorts.map(p => new DelayLink(p, d, l)) }
+    def linkOf(i: Int): Map[String, String] = if (links.isEmpty) Map.empty else DelayLink.nodeSettings(links(i), bindPorts(i))
+    linkSetting.foreach { case (d, l) => println(f"# links: delay ${d / 1e6}%.1f ms per direction, loss ${l * 100}%.1f%% (TCP stalls of 200 ms)") }
+    val a = Node.start(conf(Nil, linkOf(0)))
     var child: java.lang.Process = null
     var b: Node = null
     val bAddress =
       if (jvms) {
-        child = cogs.distributed.Launcher.startJvm(getClass.getName.stripSuffix("$"), Seq("--ponger", a.address.toString), Map.empty, inheritIO = false)
+        child = cogs.distributed.Launcher.startJvm(getClass.getName.stripSuffix("$"), Seq("--ponger", a.address.toString), linkOf(1), inheritIO = false)
         val out = new java.io.BufferedReader(new java.io.InputStreamReader(child.getInputStream))
         var line = out.readLine()
         while (line != null && !line.startsWith("READY ")) line = out.readLine()
@@ -104,7 +120,7 @@ object PingPongThroughput {
         drain.start()
         org.apache.pekko.actor.AddressFromURIString(line.stripPrefix("READY ").trim)
       } else {
-        b = Node.start(conf(Seq(a.address.toString)))
+        b = Node.start(conf(Seq(a.address.toString), linkOf(1)))
         b.register("ponger")(_ => b.runtime.spawn(new Ponger))
         b.address
       }
@@ -139,11 +155,9 @@ object PingPongThroughput {
         Thread.sleep(500)
         w
       }
-      for ((name, run) <- Seq[(String, () => Vector[Long])](
-             "cogs local" -> (() => cogs(false)),
-             "pekko local" -> (() => pekko(false)),
-             s"cogs $where" -> (() => cogs(true)),
-             s"pekko $where" -> (() => pekko(true)))) {
+      val local = Seq[(String, () => Vector[Long])]("cogs local" -> (() => cogs(false)), "pekko local" -> (() => pekko(false)))
+      val remote = Seq[(String, () => Vector[Long])](s"cogs $where" -> (() => cogs(true)), s"pekko $where" -> (() => pekko(true)))
+      for ((name, run) <- (if (remoteOnly) remote else local ++ remote)) {
         val w = run()
         val sorted = w.sorted
         println(f"$name%-22s $balls%5d  median ${sorted(sorted.size / 2)}%9d  min ${sorted.head}%9d  max ${sorted.last}%9d  windows ${w.mkString(" ")}")
@@ -152,6 +166,7 @@ object PingPongThroughput {
       if (child ne null) { child.getOutputStream.close(); child.waitFor(30, TimeUnit.SECONDS); child.destroyForcibly() }
       if (b ne null) b.close()
       a.close()
+      links.foreach(_.close())
     }
   }
 }
