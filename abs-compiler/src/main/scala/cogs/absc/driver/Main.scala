@@ -10,6 +10,7 @@ import picocli.CommandLine
 import picocli.CommandLine.{Command, IVersionProvider, Mixin, Model, Option => Opt, Parameters, Spec}
 
 import cogs.absc.lib.Out
+import cogs.absc.run.{RunOptionText => T}
 
 /**
  * The `absc` command:
@@ -182,28 +183,23 @@ private[driver] final class MainModuleOptions {
 
 /** `--workers`, for the commands that run programs. */
 private[driver] final class WorkerOptions {
-  @Opt(names = Array("--workers"), paramLabel = "N",
-    description = Array("Worker threads of the program's runtime (cogs.executor.parallelism; default: one per processor)."))
+  @Opt(names = Array(T.Workers), paramLabel = T.WorkersLabel, description = Array(T.WorkersHelp))
   var workers: String = _ // checked by cogs.absc.run.OptionChecks, as a packaged program checks it
 }
 
 /** `--record`, `--replay`: the scheduling decisions of a run (see cogs.absc.run.ScheduleFile). */
 private[driver] final class ScheduleOptions {
-  @Opt(names = Array("--record"), paramLabel = "FILE",
-    description = Array("Record the run's scheduling decisions (and the seed of 'random') into FILE (JSON), to reproduce the run with --replay."))
+  @Opt(names = Array(T.Record), paramLabel = T.RecordLabel, description = Array(T.RecordHelp))
   var record: String = _
-  @Opt(names = Array("--record-format"), paramLabel = "FORMAT",
-    description = Array("The format of --record's FILE: 'cogs' (the default; --replay takes it) or 'erlang' (the Erlang backend's trace format, as its /trace gives it, for the tools written for that backend)."))
+  @Opt(names = Array(T.RecordFormat), paramLabel = T.RecordFormatLabel, description = Array(T.RecordFormatHelp))
   var recordFormat: String = _
-  @Opt(names = Array("--replay"), paramLabel = "FILE",
-    description = Array("Replay the scheduling decisions recorded in FILE: every COG runs its processes in the recorded order."))
+  @Opt(names = Array(T.Replay), paramLabel = T.ReplayLabel, description = Array(T.ReplayHelp))
   var replay: String = _
 }
 
 /** `-l`: Timed ABS's clock limit. */
 private[driver] final class ClockOptions {
-  @Opt(names = Array("-l", "--clock-limit"), paramLabel = "T",
-    description = Array("Stop the simulation when the simulated clock would pass T (a whole or rational number, e.g. 100 or 5/2): processes still waiting for time then stay waiting, and the run ends with status 0."))
+  @Opt(names = Array(T.ClockLimitShort, T.ClockLimit), paramLabel = T.ClockLimitLabel, description = Array(T.ClockLimitHelp))
   var limit: String = _
 }
 
@@ -218,27 +214,21 @@ private[driver] final class ProductOptions {
 
 /** `--strict`, `--no-end-report`: the report of what a run left behind (see ProgramRunner.endOfRun). */
 private[driver] final class EndReportOptions {
-  @Opt(names = Array("--strict"),
-    description = Array("Exit with status 4 when the program ended normally but the end-of-run report found processes that failed and whose future nobody read, or processes still waiting (without it the status stays 0, as the reference backends give it)."))
+  @Opt(names = Array(T.Strict), description = Array(T.StrictHelp))
   var strict: Boolean = false
-  @Opt(names = Array("--no-end-report"),
-    description = Array("Leave out the end-of-run report on stderr (failed processes nobody read, processes still waiting)."))
+  @Opt(names = Array(T.NoEndReport), description = Array(T.NoEndReportHelp))
   var noEndReport: Boolean = false
 }
 
 /** `--port`, `--modelapi-index-file`: the Model API of `run` (see cogs.absc.modelapi). */
 private[driver] final class ModelApiOptions {
-  @Opt(names = Array("--port"), paramLabel = "PORT",
-    description = Array("Serve the Model API on PORT of the loopback interface (0: any free port; the URL is printed): objects registered with [HTTPName], their [HTTPCallable] methods, the clock, a chart page. The model then runs until killed or until /quit is requested."))
+  @Opt(names = Array(T.Port), paramLabel = T.PortLabel, description = Array(T.PortHelp))
   var port: String = _ // checked by cogs.absc.run.OptionChecks, as a packaged program checks it
-  @Opt(names = Array("--modelapi-index-file"), paramLabel = "FILE",
-    description = Array("The Model API's index page (instead of the default chart); files next to it are served below static/."))
+  @Opt(names = Array(T.IndexFile), paramLabel = T.IndexFileLabel, description = Array(T.IndexFileHelp))
   var indexFile: String = _
-  @Opt(names = Array("--modelapi-static-dir"), paramLabel = "DIR",
-    description = Array("Serve the files of DIR below static/ (e.g. DIR/js/d3.js at static/js/d3.js), as the reference backends' --modelapi-static-dir (here at run time)."))
+  @Opt(names = Array(T.StaticDir), paramLabel = T.StaticDirLabel, description = Array(T.StaticDirHelp))
   var staticDir: String = _
-  @Opt(names = Array("--url-prefix"), paramLabel = "PREFIX",
-    description = Array("Serve the Model API below PREFIX (e.g. /abcd/5080: the index page at /abcd/5080/, objects at /abcd/5080/o), as the Erlang backend's --url-prefix."))
+  @Opt(names = Array(T.UrlPrefix), paramLabel = T.UrlPrefixLabel, description = Array(T.UrlPrefixHelp))
   var urlPrefix: String = _
 }
 

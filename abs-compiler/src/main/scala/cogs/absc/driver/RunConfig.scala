@@ -51,12 +51,13 @@ final case class RunConfig(program: ProgramOptions, verbose: Boolean = false, ba
   def commandLine(args: Array[String]): Array[String] = {
     def abs(f: String) = at(Paths.get(f)).toAbsolutePath.toString
     def opt(name: String, value: Option[String]) = value.toList.flatMap(v => List(name, v))
-    (opt("--workers", program.workers.map(_.toString)) ++ opt("--clock-limit", program.clockLimit) ++
-      opt("--record", program.record.map(abs)) ++ opt("--record-format", program.recordFormat) ++
-      opt("--replay", program.replay.map(abs)) ++ opt("--port", program.port.map(_.toString)) ++
-      opt("--modelapi-index-file", program.modelApiIndexFile.map(abs)) ++ opt("--url-prefix", program.urlPrefix) ++
-      opt("--modelapi-static-dir", program.modelApiStaticDir.map(abs)) ++
-      (if (program.strict) List("--strict") else Nil) ++ (if (program.endReport) Nil else List("--no-end-report")) ++
+    import cogs.absc.run.RunOptionText._
+    (opt(Workers, program.workers.map(_.toString)) ++ opt(ClockLimit, program.clockLimit) ++
+      opt(Record, program.record.map(abs)) ++ opt(RecordFormat, program.recordFormat) ++
+      opt(Replay, program.replay.map(abs)) ++ opt(Port, program.port.map(_.toString)) ++
+      opt(IndexFile, program.modelApiIndexFile.map(abs)) ++ opt(UrlPrefix, program.urlPrefix) ++
+      opt(StaticDir, program.modelApiStaticDir.map(abs)) ++
+      (if (program.strict) List(Strict) else Nil) ++ (if (program.endReport) Nil else List(NoEndReport)) ++
       (if (args.isEmpty) Nil else "--" :: args.toList)).toArray
   }
 }

@@ -84,22 +84,22 @@ private object WithPicocli {
           def text(name: String): Option[String] = Option(r.matchedOptionValue[String](name, null))
           def path(name: String) = text(name).map(f => Paths.get(f).toAbsolutePath.normalize)
           def flag(name: String) = r.hasMatchedOption(name)
-          val workers = text("--workers").map(OptionChecks.workers)
+          val workers = text(RunOptionText.Workers).map(OptionChecks.workers)
           workers.flatMap(_.left.toOption) match {
             case Some(problem) => Bad(problem)
             case None =>
               val o = base.copy(
                 workers = workers.flatMap(_.toOption).orElse(base.workers),
-                clockLimit = text("--clock-limit").orElse(base.clockLimit),
-                record = path("--record").orElse(base.record),
-                replay = path("--replay").orElse(base.replay),
-                recordFormat = text("--record-format").orElse(base.recordFormat),
-                indexFile = path("--modelapi-index-file").orElse(base.indexFile),
-                staticDir = path("--modelapi-static-dir").orElse(base.staticDir),
-                urlPrefix = text("--url-prefix").orElse(base.urlPrefix),
-                strict = base.strict || flag("--strict"),
-                endReport = base.endReport && !flag("--no-end-report"))
-              checked(o, text("--port"), positional)
+                clockLimit = text(RunOptionText.ClockLimit).orElse(base.clockLimit),
+                record = path(RunOptionText.Record).orElse(base.record),
+                replay = path(RunOptionText.Replay).orElse(base.replay),
+                recordFormat = text(RunOptionText.RecordFormat).orElse(base.recordFormat),
+                indexFile = path(RunOptionText.IndexFile).orElse(base.indexFile),
+                staticDir = path(RunOptionText.StaticDir).orElse(base.staticDir),
+                urlPrefix = text(RunOptionText.UrlPrefix).orElse(base.urlPrefix),
+                strict = base.strict || flag(RunOptionText.Strict),
+                endReport = base.endReport && !flag(RunOptionText.NoEndReport))
+              checked(o, text(RunOptionText.Port), positional)
           }
         }
       }
@@ -139,18 +139,19 @@ private object WithPicocli {
       spec.addOption(OptionSpec.builder(names.toArray).paramLabel(label).`type`(classOf[String]).description(description).build())
     def flag(description: String, names: String*) =
       spec.addOption(OptionSpec.builder(names.toArray).`type`(classOf[Boolean]).description(description).build())
-    valued("N", "worker threads of the runtime (default: one per processor)", "--workers")
-    valued("T", "stop when the simulated clock would pass T (e.g. 100 or 5/2)", "-l", "--clock-limit")
-    valued("PORT", "serve the Model API on PORT of the loopback interface (0: any free port)", "-p", "--port")
-    valued("P", "serve the Model API below P (e.g. /abcd/5080)", "--url-prefix")
-    valued("FILE", "serve FILE as the Model API's index page instead of the default one", "--modelapi-index-file")
-    valued("DIR", "serve the files of DIR below static/", "--modelapi-static-dir")
-    valued("FILE", "record the run's scheduling decisions into FILE", "--record")
-    valued("F", "the format of --record's FILE: cogs (the default; --replay takes it) or erlang (the Erlang backend's trace format)",
-      "--record-format")
-    valued("FILE", "replay the decisions recorded in FILE", "--replay")
-    flag("exit with status 4 when the end-of-run report finds something (a failure nobody read, a process still waiting)", "--strict")
-    flag("leave that report out", "--no-end-report")
+    import RunOptionText._
+    // The program's own `-p` for --port (absc's `-p` is --product).
+    valued(WorkersLabel, WorkersHelp, Workers)
+    valued(ClockLimitLabel, ClockLimitHelp, ClockLimitShort, ClockLimit)
+    valued(PortLabel, PortHelp, "-p", Port)
+    valued(UrlPrefixLabel, UrlPrefixHelp, UrlPrefix)
+    valued(IndexFileLabel, IndexFileHelp, IndexFile)
+    valued(StaticDirLabel, StaticDirHelp, StaticDir)
+    valued(RecordLabel, RecordHelp, Record)
+    valued(RecordFormatLabel, RecordFormatHelp, RecordFormat)
+    valued(ReplayLabel, ReplayHelp, Replay)
+    flag(StrictHelp, Strict)
+    flag(NoEndReportHelp, NoEndReport)
     spec.addOption(OptionSpec.builder("-h", "--help").usageHelp(true).description("print this help and exit").build())
     spec.addPositional(PositionalParamSpec.builder().arity("0..*").`type`(classOf[java.util.List[_]])
       .auxiliaryTypes(classOf[String]).paramLabel("ARG").hidden(true).build())

@@ -99,8 +99,8 @@ class ProgramCommandLineTest {
     assertEquals(Help, parse("--workers", "2", "-h"))
     val text = ProgramCommandLine.usage("shop")
     assertTrue(text.startsWith("usage: shop [--workers N] [--clock-limit T]"), text)
-    for (o <- List("--workers N", "--clock-limit T", "--port PORT", "--url-prefix P", "--modelapi-index-file FILE",
-        "--modelapi-static-dir DIR", "--record FILE", "--record-format F", "--replay FILE", "--strict", "--no-end-report",
+    for (o <- List("--workers N", "--clock-limit T", "--port PORT", "--url-prefix PREFIX", "--modelapi-index-file FILE",
+        "--modelapi-static-dir DIR", "--record FILE", "--record-format FORMAT", "--replay FILE", "--strict", "--no-end-report",
         "ARGs after '--' are passed to the program", "2 on a bad command line"))
       assertTrue(text.contains(o), s"the help says $o:\n$text")
   }
