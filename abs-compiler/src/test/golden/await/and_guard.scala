@@ -13,8 +13,9 @@ object Test {
     def compute$entry(p$: Process): Any
   }
   object Slow {
-    def compute(): Slow => Proc[AbsInt] =
+    private[this] val compute$message: Slow => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Slow].compute$entry(p$) }
+    def compute(): Slow => Proc[AbsInt] = compute$message
   }
 
   final class SlowImpl() extends AbsObject with Slow {
@@ -27,8 +28,9 @@ object Test {
       Proc.now(compute())
   }
   object SlowImpl {
-    def compute(): SlowImpl => Proc[AbsInt] =
+    private[this] val compute$message: SlowImpl => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[SlowImpl].compute$entry(p$) }
+    def compute(): SlowImpl => Proc[AbsInt] = compute$message
   }
 
   trait Combiner extends Active {
@@ -38,8 +40,9 @@ object Test {
     def combine$entry(p$: Process, s: Slow): Any
   }
   object Combiner {
-    def allow(): Combiner => Proc[Unit] =
+    private[this] val allow$message: Combiner => Proc[Unit] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Combiner].allow$entry(p$) }
+    def allow(): Combiner => Proc[Unit] = allow$message
     def combine(s: Slow): Combiner => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Combiner].combine$entry(p$, s) }
   }
@@ -80,8 +83,9 @@ object Test {
       try recovering$(p$, combine$f(p$, s)) catch { case e$: Throwable => throw recover$(e$) }
   }
   object CombinerImpl {
-    def allow(): CombinerImpl => Proc[Unit] =
+    private[this] val allow$message: CombinerImpl => Proc[Unit] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[CombinerImpl].allow$entry(p$) }
+    def allow(): CombinerImpl => Proc[Unit] = allow$message
     def combine(s: Slow): CombinerImpl => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[CombinerImpl].combine$entry(p$, s) }
   }

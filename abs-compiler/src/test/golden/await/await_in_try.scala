@@ -15,8 +15,9 @@ object Test {
     def get10$entry(p$: Process): Any
   }
   object Num {
-    def get10(): Num => Proc[AbsInt] =
+    private[this] val get10$message: Num => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Num].get10$entry(p$) }
+    def get10(): Num => Proc[AbsInt] = get10$message
   }
 
   final class NumImpl() extends AbsObject with Num {
@@ -29,8 +30,9 @@ object Test {
       Proc.now(get10())
   }
   object NumImpl {
-    def get10(): NumImpl => Proc[AbsInt] =
+    private[this] val get10$message: NumImpl => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[NumImpl].get10$entry(p$) }
+    def get10(): NumImpl => Proc[AbsInt] = get10$message
   }
 
   // the main block

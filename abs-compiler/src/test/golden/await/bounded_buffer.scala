@@ -17,8 +17,9 @@ object Test {
   object Buffer {
     def put_(v: AbsInt): Buffer => Proc[Unit] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Buffer].put_$entry(p$, v) }
-    def take_(): Buffer => Proc[AbsInt] =
+    private[this] val take_$message: Buffer => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Buffer].take_$entry(p$) }
+    def take_(): Buffer => Proc[AbsInt] = take_$message
   }
 
   final class BufferImpl(var capacity: AbsInt) extends AbsObject with Buffer {
@@ -62,8 +63,9 @@ object Test {
   object BufferImpl {
     def put_(v: AbsInt): BufferImpl => Proc[Unit] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[BufferImpl].put_$entry(p$, v) }
-    def take_(): BufferImpl => Proc[AbsInt] =
+    private[this] val take_$message: BufferImpl => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[BufferImpl].take_$entry(p$) }
+    def take_(): BufferImpl => Proc[AbsInt] = take_$message
   }
 
   trait Producer extends Active {

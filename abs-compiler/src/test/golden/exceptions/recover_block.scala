@@ -21,10 +21,12 @@ object Test {
   object Service {
     def work(v: AbsInt): Service => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Service].work$entry(p$, v) }
-    def faults(): Service => Proc[AbsInt] =
+    private[this] val faults$message: Service => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Service].faults$entry(p$) }
-    def lastFault(): Service => Proc[String] =
+    def faults(): Service => Proc[AbsInt] = faults$message
+    private[this] val lastFault$message: Service => Proc[String] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Service].lastFault$entry(p$) }
+    def lastFault(): Service => Proc[String] = lastFault$message
   }
 
   final class ServiceImpl() extends AbsObject with Service {
@@ -72,10 +74,12 @@ object Test {
   object ServiceImpl {
     def work(v: AbsInt): ServiceImpl => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[ServiceImpl].work$entry(p$, v) }
-    def faults(): ServiceImpl => Proc[AbsInt] =
+    private[this] val faults$message: ServiceImpl => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[ServiceImpl].faults$entry(p$) }
-    def lastFault(): ServiceImpl => Proc[String] =
+    def faults(): ServiceImpl => Proc[AbsInt] = faults$message
+    private[this] val lastFault$message: ServiceImpl => Proc[String] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[ServiceImpl].lastFault$entry(p$) }
+    def lastFault(): ServiceImpl => Proc[String] = lastFault$message
   }
 
   // the main block

@@ -13,8 +13,9 @@ object HttpNames {
     def name$entry(p$: Process): Any
   }
   object Named {
-    def name(): Named => Proc[String] =
+    private[this] val name$message: Named => Proc[String] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Named].name$entry(p$) }
+    def name(): Named => Proc[String] = name$message
   }
 
   trait Counter extends Active with Named {
@@ -26,8 +27,9 @@ object HttpNames {
   object Counter {
     def add(n: AbsInt, more: List[AbsInt], flags: AbsMap[String, Boolean]): Counter => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Counter].add$entry(p$, n, more, flags) }
-    def total(): Counter => Proc[AbsInt] =
+    private[this] val total$message: Counter => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Counter].total$entry(p$) }
+    def total(): Counter => Proc[AbsInt] = total$message
   }
 
   final class CounterImpl(var label: String) extends AbsObject with Counter with _root_.cogs.absc.modelapi.HttpExposed {
@@ -75,12 +77,14 @@ object HttpNames {
       _root_.cogs.runtime.Cogs.send(this, "$state", (o$: CounterImpl) => Proc.done[List[(String, Any)]](o$.http$fields))
   }
   object CounterImpl {
-    def name(): CounterImpl => Proc[String] =
+    private[this] val name$message: CounterImpl => Proc[String] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[CounterImpl].name$entry(p$) }
+    def name(): CounterImpl => Proc[String] = name$message
     def add(n: AbsInt, more: List[AbsInt], flags: AbsMap[String, Boolean]): CounterImpl => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[CounterImpl].add$entry(p$, n, more, flags) }
-    def total(): CounterImpl => Proc[AbsInt] =
+    private[this] val total$message: CounterImpl => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[CounterImpl].total$entry(p$) }
+    def total(): CounterImpl => Proc[AbsInt] = total$message
   }
 
   trait Holder extends Active {
@@ -88,8 +92,9 @@ object HttpNames {
     def made$entry(p$: Process): Any
   }
   object Holder {
-    def made(): Holder => Proc[Counter] =
+    private[this] val made$message: Holder => Proc[Counter] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Holder].made$entry(p$) }
+    def made(): Holder => Proc[Counter] = made$message
   }
 
   final class HolderImpl() extends AbsObject with Holder with _root_.cogs.absc.modelapi.HttpExposed {
@@ -129,10 +134,12 @@ object HttpNames {
       _root_.cogs.runtime.Cogs.send(this, "$state", (o$: HolderImpl) => Proc.done[List[(String, Any)]](o$.http$fields))
   }
   object HolderImpl {
-    def made(): HolderImpl => Proc[Counter] =
+    private[this] val made$message: HolderImpl => Proc[Counter] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[HolderImpl].made$entry(p$) }
-    def make(): HolderImpl => Proc[Counter] =
+    def made(): HolderImpl => Proc[Counter] = made$message
+    private[this] val make$message: HolderImpl => Proc[Counter] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[HolderImpl].make$entry(p$) }
+    def make(): HolderImpl => Proc[Counter] = make$message
   }
 
   // the main block

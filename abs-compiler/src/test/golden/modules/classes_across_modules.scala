@@ -17,8 +17,9 @@ object Api {
   object Store {
     def put_(v: String): Store => Proc[Unit] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Store].put_$entry(p$, v) }
-    def all(): Store => Proc[List[String]] =
+    private[this] val all$message: Store => Proc[List[String]] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Store].all$entry(p$) }
+    def all(): Store => Proc[List[String]] = all$message
   }
 }
 
@@ -57,8 +58,9 @@ object Impl {
   object MemoryStore {
     def put_(v: String): MemoryStore => Proc[Unit] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[MemoryStore].put_$entry(p$, v) }
-    def all(): MemoryStore => Proc[List[String]] =
+    private[this] val all$message: MemoryStore => Proc[List[String]] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[MemoryStore].all$entry(p$) }
+    def all(): MemoryStore => Proc[List[String]] = all$message
   }
 }
 

@@ -41,8 +41,9 @@ object Names {
   object Guard_ {
     def wait_(yield_ : AbsInt): Guard_ => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Guard_].wait_$entry(p$, yield_) }
-    def notify_(): Guard_ => Proc[AbsInt] =
+    private[this] val notify_$message: Guard_ => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Guard_].notify_$entry(p$) }
+    def notify_(): Guard_ => Proc[AbsInt] = notify_$message
     def clone_(object__ : AbsInt): Guard_ => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Guard_].clone_$entry(p$, object__) }
   }
@@ -85,8 +86,9 @@ object Names {
   object ActiveObject_ {
     def wait_(yield_ : AbsInt): ActiveObject_ => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[ActiveObject_].wait_$entry(p$, yield_) }
-    def notify_(): ActiveObject_ => Proc[AbsInt] =
+    private[this] val notify_$message: ActiveObject_ => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[ActiveObject_].notify_$entry(p$) }
+    def notify_(): ActiveObject_ => Proc[AbsInt] = notify_$message
     def clone_(object__ : AbsInt): ActiveObject_ => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[ActiveObject_].clone_$entry(p$, object__) }
   }

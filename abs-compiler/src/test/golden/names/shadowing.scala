@@ -13,8 +13,9 @@ object Shadowing {
     def next_$entry(p$: Process): Any
   }
   object Counter {
-    def next_(): Counter => Proc[AbsInt] =
+    private[this] val next_$message: Counter => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Counter].next_$entry(p$) }
+    def next_(): Counter => Proc[AbsInt] = next_$message
   }
 
   final class C() extends AbsObject with Counter {
@@ -44,8 +45,9 @@ object Shadowing {
       next_$f(p$)
   }
   object C {
-    def next_(): C => Proc[AbsInt] =
+    private[this] val next_$message: C => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[C].next_$entry(p$) }
+    def next_(): C => Proc[AbsInt] = next_$message
   }
 
   // shadowing.abs:19

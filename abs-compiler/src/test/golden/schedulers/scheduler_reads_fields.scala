@@ -23,12 +23,15 @@ object SchedulerReadsFields {
     def done$entry(p$: Process, n: AbsInt): Any
   }
   object Worker {
-    def ping(): Worker => Proc[Unit] =
+    private[this] val ping$message: Worker => Proc[Unit] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Worker].ping$entry(p$) }
-    def pong(): Worker => Proc[Unit] =
+    def ping(): Worker => Proc[Unit] = ping$message
+    private[this] val pong$message: Worker => Proc[Unit] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Worker].pong$entry(p$) }
-    def open_(): Worker => Proc[Unit] =
+    def pong(): Worker => Proc[Unit] = pong$message
+    private[this] val open_$message: Worker => Proc[Unit] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Worker].open_$entry(p$) }
+    def open_(): Worker => Proc[Unit] = open_$message
     def done(n: AbsInt): Worker => Proc[List[String]] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Worker].done$entry(p$, n) }
   }
@@ -93,12 +96,15 @@ object SchedulerReadsFields {
       try recovering$(p$, done$f(p$, n)) catch { case e$: Throwable => throw recover$(e$) }
   }
   object W {
-    def ping(): W => Proc[Unit] =
+    private[this] val ping$message: W => Proc[Unit] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[W].ping$entry(p$) }
-    def pong(): W => Proc[Unit] =
+    def ping(): W => Proc[Unit] = ping$message
+    private[this] val pong$message: W => Proc[Unit] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[W].pong$entry(p$) }
-    def open_(): W => Proc[Unit] =
+    def pong(): W => Proc[Unit] = pong$message
+    private[this] val open_$message: W => Proc[Unit] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[W].open_$entry(p$) }
+    def open_(): W => Proc[Unit] = open_$message
     def done(n: AbsInt): W => Proc[List[String]] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[W].done$entry(p$, n) }
   }

@@ -17,8 +17,9 @@ object Test {
   object Greeter {
     def greet(n: String): Greeter => Proc[String] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Greeter].greet$entry(p$, n) }
-    def flag(): Greeter => Proc[Boolean] =
+    private[this] val flag$message: Greeter => Proc[Boolean] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Greeter].flag$entry(p$) }
+    def flag(): Greeter => Proc[Boolean] = flag$message
   }
 
   final class LoudGreeter() extends AbsObject with Greeter {
@@ -65,12 +66,14 @@ object Test {
   object LoudGreeter {
     def greet(n: String): LoudGreeter => Proc[String] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[LoudGreeter].greet$entry(p$, n) }
-    def flag(): LoudGreeter => Proc[Boolean] =
+    private[this] val flag$message: LoudGreeter => Proc[Boolean] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[LoudGreeter].flag$entry(p$) }
+    def flag(): LoudGreeter => Proc[Boolean] = flag$message
     def greet$original$1(n: String): LoudGreeter => Proc[String] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[LoudGreeter].greet$original$1$entry(p$, n) }
-    def flag$original$2(): LoudGreeter => Proc[Boolean] =
+    private[this] val flag$original$2$message: LoudGreeter => Proc[Boolean] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[LoudGreeter].flag$original$2$entry(p$) }
+    def flag$original$2(): LoudGreeter => Proc[Boolean] = flag$original$2$message
   }
 
   // the main block

@@ -17,8 +17,9 @@ object Listing1 {
   object Ainterface {
     def recursive_m(i: AbsInt, id: AbsInt): Ainterface => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Ainterface].recursive_m$entry(p$, i, id) }
-    def counter(): Ainterface => Proc[AbsInt] =
+    private[this] val counter$message: Ainterface => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[Ainterface].counter$entry(p$) }
+    def counter(): Ainterface => Proc[AbsInt] = counter$message
   }
 
   final class A() extends AbsObject with Ainterface {
@@ -40,10 +41,7 @@ object Listing1 {
         // Listing1.abs:21
         p$.awaitResolved(f)
       })
-      def k$1(in$: Any): Any = {
-        AbsInt(1)
-      }
-      if (r$1.asInstanceOf[AnyRef] eq Frame.Suspended) p$.suspendedIn((p$, in$) => k$1(in$)) else k$1(r$1)
+      if (r$1.asInstanceOf[AnyRef] eq Frame.Suspended) p$.suspendedIn(A.returns$1) else AbsInt(1)
     }
     def recursive_m$entry(p$: Process, i: AbsInt, id: AbsInt): Any =
       try recovering$(p$, recursive_m$f(p$, i, id)) catch { case e$: Throwable => throw recover$(e$) }
@@ -67,10 +65,14 @@ object Listing1 {
   object A {
     def recursive_m(i: AbsInt, id: AbsInt): A => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[A].recursive_m$entry(p$, i, id) }
-    def compute(): A => Proc[AbsInt] =
+    private[this] val compute$message: A => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[A].compute$entry(p$) }
-    def counter(): A => Proc[AbsInt] =
+    def compute(): A => Proc[AbsInt] = compute$message
+    private[this] val counter$message: A => Proc[AbsInt] =
       FrameCall.message { (p$, o$) => o$.asInstanceOf[A].counter$entry(p$) }
+    def counter(): A => Proc[AbsInt] = counter$message
+    // Frames that resume with a constant hold nothing: one for every suspension.
+    val returns$1: Frame = (p$, in$) => AbsInt(1)
   }
 
   // the main block

@@ -647,27 +647,33 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   /** Interpret `p` until it finishes or reaches a scheduling point that does not let it go on. */
   private def runSlice(p: Process): Int = {
     import Proc._
+    // No `try` below may stand where scalac lifts it into a method of its own (the right-hand side
+    // of an assignment, an expression whose value is used other than as a `val`'s): a local `var`
+    // the lifted method touches becomes a heap `ObjectRef`, allocated at every slice. Whether the
+    // JIT's escape analysis then removes it depends on what C2 inlined in that JVM: the 48 bytes
+    // per Listing 5 call by which JVMs differed (docs/runtime-design.md, twentieth session).
+    // So: `try x = a catch { case e => x = b }`, never `x = try a catch ..`.
     var value: Any = null
     var hasValue = false
-    var cur: Proc[Any] =
-      if (p.started) p.current
-      else {
-        val entry = p.takeEntry()
-        entry match {
-          case c: FrameCall =>
-            // A process started from a method in frame form: no Proc node for its entry.
-            p.current = null
-            var threw: Throwable = null
-            val r = try c.run(p, p.target) catch { case e: Throwable => threw = e; null }
-            val next = landed(p, 0, r, threw)
-            if (next eq null) { value = r; hasValue = true }
-            next
-          case _ =>
-            // Inline rather than Proc.safely: that would allocate a closure per process.
-            try entry(p.target)
-            catch { case e: Throwable => raised(e) }
-        }
+    var cur: Proc[Any] = null
+    if (p.started) cur = p.current
+    else {
+      val entry = p.takeEntry()
+      entry match {
+        case c: FrameCall =>
+          // A process started from a method in frame form: no Proc node for its entry.
+          p.current = null
+          var threw: Throwable = null
+          val r = try c.run(p, p.target) catch { case e: Throwable => threw = e; null }
+          val next = landed(p, 0, r, threw)
+          if (next eq null) { value = r; hasValue = true }
+          cur = next
+        case _ =>
+          // Inline rather than Proc.safely: that would allocate a closure per process.
+          try cur = entry(p.target)
+          catch { case e: Throwable => cur = raised(e) }
       }
+    }
     p.current = null
     while (true) {
       if (hasValue) {
@@ -691,7 +697,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
         (frame.tag: @annotation.switch) match {
           case BIND =>
             val b = frame.asInstanceOf[Bind[Any, Any]]
-            cur = try b.f(value) catch { case e: Throwable => raised(e) }
+            try cur = b.f(value) catch { case e: Throwable => cur = raised(e) }
             hasValue = false
           case MAP =>
             val m = frame.asInstanceOf[Map[Any, Any]]
@@ -755,11 +761,13 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
               val frame = top.asInstanceOf[Proc[Any]]
               frame.tag match {
                 case HANDLE =>
-                  cur = Proc.safely(() => frame.asInstanceOf[Handle[Any]].handler(e))
+                  val err = e // a `val` for the closure: capturing the `var` would box it for every RAISE
+                  cur = Proc.safely(() => frame.asInstanceOf[Handle[Any]].handler(err))
                   handled = true
                 case ENSURE =>
                   val fin = frame.asInstanceOf[Ensure[Any]].finalizer
-                  cur = new Bind[Any, Any](Proc.safely(fin), _ => new Raise(e))
+                  val err = e
+                  cur = new Bind[Any, Any](Proc.safely(fin), _ => new Raise(err))
                   handled = true
                 case _ => // frames of the failed computation are dropped
               }
@@ -813,7 +821,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
             }
           case BLOCK_TIME =>
             val w = cur.asInstanceOf[BlockTime]
-            cur = try new Get(runtime.clock.waitFor(w.min, w.max)) catch { case e: Throwable => raised(e) }
+            try cur = new Get(runtime.clock.waitFor(w.min, w.max)) catch { case e: Throwable => cur = raised(e) }
           case GET =>
             val f = cur.asInstanceOf[Get[Any]].fut
             if (control ne null) control.read(f)
@@ -836,8 +844,8 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
             val t = s.target
             if (t eq null) cur = new Raise(new NullPointerException(s"synchronous call ${Option(s.label).getOrElse("")} on null"))
             // Inline rather than Proc.safely: that would allocate a closure per synchronous call.
-            else if (t.cog eq this) cur = try s.callOn(t) catch { case e: Throwable => raised(e) }
-            else cur = try new Get(runtime.send(t, s.label, s.asFunction)) catch { case e: Throwable => raised(e) }
+            else if (t.cog eq this) { try cur = s.callOn(t) catch { case e: Throwable => cur = raised(e) } }
+            else { try cur = new Get(runtime.send(t, s.label, s.asFunction)) catch { case e: Throwable => cur = raised(e) } }
           case CALL =>
             val c = cur.asInstanceOf[CallFrames]
             val base = p.depth

@@ -138,8 +138,22 @@ object Fut {
       else new Value(i)
     case b: java.lang.Boolean =>
       if (b eq java.lang.Boolean.TRUE) TrueValue else if (b eq java.lang.Boolean.FALSE) FalseValue else new Value(b)
-    case _ => new Value(value)
+    case null => new Value(null)
+    case v =>
+      val c = canonical
+      if ((c ne null) && (v.getClass eq c.values.valueClass)) {
+        val i = c.values.indexOf(v)
+        if (i >= 0) c.outcomes(i) else new Value(v)
+      } else new Value(v)
   }
+
+  // A library's canonical values and their shared outcomes (internal.CanonicalValues), in one
+  // object so that one volatile read sees both; the outcomes are immutable and made before the
+  // holder is published, so any thread may share them, like UnitValue.
+  private final class Canonical(val values: internal.CanonicalValues, val outcomes: Array[Value])
+  @volatile private[this] var canonical: Canonical = null
+  private[runtime] def registerCanonical(values: internal.CanonicalValues): Unit =
+    canonical = new Canonical(values, Array.tabulate(values.count)(i => new Value(values.value(i))))
   /**
    * A failed call's outcome. `observed` is set by whoever reads the failure (a process's `await`
    * or `get`, `join`, `poll`, `onComplete`): the end-of-run report names the failed processes

@@ -69,7 +69,7 @@ private[runtime] object JavaSupport {
 
   def repeat(n: Int, body: IntFunction[_ <: javadsl.Proc[_]]): javadsl.Proc[_] =
     // Erasure: the body's value is dropped by `repeat`'s Bind, so any process can stand for a Proc[Unit].
-    toJava(Proc.repeat(n)(i => procAny(body.apply(i)).asInstanceOf[Proc[Unit]]))
+    toJava(Proc.repeatInts(n, (i: Int) => procAny(body.apply(i))))
 
   def foreach[X](xs: java.lang.Iterable[X], body: JFunction[_ >: X, _ <: javadsl.Proc[_]]): javadsl.Proc[_] =
     toJava(Proc.foreach(xs.asScala)(x => procAny(body.apply(x)).asInstanceOf[Proc[Unit]]))

@@ -2,7 +2,7 @@ package cogs.runtime
 
 import cogs.runtime.internal.{Frame, FrameCall}
 
-import java.util.function.{Function => JFunction, Supplier}
+import java.util.function.{Function => JFunction, IntFunction, Supplier}
 import scala.util.control.ControlThrowable
 
 /**
@@ -318,10 +318,29 @@ object Proc {
   }
 
   /** Run `body(i)` for i in 0 until n, in order, in constant memory. */
-  def repeat(n: Int)(body: Int => Proc[Unit]): Proc[Unit] = {
-    def step(i: Int): Proc[Unit] =
-      if (i >= n) UnitPure else new Bind[Any, Unit](new Defer(() => body(i)), _ => step(i + 1))
-    step(0)
+  def repeat(n: Int)(body: Int => Proc[Unit]): Proc[Unit] =
+    repeatInts(n, (i: Int) => body(i))
+
+  // The loop of `repeat` (and of the Java DSL's, which hands in its IntFunction as is, so that
+  // the index is not boxed). An iteration costs one Bind besides what the body allocates; the step
+  // of the loop before (a Defer, a Bind and two closures per iteration) cost about 100 bytes.
+  private[runtime] def repeatInts(n: Int, body: IntFunction[_ <: Proc[Any]]): Proc[Unit] =
+    if (n <= 0) UnitPure
+    // The counter is made when the loop starts, not here: a Proc is a description that may run
+    // any number of times, in any number of processes, and each run needs its own count.
+    else new Defer(() => new Repeat(n, body).next())
+
+  /**
+   * The running state of one `repeat`: the next index, and itself as the Bind's continuation. Only
+   * the interpreter of the one process that runs this loop touches it, so the plain counter needs no
+   * hand-off (a process moves between threads only through its COG, with release/acquire order).
+   */
+  private final class Repeat(n: Int, body: IntFunction[_ <: Proc[Any]]) extends (Any => Proc[Unit]) {
+    private[this] var i = 0
+    def next(): Proc[Unit] =
+      if (i >= n) UnitPure
+      else { val k = i; i = k + 1; new Bind[Any, Unit](body.apply(k), this) }
+    def apply(previous: Any): Proc[Unit] = next()
   }
 
   /** Run `body(x)` for each element, in order (ABS `foreach`). */

@@ -31,6 +31,26 @@ class FutOutcomeTest {
     assertSame(s, Fut.valueOf(s).value)
   }
 
+  @Test def registeredCanonicalValuesShareOneOutcomeAndKeepTheirIdentity(): Unit = {
+    final class Tok(val n: Int)
+    val toks = Array.tabulate(3)(new Tok(_))
+    internal.CanonicalValues.register(new internal.CanonicalValues {
+      def valueClass: Class[_] = classOf[Tok]
+      def count: Int = toks.length
+      def value(i: Int): AnyRef = toks(i)
+      def indexOf(v: AnyRef): Int = { val t = v.asInstanceOf[Tok]; if (t.n >= 0 && t.n < 3 && (toks(t.n) eq t)) t.n else -1 }
+    })
+    for (t <- toks) {
+      val o = Fut.valueOf(t)
+      assertSame(o, Fut.valueOf(t), s"${t.n}: one outcome")
+      assertSame(t, o.value, s"${t.n}: the very instance")
+    }
+    val lookalike = new Tok(1) // equal number, another object: its own outcome, its own identity
+    assertNotSame(Fut.valueOf(toks(1)), Fut.valueOf(lookalike))
+    assertSame(lookalike, Fut.valueOf(lookalike).value)
+    assertNull(Fut.valueOf(null).value)
+  }
+
   @Test def aFutureResolvedWithASmallIntReadsItBack(): Unit = {
     val rt = CogRuntime.withOverrides("cogs.executor.parallelism = 1")
     try {

@@ -20,6 +20,11 @@ private[emit] final class Printer {
   private var outputLine = 1
   private var lastAbsLine = -1
   private var fileName = ""
+  // The class whose methods are being printed (null elsewhere), and the frames of its methods whose
+  // rest is a constant (`return 1;`, the `()` of a Unit method after its last await): such a frame
+  // holds nothing, so one instance per constant, in the companion object, serves every suspension.
+  private var frameOwner: String = null
+  private val constantFrames = scala.collection.mutable.LinkedHashMap.empty[String, String]
 
   /** The output line the next character goes to (1-based). */
   private def currentLine: Int = {
@@ -317,12 +322,18 @@ private[emit] final class Printer {
         }
       }
       frameBody(rest)
+    case F.Seq(first, _, F.Value(S.Lit(constant)), F.Suspends) if frameOwner ne null =>
+      frameStat(first)
+      line(s"p$$.suspendedIn(${constantFrame(constant)})")
     case F.Seq(first, binder, rest, F.Suspends) =>
       // The frame is a lambda (Frame has one abstract method): its body is the rest of the method.
       frameStat(first)
       line("p$.suspendedIn { (p$, in$) =>")
       indented { bindIn(binder); frameBody(rest) }
       line("}")
+    case F.Seq(first, _, F.Value(S.Lit(constant)), F.Either(_, r)) if frameOwner ne null =>
+      line(s"val $r: Any = "); frameExp(first)
+      line(s"if ($r.asInstanceOf[AnyRef] eq Frame.Suspended) p$$.suspendedIn(${constantFrame(constant)}) else $constant")
     case F.Seq(first, binder, rest, F.Either(k, r)) =>
       // Read in order: what may suspend, what follows it, and how the two join.
       line(s"val $r: Any = "); frameExp(first)
@@ -359,6 +370,10 @@ private[emit] final class Printer {
       line(s"$loop()")
     case _ => nl(); frameExp(f)
   }
+
+  /** The shared frame that resumes with `constant` (a literal's Scala text), as named in the companion object. */
+  private def constantFrame(constant: String): String =
+    s"$frameOwner." + constantFrames.getOrElseUpdate(constant, s"returns$$${constantFrames.size + 1}")
 
   /** A loop's body: when it suspends, the loop's method returns, linking a frame that goes on with `again`. */
   private def iteration(body: F, again: String, result: Option[String]): Unit = {
@@ -508,9 +523,25 @@ private[emit] final class Printer {
     line(s"object $owner {")
     indented(sigs.foreach { s =>
       // A call as data: the callee's entry in frame form (`m$entry`), run by the slice loop as it is.
-      line(s"def ${s.name}${params(s.params)}: $owner => Proc[${tpe(s.result)}] =")
-      indented(line(s"FrameCall.message { (p$$, o$$) => o$$.asInstanceOf[$owner].${entryName(s)}${("p$" :: s.params.map(_._1)).mkString("(", ", ", ")")} }"))
+      val message = s"FrameCall.message { (p$$, o$$) => o$$.asInstanceOf[$owner].${entryName(s)}${("p$" :: s.params.map(_._1)).mkString("(", ", ", ")")} }"
+      val result = s"$owner => Proc[${tpe(s.result)}]"
+      if (s.params.isEmpty) {
+        // Without arguments the message has no state: one shared instance instead of one per call.
+        line(s"private[this] val ${s.name}$$message: $result =")
+        indented(line(message))
+        line(s"def ${s.name}(): $result = ${s.name}$$message")
+      } else {
+        line(s"def ${s.name}${params(s.params)}: $result =")
+        indented(line(message))
+      }
     })
+    if (owner == frameOwner) {
+      indented {
+        if (constantFrames.nonEmpty) line("// Frames that resume with a constant hold nothing: one for every suspension.")
+        constantFrames.foreach { case (constant, name) => line(s"val $name: Frame = (p$$, in$$) => $constant") }
+      }
+      constantFrames.clear()
+    }
     line("}")
   }
 
@@ -534,12 +565,16 @@ private[emit] final class Printer {
           indented { nl(); proc(p) }
         }
       }
+      frameOwner = c.name
+      constantFrames.clear()
       c.methods.foreach(method)
       c.http.foreach(http(c.name, _))
     }
     line("}")
-    // Message constructors for calls on `this` (methods not in any interface included).
+    // Message constructors for calls on `this` (methods not in any interface included), and the
+    // constant frames of its methods.
     messages(c.name, c.messageSigs)
+    frameOwner = null
   }
 
   /**

@@ -310,6 +310,21 @@ object AbsInt {
   private final val CacheHigh = 1024
   private val cache: Array[AbsInt] = Array.tabulate(CacheHigh - CacheLow + 1)(i => new AbsInt((i + CacheLow).toLong, null))
 
+  // A method that returns a cached value (`return 1;`, a counter below 1024) resolves its call's
+  // future with a shared outcome, not one of 16 bytes per call (docs/runtime-design.md, twentieth session).
+  cogs.runtime.internal.CanonicalValues.register(new cogs.runtime.internal.CanonicalValues {
+    def valueClass: Class[_] = classOf[AbsInt]
+    def count: scala.Int = cache.length
+    def value(i: scala.Int): AnyRef = cache(i)
+    def indexOf(v: AnyRef): scala.Int = {
+      val a = v.asInstanceOf[AbsInt]
+      if ((a.bv eq null) && a.lv >= CacheLow && a.lv <= CacheHigh) {
+        val i = (a.lv - CacheLow).toInt
+        if (cache(i) eq a) i else -1
+      } else -1
+    }
+  })
+
   val Zero: AbsInt = apply(0L)
   val One: AbsInt = apply(1L)
   val Two: AbsInt = apply(2L)
