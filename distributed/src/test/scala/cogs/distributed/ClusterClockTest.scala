@@ -1,0 +1,172 @@
+package cogs.distributed
+
+import cogs.runtime._
+import java.util.concurrent.{ConcurrentLinkedQueue, TimeUnit}
+import java.util.concurrent.atomic.AtomicInteger
+import org.junit.jupiter.api.Assertions._
+import org.junit.jupiter.api.{Test, Timeout}
+import scala.jdk.CollectionConverters._
+
+/** A timed object: what it saw, with the simulated time at which it saw it. */
+final class Clocked(name: String) extends ActiveObject {
+  override def toString = name
+  val log = new ConcurrentLinkedQueue[String]()
+  private def t: Long = Cogs.now.toLongExact
+
+  def note(what: String): Proc[Unit] = Proc.delay { log.add(s"$what@$t"); () }
+  /** Waits `d`, then notes `what` and returns the time. */
+  def sleep(d: Int, what: String): Proc[Long] = Proc.awaitDuration(SimTime.of(d.toLong)) >> Proc.delay { log.add(s"$what@$t"); t }
+  /** Waits `d`, tells `to` a note, then calls `to.sleep(d2)` and notes when the reply came. */
+  def poke(d: Int, to: RemoteRef, d2: Int): Proc[Long] =
+    Proc.awaitDuration(SimTime.of(d.toLong)) >> Proc.delay(to.tell("note", s"poked-by-$name")) >>
+      Proc.await(to.send[Long]("sleep", d2, s"slept-for-$name")).map { v => log.add(s"reply-$v@$t"); t }
+}
+
+/** One round of a [[Stepper]]'s script: wait `d`, then call (or tell) actor `target`; a call's callee waits `e`. */
+final case class Step(d: Int, target: Int, call: Boolean, e: Int)
+
+/** How an actor reaches another: directly in its own runtime, or through a reference. */
+trait Link {
+  def work(e: Int): Fut[Long]
+  def note(at: Long): Unit
+}
+
+/**
+ * The stress test's actor: runs a script of timed waits and calls; every time it sees must follow
+ * from the durations alone (messages take no simulated time), so any advance made while something
+ * was still to run, or a message seen at a time other than its sender's, shows as a mismatch.
+ */
+final class Stepper(val id: Int) extends ActiveObject {
+  override def toString = s"Stepper$id"
+  @volatile var links: Array[Link] = _
+  val times = new ConcurrentLinkedQueue[java.lang.Long]()
+  val mismatches = new ConcurrentLinkedQueue[String]()
+  private def t: Long = Cogs.now.toLongExact
+
+  def work(e: Int): Proc[Long] = Proc.awaitDuration(SimTime.of(e.toLong)) >> Proc.delay(t)
+  def note(at: Long): Proc[Unit] = Proc.delay { if (at != t) mismatches.add(s"note sent at $at seen at $t by $id"); () }
+
+  def run(script: Vector[Step]): Proc[Unit] = Proc.foreach(script) { s =>
+    Proc.awaitDuration(SimTime.of(s.d.toLong)) >> {
+      val l = links(s.target)
+      val t0 = t
+      if (s.call) Proc.await(l.work(s.e)).map { v =>
+        val t1 = t
+        if (v != t1 || t1 != t0 + s.e) mismatches.add(s"$id called ${s.target} at $t0 for ${s.e}: callee ended at $v, reply seen at $t1")
+        times.add(t1); ()
+      }
+      else Proc.delay { l.note(t0); times.add(t0); () }
+    }
+  }
+}
+
+/**
+ * The cluster clock (issue 30, point 4): nodes on loopback in this JVM, each with its runtime's
+ * clock linked to one clock for the cluster.
+ */
+class ClusterClockTest {
+
+  /** A reference to `obj` (an object of `on`) for processes of `from`. */
+  private def refTo(from: Node, on: Node, obj: ActiveObject): RemoteRef = {
+    val r = on.export(obj)
+    new RemoteRef(from, r.node, r.objectId, r.className)
+  }
+
+  private def awaitEnd(nodes: Seq[Node]): Unit =
+    nodes.foreach(n => assertTrue(n.runtime.awaitQuiescence(60, TimeUnit.SECONDS), s"${n.address} did not become quiescent: ${n.clusterClockEnded}"))
+
+  @Test @Timeout(120) def aMessageSentAtThreeIsSeenAtThreeByANodeWaitingUntilFive(): Unit = {
+    val nodes = TestNodes.start(2)
+    val Vector(a, b) = nodes
+    try {
+      nodes.foreach(_.useClusterClock())
+      val ca = a.runtime.spawn(new Clocked("A"))
+      val cb = b.runtime.spawn(new Clocked("B"))
+      val aFromB = refTo(b, a, ca)
+      // A waits 5. B waits 3, tells A a note, and calls A's sleep(1): A must see the note at 3
+      // (its own clock alone would have jumped to 5 at once), the call returns at 4.
+      val fa = Cogs.send[Clocked, Long](ca, "sleep", _.sleep(5, "A-woke"))
+      val fb = Cogs.send[Clocked, Long](cb, "poke", _.poke(3, aFromB, 1))
+      a.coordinateClock(nodes.map(_.address))
+      awaitEnd(nodes)
+      assertEquals(5L, fa.join(10, TimeUnit.SECONDS))
+      assertEquals(4L, fb.join(10, TimeUnit.SECONDS))
+      assertEquals(List("poked-by-B@3", "slept-for-B@4", "A-woke@5"), ca.log.asScala.toList)
+      assertEquals(List("reply-4@4"), cb.log.asScala.toList)
+      assertEquals(SimTime.of(5), a.runtime.now)
+      // B's last advance came by the coordinator's Advance message (nothing of epoch 3 reached it).
+      assertEquals(SimTime.of(5), b.runtime.now)
+      assertEquals(Some("no process waits for time on any node"), a.clusterClockEnded)
+      assertEquals(Some("no process waits for time on any node"), b.clusterClockEnded)
+      // One advance per distinct time the waiters needed: 3, 4, 5.
+      assertEquals(3L, a.clock.advances)
+      assertEquals(0, a.pendingCalls + b.pendingCalls)
+    } finally TestNodes.closeAll(nodes)
+  }
+
+  /** The script of `actors` actors of `rounds` rounds each, from `seed`. */
+  private def scripts(seed: Long, actors: Int, rounds: Int): Vector[Vector[Step]] = {
+    val rnd = new scala.util.Random(seed)
+    Vector.fill(actors)(Vector.fill(rounds)(Step(1 + rnd.nextInt(3), rnd.nextInt(actors), rnd.nextInt(3) != 0, rnd.nextInt(3))))
+  }
+
+  /** The times each actor should see, from the durations alone. */
+  private def expected(s: Vector[Vector[Step]]): Vector[List[Long]] =
+    s.map(_.scanLeft(0L)((t, st) => t + st.d + (if (st.call) st.e else 0)).tail.toList)
+
+  private def local(obj: Stepper): Link = new Link {
+    def work(e: Int): Fut[Long] = Cogs.send[Stepper, Long](obj, "work", _.work(e))
+    def note(at: Long): Unit = Cogs.tell[Stepper](obj, "note", _.note(at))
+  }
+
+  private def remote(ref: RemoteRef): Link = new Link {
+    def work(e: Int): Fut[Long] = ref.send[Long]("work", e)
+    def note(at: Long): Unit = ref.tell("note", at)
+  }
+
+  /** The same scripts in one runtime with its own clock: the times and the number of advances. */
+  private def singleJvm(s: Vector[Vector[Step]]): (Vector[List[Long]], Long) = {
+    val rt = CogRuntime()
+    try {
+      val actors = s.indices.map(i => rt.spawn(new Stepper(i))).toVector
+      val links: Array[Link] = actors.map(local).toArray
+      actors.foreach(_.links = links)
+      val runs = actors.zip(s).map { case (x, sc) => Cogs.send[Stepper, Unit](x, "run", _.run(sc)) }
+      assertTrue(rt.awaitQuiescence(60, TimeUnit.SECONDS))
+      runs.foreach(_.join(10, TimeUnit.SECONDS))
+      actors.foreach(x => assertEquals(Nil, x.mismatches.asScala.toList))
+      (actors.map(_.times.asScala.map(_.longValue).toList), rt.clockAdvances)
+    } finally rt.close()
+  }
+
+  @Test @Timeout(300) def randomTimedCallsOnThreeNodesSeeTheTimesOfOneJvm(): Unit = {
+    val nodes = TestNodes.start(3)
+    try {
+      nodes.foreach(_.useClusterClock())
+      val perNode = 3
+      val s = scripts(seed = 30L, actors = nodes.size * perNode, rounds = 40)
+      val on = s.indices.map(i => nodes(i % nodes.size)).toVector
+      val actors = s.indices.map(i => on(i).runtime.spawn(new Stepper(i))).toVector
+      // Each actor reaches those of its own node directly, the others by reference.
+      actors.indices.foreach { i =>
+        actors(i).links = actors.indices.map { j =>
+          if (on(j) eq on(i)) local(actors(j)) else remote(refTo(on(i), on(j), actors(j)))
+        }.toArray
+      }
+      val runs = actors.zip(s).map { case (x, sc) => Cogs.send[Stepper, Unit](x, "run", _.run(sc)) }
+      nodes.head.coordinateClock(nodes.map(_.address))
+      awaitEnd(nodes)
+      runs.foreach(_.join(10, TimeUnit.SECONDS))
+      val mismatches = actors.flatMap(_.mismatches.asScala)
+      assertEquals(Nil, mismatches.toList, "times that do not follow from the durations")
+      val times = actors.map(_.times.asScala.map(_.longValue).toList)
+      val (one, oneAdvances) = singleJvm(s)
+      assertEquals(expected(s), one, "one JVM")
+      assertEquals(one, times, "three nodes against one JVM")
+      assertEquals(oneAdvances, nodes.head.clock.advances, "advances of the cluster against one JVM's clock")
+      val end = times.flatten.max
+      nodes.foreach(n => assertEquals(SimTime.of(end), n.runtime.now, s"time of ${n.address}"))
+      assertTrue(nodes.forall(_.pendingCalls == 0))
+    } finally TestNodes.closeAll(nodes)
+  }
+}
