@@ -139,8 +139,12 @@ private[distributed] final class ClusterClock(node: Node) {
 
   /** Start coordinating the clock over `all` (this node among them). */
   def coordinate(all: Vector[Address]): Unit = {
-    if (coordinating) throw new IllegalStateException("this node already coordinates the cluster clock")
-    if (!all.contains(node.address)) throw new IllegalArgumentException(s"the coordinator ${node.address} must be one of the clock's nodes")
+    // On the endpoint actor: an exception would restart it, so a second start is only logged
+    // (Node.coordinateClock checked the arguments before sending this).
+    if (coordinating || wave > 0) {
+      node.system.log.error("cluster clock: node {} was asked to coordinate the clock again; ignored", node.address)
+      return
+    }
     members = all.distinct
     coordinating = true
     startWave()

@@ -164,6 +164,11 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
     // the future (a worker of the runtime, at the end of the process) or at once if it already
     // resolved (FutCore's CAS gives exactly one of the two), and `tell` may be called from any
     // thread; so the reply is sent exactly once and cannot be lost inside this node.
+    // Under the cluster clock the reply is counted sent (Node.answer) either here, before this
+    // call is counted received (the Stamped case above counts after `serve` returns), or on the
+    // worker that resolves the future, inside the COG's batch, while the COG is still counted
+    // active: in both cases before this node can be passive without having counted it, which is
+    // what the termination detection needs (docs/distributed.md, "Why a conclusion is never early").
     fut.onComplete {
       case Success(v) =>
         val msg =
