@@ -165,7 +165,10 @@ class ClusterClockTest {
       val actors = s.indices.map(i => rt.spawn(new Stepper(i))).toVector
       val links: Array[Link] = actors.map(local).toArray
       actors.foreach(_.links = links)
-      val runs = actors.zip(s).map { case (x, sc) => Cogs.send[Stepper, Unit](x, "run", _.run(sc)) }
+      // Started from one process, so all at time 0: sent one by one from this thread, the first
+      // ones would let the clock run before the last were sent (a linked runtime's hold keeps
+      // the nodes' clocks at 0 until the coordinator starts, so the cluster's can be sent so).
+      val runs = rt.run(Proc.delay(actors.zip(s).map { case (x, sc) => Cogs.send[Stepper, Unit](x, "run", _.run(sc)) }))
       assertTrue(rt.awaitQuiescence(60, TimeUnit.SECONDS))
       runs.foreach(_.join(10, TimeUnit.SECONDS))
       actors.foreach(x => assertEquals(Nil, x.mismatches.asScala.toList))
