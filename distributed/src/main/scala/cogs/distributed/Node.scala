@@ -113,7 +113,7 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, private
   }
 
   /** A promise for a remote answer: under the cluster clock not counted by the runtime (Promise.uncounted says why). */
-  private def promise[A](description: String): Promise[A] =
+  private[distributed] def promise[A](description: String): Promise[A] =
     if (clock eq null) Promise[A](runtime, description) else Promise.uncounted[A](runtime, description)
 
   /** An answer from the endpoint to `to`: stamped and counted under the cluster clock. */
