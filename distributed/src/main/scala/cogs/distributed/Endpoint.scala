@@ -16,7 +16,6 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
   import Endpoint._
   import Protocol._
 
-  private[this] val me: ActorRef = self
   private[this] val unreachable = scala.collection.mutable.Set.empty[Address]
 
   override def preStart(): Unit =
@@ -30,6 +29,30 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
   }
 
   def receive: Receive = {
+    // Under the cluster clock (ClusterClock): the advance the sender had applied first, then the
+    // message, then counted received, after its effect is in the runtime (a COG activated, a
+    // promise resolved) and after any answer sent while handling it was counted sent.
+    case Stamped(epoch, time, m) =>
+      val clock = node.clock
+      if (clock ne null) clock.catchUp(epoch, time)
+      try receive(m)
+      finally if (clock ne null) clock.delivered()
+    case Probe(wave) =>
+      val clock = node.clock
+      if (clock ne null) clock.probed(wave, sender(), from)
+    case r: Report =>
+      val clock = node.clock
+      if (clock ne null) clock.report(from, r)
+    case Advance(epoch, time) =>
+      val clock = node.clock
+      if (clock ne null) clock.advance(epoch, time)
+    case ClockEnd(reason) =>
+      val clock = node.clock
+      if (clock ne null) clock.end(reason)
+    case ClusterClock.Coordinate(members) =>
+      val clock = node.clock
+      if (clock ne null) clock.coordinate(members)
+
     case c: Call   => serve(c, sender())
     case t: Tell   => serveOneWay(t)
     case c: Create => create(c, sender())
@@ -77,9 +100,9 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
       if (obj eq null) throw new IllegalStateException(s"the factory '${c.factory}' returned null")
       val id = node.nextObjectId()
       node.objects.put(id, obj)
-      replyTo.tell(Created(c.id, id, obj.getClass.getSimpleName, MethodTable.of(obj.getClass).names), me)
+      node.answer(replyTo, Created(c.id, id, obj.getClass.getSimpleName, MethodTable.of(obj.getClass).names))
     } catch {
-      case e: Exception => replyTo.tell(failed(node, c.id, e), me)
+      case e: Exception => node.answer(replyTo, failed(node, c.id, e))
     }
   }
 
@@ -119,7 +142,7 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
   private def serve(c: Call, replyTo: ActorRef): Unit = {
     val target = node.objects.get(c.obj)
     if (target eq null) {
-      replyTo.tell(Failed(c.id, classOf[NoSuchElementException].getName, s"no object ${c.obj} on node ${node.address}", None), me)
+      node.answer(replyTo, Failed(c.id, classOf[NoSuchElementException].getName, s"no object ${c.obj} on node ${node.address}", None))
       return
     }
     val table = MethodTable.of(target.getClass)
@@ -128,7 +151,7 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
     val args = try decodeArgs(c.args, what)
     catch {
       case e: RuntimeException =>
-        replyTo.tell(failed(node, c.id, e), me)
+        node.answer(replyTo, failed(node, c.id, e))
         return
     }
     // Queued into the object's COG from the thread that delivered the call (Artery's, which
@@ -141,6 +164,11 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
     // the future (a worker of the runtime, at the end of the process) or at once if it already
     // resolved (FutCore's CAS gives exactly one of the two), and `tell` may be called from any
     // thread; so the reply is sent exactly once and cannot be lost inside this node.
+    // Under the cluster clock the reply is counted sent (Node.answer) either here, before this
+    // call is counted received (the Stamped case above counts after `serve` returns), or on the
+    // worker that resolves the future, inside the COG's batch, while the COG is still counted
+    // active: in both cases before this node can be passive without having counted it, which is
+    // what the termination detection needs (docs/distributed.md, "Why a conclusion is never early").
     fut.onComplete {
       case Success(v) =>
         val msg =
@@ -153,10 +181,10 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
                 s"the result of $what is ${p.bytes.length} bytes serialised, more than a frame holds (pekko.remote.artery.advanced.maximum-frame-size)", None)
             else Reply(c.id, p)
           } catch { case e: RuntimeException => failed(node, c.id, e) }
-        replyTo.tell(msg, me)
+        node.answer(replyTo, msg)
       case Failure(e) =>
         val cause = e match { case x: CallFailedException if x.getCause ne null => x.getCause; case x => x }
-        replyTo.tell(failed(node, c.id, cause), me)
+        node.answer(replyTo, failed(node, c.id, cause))
     }
   }
 }

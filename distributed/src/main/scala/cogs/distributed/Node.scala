@@ -73,6 +73,55 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, private
   private[distributed] val endpoint: ActorRef =
     system.actorOf(Props(new Endpoint(this)).withDispatcher(EndpointDispatcher), EndpointName)
 
+  // ------------------------------------------------------------------ the cluster clock
+
+  // Set once by useClusterClock, before the simulation starts; read on every send.
+  @volatile private[distributed] var clock: ClusterClock = _
+
+  /**
+   * Timed ABS on several nodes (issue 30): this node's simulated clock becomes part of one clock
+   * for the cluster, advanced only when every node is passive and no message is in flight
+   * (`../docs/distributed.md`, "One simulated clock for the cluster"). Call on every node of the
+   * clock, before any process waits for time or sends to another node; then call
+   * [[coordinateClock]] on one of them once the simulation's first processes are started. Until
+   * the clock ends, this node's runtime is not quiescent.
+   */
+  def useClusterClock(): Unit = synchronized {
+    if (clock eq null) clock = new ClusterClock(this)
+  }
+
+  /**
+   * Start the cluster clock's waves from this node over `nodes` (this one among them; each has
+   * called [[useClusterClock]]). The clock ends, and every node's runtime can become quiescent,
+   * when no process of any node waits for time and nothing is in flight, or when one of the
+   * nodes is lost.
+   */
+  def coordinateClock(nodes: Seq[Address]): Unit = {
+    if (clock eq null) throw new IllegalStateException(s"node $address does not use the cluster clock (useClusterClock first)")
+    if (!nodes.contains(address)) throw new IllegalArgumentException(s"the coordinator $address must be one of the clock's nodes (${nodes.mkString(", ")})")
+    endpoint.tell(ClusterClock.Coordinate(nodes.toVector.distinct), ActorRef.noSender)
+  }
+
+  /** Why the cluster clock ended on this node, once it has (None while it runs, or without one). */
+  def clusterClockEnded: Option[String] = { val c = clock; if (c eq null) None else c.ended }
+
+  /** The remote endpoint of node `a` (for the clock's control messages, which bypass the backlog). */
+  private[distributed] def endpointOf(a: Address): ActorRef = {
+    val p = peerFor(a)
+    if (p ne null) p.ref
+    else system.asInstanceOf[ExtendedActorSystem].provider.resolveActorRef(s"${a.toString}/user/$EndpointName")
+  }
+
+  /** A promise for a remote answer: under the cluster clock not counted by the runtime (Promise.uncounted says why). */
+  private[distributed] def promise[A](description: String): Promise[A] =
+    if (clock eq null) Promise[A](runtime, description) else Promise.uncounted[A](runtime, description)
+
+  /** An answer from the endpoint to `to`: stamped and counted under the cluster clock. */
+  private[distributed] def answer(to: ActorRef, m: Msg): Unit = {
+    val c = clock
+    to.tell(if (c eq null) m else c.stamp(m), endpoint)
+  }
+
   /** This node's address (`pekko://cogs@host:port`; the port is the bound one when 0 was asked). */
   def address: Address = cluster.selfAddress
 
@@ -125,7 +174,7 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, private
   @scala.annotation.varargs
   def create(on: Address, factory: String, args: Any*): Fut[RemoteRef] = {
     val what = s"create '$factory'"
-    val promise = Promise[RemoteRef](runtime, s"the creation of '$factory' on node $on")
+    val promise = this.promise[RemoteRef](s"the creation of '$factory' on node $on")
     val encoded = encodeAll(args, what, on, promise)
     if (encoded ne null) dispatch(on, what, promise, id => Create(id, factory, encoded), Pending.Create(promise, what))
     promise.future
@@ -146,7 +195,7 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, private
 
   private[distributed] def call[A](ref: RemoteRef, method: String, args: Seq[Any]): Fut[A] = {
     val what = s"${ref.className}.$method (object ${ref.objectId})"
-    val promise = Promise[A](runtime, s"the reply of $what from node ${ref.node}")
+    val promise = this.promise[A](s"the reply of $what from node ${ref.node}")
     val encoded = encodeAll(args, what, ref.node, promise)
     if (encoded ne null) {
       val index = ref.methodIndex(method, args.size)
@@ -232,7 +281,10 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, private
    * per-sender-receiver ordering).
    */
   private def submit(peer: Peer, m: Msg): Unit = {
-    peer.backlog.offer(m)
+    // Under the cluster clock, counted sent here, before it can wait in the backlog: from now
+    // until the receiver counts it, the clock cannot advance (ClusterClock.stamp).
+    val c = clock
+    peer.backlog.offer(if (c eq null) m else c.stamp(m))
     drain(peer)
   }
 
@@ -248,16 +300,22 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, private
     while (peer.draining.compareAndSet(false, true)) {
       try {
         var m = peer.backlog.peek()
-        while ((m ne null) && (m.isInstanceOf[Tell] || peer.inFlight.get < maxInFlight)) {
+        while ((m ne null) && (oneWay(m) || peer.inFlight.get < maxInFlight)) {
           peer.backlog.poll()
-          if (!m.isInstanceOf[Tell]) peer.inFlight.incrementAndGet()
+          if (!oneWay(m)) peer.inFlight.incrementAndGet()
           peer.ref.tell(m, endpoint)
           m = peer.backlog.peek()
         }
       } finally peer.draining.set(false)
       val h = peer.backlog.peek()
-      if ((h eq null) || !(h.isInstanceOf[Tell] || peer.inFlight.get < maxInFlight)) return
+      if ((h eq null) || !(oneWay(h) || peer.inFlight.get < maxInFlight)) return
     }
+  }
+
+  private def oneWay(m: Msg): Boolean = m match {
+    case _: Tell               => true
+    case Stamped(_, _, _: Tell) => true
+    case _                     => false
   }
 
   private def peerFor(to: Address): Peer = {
@@ -308,6 +366,9 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, private
       peers.get(addr)
     }
     if (peer ne null) failAll(peer, reason)
+    // On the endpoint actor (its only caller), where the clock's coordinator state lives.
+    val c = clock
+    if (c ne null) c.nodeLost(addr, reason)
   }
 
   private def failAll(peer: Peer, reason: String): Unit = {
@@ -318,7 +379,7 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, private
     // calls' entries are swept below). A drain racing with this may still tell Artery a message
     // or two for the lost node, which Artery drops; their entries are swept all the same.
     var m = peer.backlog.poll()
-    while (m ne null) { if (m.isInstanceOf[Tell]) oneWayDropped.incrementAndGet(); m = peer.backlog.poll() }
+    while (m ne null) { if (oneWay(m)) oneWayDropped.incrementAndGet(); m = peer.backlog.poll() }
     val it = peer.pending.keySet().iterator()
     while (it.hasNext) {
       val p = peer.pending.remove(it.next())

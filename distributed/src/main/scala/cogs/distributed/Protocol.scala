@@ -41,6 +41,26 @@ private[distributed] object Protocol {
    */
   final case class Failed(id: Long, errorClass: String, message: String, error: Option[Payload] = None) extends Msg
 
+  // ---- the cluster clock (ClusterClock; docs/distributed.md, "One simulated clock for the cluster")
+
+  /**
+   * A counted message (any of the above) under a cluster clock: sent while the sender's clock was
+   * at `epoch` (the number of cluster advances it has applied), whose time is `time`. A receiver
+   * behind that epoch applies the advance before it takes the message (ClusterClock.catchUp).
+   */
+  final case class Stamped(epoch: Long, time: cogs.runtime.SimTime, msg: Msg) extends Msg
+  /** Wave `wave` of the coordinator asks for a Report, to be given when the node is passive. */
+  final case class Probe(wave: Long) extends Msg
+  /**
+   * A node's answer to a probe, given while it was passive: its epoch, how many counted messages it
+   * has sent and received, and where its own clock would advance next (null: nothing waits).
+   */
+  final case class Report(wave: Long, epoch: Long, sent: Long, received: Long, next: cogs.runtime.SimTime) extends Msg
+  /** Every node advances its clock to `time`, the cluster's advance number `epoch`. */
+  final case class Advance(epoch: Long, time: cogs.runtime.SimTime) extends Msg
+  /** The cluster clock is over (why): every node gives back its hold. */
+  final case class ClockEnd(reason: String) extends Msg
+
   /** One serialised value: Pekko's serializer id and manifest, or one of the tags below (id 0). */
   final case class Payload(serializer: Int, manifest: String, bytes: Array[Byte])
 

@@ -24,6 +24,11 @@ private[distributed] final class ProtocolSerializer extends SerializerWithString
     case _: Create  => "C"
     case _: Created => "D"
     case _: Failed  => "F"
+    case _: Stamped => "S"
+    case _: Probe   => "P"
+    case _: Report  => "Q"
+    case _: Advance => "A"
+    case _: ClockEnd => "E"
     case other      => throw new IllegalArgumentException(s"not a Cogs protocol message: ${other.getClass.getName}")
   }
 
@@ -40,6 +45,13 @@ private[distributed] final class ProtocolSerializer extends SerializerWithString
       case Failed(id, cls, msg, error) =>
         out.writeLong(id); str(out, cls); str(out, msg)
         out.writeBoolean(error.isDefined); error.foreach(payload(out, _))
+      case Stamped(e, t, m) =>
+        out.writeLong(e); time(out, t); str(out, manifest(m))
+        val b = toBinary(m); out.writeInt(b.length); out.write(b)
+      case Probe(w)                    => out.writeLong(w)
+      case Report(w, e, sent, recv, n) => out.writeLong(w); out.writeLong(e); out.writeLong(sent); out.writeLong(recv); time(out, n)
+      case Advance(e, t)               => out.writeLong(e); time(out, t)
+      case ClockEnd(reason)            => str(out, reason)
       case other                       => throw new IllegalArgumentException(s"not a Cogs protocol message: ${other.getClass.getName}")
     }
     out.flush()
@@ -55,6 +67,14 @@ private[distributed] final class ProtocolSerializer extends SerializerWithString
       case "C" => Create(in.readLong(), str(in), payloads(in))
       case "D" => Created(in.readLong(), in.readLong(), str(in), Vector.fill(in.readInt())(str(in)))
       case "F" => Failed(in.readLong(), str(in), str(in), if (in.readBoolean()) Some(payload(in)) else None)
+      case "S" =>
+        val e = in.readLong(); val t = time(in); val m = str(in)
+        val b = new Array[Byte](in.readInt()); in.readFully(b)
+        Stamped(e, t, fromBinary(b, m).asInstanceOf[Msg])
+      case "P" => Probe(in.readLong())
+      case "Q" => Report(in.readLong(), in.readLong(), in.readLong(), in.readLong(), time(in))
+      case "A" => Advance(in.readLong(), time(in))
+      case "E" => ClockEnd(str(in))
       case m   => throw new IllegalArgumentException(s"unknown Cogs protocol manifest '$m'")
     }
   }
@@ -66,6 +86,24 @@ private[distributed] final class ProtocolSerializer extends SerializerWithString
   private def str(in: DataInputStream): String = {
     val n = in.readInt()
     if (n < 0) null else { val b = new Array[Byte](n); in.readFully(b); new String(b, UTF_8) }
+  }
+
+  // A simulated time (a rational of big integers), or null.
+  private def time(out: DataOutputStream, t: cogs.runtime.SimTime): Unit =
+    if (t == null) out.writeInt(-1)
+    else {
+      val n = t.numerator.toByteArray; val d = t.denominator.toByteArray
+      out.writeInt(n.length); out.write(n); out.writeInt(d.length); out.write(d)
+    }
+
+  private def time(in: DataInputStream): cogs.runtime.SimTime = {
+    val k = in.readInt()
+    if (k < 0) null
+    else {
+      val n = new Array[Byte](k); in.readFully(n)
+      val d = new Array[Byte](in.readInt()); in.readFully(d)
+      cogs.runtime.SimTime.of(new java.math.BigInteger(n), new java.math.BigInteger(d))
+    }
   }
 
   private def payload(out: DataOutputStream, p: Payload): Unit = {

@@ -646,6 +646,25 @@ final class CogRuntime private (
     raised
   }
 
+  /**
+   * Let a cluster clock drive this runtime's simulated clock (internal: the distributed module,
+   * issue 30; see [[ClusterClockLink]]). Call before any process waits for time: the hold is
+   * counted first, then the link is published, so a COG that goes idle in between sees at least
+   * the hold and its own count (it only decrements, as SimClock.idle does above one), and from the
+   * link's publication on every idle goes through the link. `onPassive` runs on the thread of the
+   * COG that left only the hold counted.
+   */
+  private[cogs] def linkClusterClock(onPassive: Runnable): ClusterClockLink = {
+    val c = clock
+    c.synchronized {
+      if (c.link ne null) throw new IllegalStateException("this runtime's clock is already linked to a cluster clock")
+      active.incrementAndGet()
+      val l = new ClusterClockLink(this, c, active, onPassive)
+      c.link = l
+      l
+    }
+  }
+
   /** True if the clock stopped at its limit with processes still waiting for time. */
   def clockLimitReached: Boolean = { val c = clock$; (c ne null) && c.limitReached }
 

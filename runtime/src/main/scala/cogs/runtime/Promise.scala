@@ -15,7 +15,7 @@ package cogs.runtime
  *
  * `success` and `failure` may be called from any thread, any number of times: the first one wins.
  */
-final class Promise[A] private (runtime: CogRuntime, val description: String) {
+final class Promise[A] private (runtime: CogRuntime, val description: String, counted: Boolean) {
 
   /** The future this promise resolves. */
   val future: Fut[A] = { val f = new PlainFut[A](runtime); f.promise = this; f }
@@ -54,7 +54,7 @@ final class Promise[A] private (runtime: CogRuntime, val description: String) {
    */
   // Only the winning completion gets here (Fut.complete's CAS decides it, and nothing else
   // resolves a promise's future), so the count is given back exactly once.
-  private def release(): Unit = runtime.cogIdle()
+  private def release(): Unit = if (counted) runtime.cogIdle()
 
   override def toString: String = s"Promise($description, ${future.poll.getOrElse("pending")})"
 }
@@ -70,6 +70,19 @@ object Promise {
     if (description == null) throw new NullPointerException("Promise: description is null")
     // Counted before the future exists, so no waiter can ever see it uncounted.
     runtime.cogActivated()
-    new Promise[A](runtime, description)
+    new Promise[A](runtime, description, true)
+  }
+
+  /**
+   * A promise that is not counted as outstanding work (internal: the replies of remote calls
+   * under a cluster clock, issue 30). There the cluster's hold keeps the runtime from quiescence
+   * instead (ClusterClockLink), and the reply in flight is counted by the cluster's termination
+   * detection; counting it here too would make the waiting node look busy, and the cluster clock
+   * could never advance while a call waits for a timed method on another node.
+   */
+  private[cogs] def uncounted[A](runtime: CogRuntime, description: String): Promise[A] = {
+    if (runtime == null) throw new NullPointerException("Promise: runtime is null")
+    if (description == null) throw new NullPointerException("Promise: description is null")
+    new Promise[A](runtime, description, false)
   }
 }

@@ -286,6 +286,9 @@ private[runtime] final class SimClock(rt: CogRuntime) extends QuiescenceHook {
    * (the count reached zero) through this call.
    */
   def idle(active: AtomicInteger): Boolean = {
+    // A clock driven by the cluster (ClusterClockLink) never advances here: see that class.
+    val l = link
+    if (l ne null) return l.idle(active)
     while (true) {
       val a = active.get()
       if (a > 1) { if (active.compareAndSet(a, a - 1)) return false }
@@ -332,6 +335,72 @@ private[runtime] final class SimClock(rt: CogRuntime) extends QuiescenceHook {
         Some(raised)
       }
     }
+  }
+
+  // Set once, before the simulation starts, when a cluster clock drives this one (issue 30).
+  @volatile private[runtime] var link: ClusterClockLink = _
+
+  /**
+   * Where this clock would advance to now (the smallest maximum time of its waiters, or the next
+   * whole unit if a process waits for resources), without moving; null if nothing waits for time.
+   * For a cluster clock, which advances every node to the smallest of these.
+   */
+  private[runtime] def nextTarget: SimTime = {
+    lock.synchronized {
+      val unit = nextUnit
+      var target: SimTime =
+        if (xByMin eq null) { if (size == 0) null else time(maxs.a(0).tMax) }
+        else if (xByMax.isEmpty) null
+        else xByMax.peek().max
+      if (unit ne null) {
+        val boundary = now$.floor + SimTime.One
+        if ((target eq null) || boundary < target) target = boundary
+      }
+      target
+    }
+  }
+
+  /**
+   * Advance to `at`, decided by a cluster clock (at most this clock's [[nextTarget]]: no waiter's
+   * maximum is passed), waking what it reaches exactly as [[advance]] does: every woken COG is
+   * counted active before this returns. The caller holds the count that keeps the runtime from
+   * quiescence (the cluster's hold, ClusterClockLink), in the role of [[advance]]'s token. The
+   * number of waiters woken.
+   */
+  private[runtime] def advanceTo(at: SimTime): Int = {
+    val woken = new java.util.ArrayList[TimeSlot]
+    var unitFut: Fut[Unit] = null
+    lock.synchronized {
+      if (at < now$) throw new IllegalStateException(s"the cluster clock cannot go back from ${now$} to $at")
+      val unit = nextUnit
+      val before = now$
+      var moved = false
+      if (xByMin eq null) {
+        try {
+          scaleFor(at)
+          val target = units(at)
+          nowUnits = target
+          now$ = at
+          advances$ += 1
+          moved = true
+          while (size > 0 && mins.a(0).tMin <= target) woken.add(pollMin())
+        } catch { case _: ArithmeticException => goExact() } // before anything moved: on the exact path
+      }
+      if (xByMin ne null) {
+        if (!moved) { now$ = at; advances$ += 1 }
+        while (!xByMin.isEmpty && xByMin.peek().min <= at) {
+          val e = xByMin.poll()
+          e.woken = true
+          woken.add(e.slot)
+        }
+        while (!xByMax.isEmpty && xByMax.peek().woken) xByMax.poll()
+      }
+      if ((unit ne null) && at.floor > before.floor) { nextUnit = null; unitFut = unit }
+    }
+    wake(woken)
+    if (unitFut ne null) unitFut.resolve(())
+    rt.timeAdvanced()
+    woken.size
   }
 
   /** One advance, by the token holder. False if no process waits for time or the limit is reached. */

@@ -479,6 +479,8 @@ object ProgramRunner {
   private def mainBlockStarted(): Unit = {
     val s = RunContext.current.sessions
     if (s ne null) s.mainBlockStarted()
+    val p = RunContext.current.placement
+    if (p ne null) p.mainBlockStarted()
   }
 
   private def runMainBlock[A](rt: CogRuntime, main: CogRuntime => Proc[A], isTest: Boolean,

@@ -23,6 +23,13 @@ trait RemotePlacement {
 
   /** Leave the cluster (the runtime is closed by its owner). */
   def close(): Unit
+
+  /**
+   * The main block's process has started (called inside it, so its COG is running): the node
+   * that runs it may now start the cluster's simulated clock (issue 30), which must not look for
+   * an idle cluster before the model has begun.
+   */
+  def mainBlockStarted(): Unit = ()
 }
 
 object RemotePlacement {

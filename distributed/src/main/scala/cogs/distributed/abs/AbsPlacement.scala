@@ -189,6 +189,15 @@ private[distributed] final class AbsPlacement private (val node: Node, val nodeN
     }
   }
 
+  /**
+   * On the main node, inside the main block's first slice (ProgramRunner): start the cluster
+   * clock over every member that is up (the deployment's nodes were awaited at start). The main
+   * block's COG is running, so the main node is not passive and the first waves cannot find the
+   * cluster idle before the model began; every node linked its clock when it started.
+   */
+  override def mainBlockStarted(): Unit =
+    if (node.clock ne null) node.coordinateClock(node.members)
+
   def close(): Unit = {
     registry.remove(node.system)
     node.close()
@@ -198,6 +207,8 @@ private[distributed] final class AbsPlacement private (val node: Node, val nodeN
 private[distributed] object AbsPlacement {
   final val DeploymentKey = RemotePlacement.DeploymentKey
   final val NodeNameKey = "cogs.distributed.node-name"
+  /** One simulated clock for the model's nodes (reference.conf). */
+  final val ClusterClockKey = "cogs.distributed.cluster-clock"
 
   /**
    * The process id of the absc that started this node (`absc run --nodes`/`--node`), if one did.
@@ -256,6 +267,9 @@ private[distributed] object AbsPlacement {
         ConfigValueFactory.fromIterable((roles ++ config.getStringList("pekko.cluster.roles").asScala).asJava)))
       .withFallback(ConfigFactory.defaultReference(classOf[AbsPlacement].getClassLoader))
     val node = Node.start(full, rt)
+    // Linked before this node can be seen up (Node.start does not wait for the join), so before
+    // any creation or call of another node arrives, and before the main block starts here.
+    if (full.getBoolean(ClusterClockKey)) node.useClusterClock()
     val p = new AbsPlacement(node, name, deployment, loader)
     registry.computeIfAbsent(node.system, _ => new CompletableFuture[AbsPlacement]).complete(p)
     // Registered before this node's name can be seen up by others (a member turns Up only after
@@ -361,7 +375,7 @@ private[abs] final class RemoteObject(owner: AbsPlacement, val absClass: String,
       } else {
         // Named as a call: a failure reaches the caller after the object exists, mostly (it ran the
         // call when its node was lost), so the text must not say that it was not created yet.
-        val p = Promise[Any](owner.runtime, s"the call $absClass.$method of $what")
+        val p = owner.node.promise[Any](s"the call $absClass.$method of $what")
         queue.addLast((method, args, p))
         (null, p)
       }

@@ -1,0 +1,97 @@
+package cogs.distributed.abs
+
+import cogs.absc.driver.{AbsBackend, CachePolicy, ClassPath, Driver, SourceFile}
+import cogs.distributed.{ChildJvm, Launcher}
+import java.nio.charset.StandardCharsets.UTF_8
+import java.nio.file.{Files, Paths}
+import java.util.concurrent.TimeUnit
+import org.junit.jupiter.api.Assertions._
+import org.junit.jupiter.api.{AfterAll, BeforeAll, Test, TestInstance, Timeout}
+
+/**
+ * `examples/distributed/TimedOnNodes.abs`, compiled by absc, on two JVMs on loopback with the
+ * cluster clock (`cogs.distributed.cluster-clock = on` on both): the main block waits 5 on the
+ * main node while the sleeper on node `n1` waits 3 and 4; the log on the main node must see the
+ * sleeper's notes at 3 and 4 (with each node's clock on its own, the main node's clock is held
+ * at 0 by the pending replies, and sees them at 0), and the main block wakes at 5. The same model
+ * in one JVM prints the same line. JVMs are killed in `finally`.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class AbsTimedOnNodesTest {
+  private var built: Driver#Built = _
+  private var classPath: String = _
+  private val expected = "main woke at 5; naps ended at 3 and 4; the log saw list[\"napped 3@3\",\"napped 4@4\"]"
+
+  @BeforeAll def compile(): Unit = {
+    val file = Paths.get("..", "examples", "distributed", "TimedOnNodes.abs")
+    val src = SourceFile(file.toString, new String(Files.readAllBytes(file), UTF_8))
+    val driver = new Driver(AbsBackend, System.err, verbose = false)
+    built = driver.build(List(src), CachePolicy.NoCache, None).fold(f => fail(s"absc: ${f.reason}"), b => b)
+    classPath = (built.program.classes :: ClassPath.entries).mkString(java.io.File.pathSeparator)
+  }
+
+  @AfterAll def cleanUp(): Unit = if (built ne null) built.close()
+
+  private def jvm(main: String, props: Map[String, String]): ChildJvm = {
+    val javaBin = Paths.get(System.getProperty("java.home"), "bin", "java").toString
+    val cmd = List(javaBin, "-Xss4m", "-Dcogs.absc.out.autoflush=true") ++ props.map { case (k, v) => s"-D$k=$v" } ++
+      List("-cp", classPath, main)
+    new ChildJvm(main, new ProcessBuilder(cmd: _*).redirectErrorStream(true).start())
+  }
+
+  private def nodeProps(name: String, port: Int, seedPort: Int, clock: Boolean): Map[String, String] =
+    Map(
+      "cogs.distributed.node-name" -> name,
+      "cogs.distributed.join-timeout" -> "90s",
+      "cogs.distributed.cluster-clock" -> (if (clock) "on" else "off"),
+      "pekko.remote.artery.canonical.hostname" -> "127.0.0.1",
+      "pekko.remote.artery.canonical.port" -> port.toString,
+      "pekko.cluster.seed-nodes.0" -> s"pekko://cogs@127.0.0.1:$seedPort",
+      "pekko.loglevel" -> "WARNING",
+      "cogs.distributed.deployment.Left" -> "main",
+      "cogs.distributed.deployment.Right" -> "n1"
+    )
+
+  private def twoNodes(clock: Boolean): (Int, String, String) = {
+    val Seq(p0, p1) = Launcher.freePorts(2)
+    var main: ChildJvm = null
+    var n1: ChildJvm = null
+    try {
+      n1 = jvm("cogs.distributed.abs.ServeModel", nodeProps("n1", p1, p0, clock))
+      main = jvm("absmodel_main.Main", nodeProps("main", p0, p0, clock))
+      val status = main.await(240)
+      n1.await(60)
+      (status, main.output, n1.output)
+    } finally {
+      if (main ne null) main.kill()
+      if (n1 ne null) n1.kill()
+    }
+  }
+
+  @Test def oneClockForTwoNodes(): Unit = {
+    val (status, mainOut, n1Out) = twoNodes(clock = true)
+    val both = s"main node:\n$mainOut\nnode n1:\n$n1Out"
+    assertEquals(0, status, both)
+    assertTrue(mainOut.contains(expected), both)
+    // The sleeper ran on n1, at the cluster's times.
+    assertTrue(n1Out.contains("sleeper napped 3 until 3") && n1Out.contains("sleeper napped 4 until 4"), both)
+  }
+
+  @Test def withoutTheClusterClockTheLogSeesTheNotesAtItsOwnTime(): Unit = {
+    val (status, mainOut, n1Out) = twoNodes(clock = false)
+    val both = s"main node:\n$mainOut\nnode n1:\n$n1Out"
+    assertEquals(0, status, both)
+    // The main node's clock stays at 0 while its calls wait for their replies (counted work).
+    assertTrue(mainOut.contains("the log saw list[\"napped 3@0\",\"napped 4@0\"]"), both)
+    assertFalse(mainOut.contains(expected), both)
+  }
+
+  @Test def inOneJvmTheModelPrintsTheSame(): Unit = {
+    val j = jvm("absmodel_main.Main", Map.empty)
+    try {
+      assertEquals(0, j.await(120), j.output)
+      assertTrue(j.output.contains(expected), j.output)
+    } finally j.kill()
+  }
+}
