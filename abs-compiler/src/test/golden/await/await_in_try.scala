@@ -16,7 +16,7 @@ object Test {
   }
   object Num {
     def get10(): Num => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Num].get10$entry(p$) }
+      AbsCall.message("get10") { (p$, o$) => o$.asInstanceOf[Num].get10$entry(p$) }
   }
 
   final class NumImpl() extends AbsObject with Num {
@@ -30,7 +30,7 @@ object Test {
   }
   object NumImpl {
     def get10(): NumImpl => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[NumImpl].get10$entry(p$) }
+      AbsCall.message("get10") { (p$, o$) => o$.asInstanceOf[NumImpl].get10$entry(p$) }
   }
 
   // the main block
@@ -44,7 +44,7 @@ object Test {
     // await_in_try.abs:14
     Proc.defer {
       // await_in_try.abs:15
-      Proc.await(nullCheck(n, "get10", "await/await_in_try.abs:15:21").send("get10")(Num.get10())).flatMap { (v: AbsInt) =>
+      Proc.await(send(n, "await/await_in_try.abs:15:21")(Num.get10())).flatMap { (v: AbsInt) =>
         // await_in_try.abs:16
         Proc.suspend.flatMap { _ =>
           // await_in_try.abs:17

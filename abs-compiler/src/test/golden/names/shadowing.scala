@@ -14,7 +14,7 @@ object Shadowing {
   }
   object Counter {
     def next_(): Counter => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Counter].next_$entry(p$) }
+      AbsCall.message("next") { (p$, o$) => o$.asInstanceOf[Counter].next_$entry(p$) }
   }
 
   final class C() extends AbsObject with Counter {
@@ -45,7 +45,7 @@ object Shadowing {
   }
   object C {
     def next_(): C => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[C].next_$entry(p$) }
+      AbsCall.message("next") { (p$, o$) => o$.asInstanceOf[C].next_$entry(p$) }
   }
 
   // shadowing.abs:19
@@ -71,10 +71,10 @@ object Shadowing {
     // shadowing.abs:28
     val c: Counter = Cogs.spawn((new C()).at$("shadowing.abs:28:15"))
     // shadowing.abs:29
-    Proc.await(nullCheck(c, "next", "names/shadowing.abs:29:19").send("next")(Counter.next_())).flatMap { (n: AbsInt) =>
+    Proc.await(send(c, "names/shadowing.abs:29:19")(Counter.next_())).flatMap { (n: AbsInt) =>
       // shadowing.abs:30
       val k: AbsInt = AbsInt(5)
-      Proc.awaitResolved(nullCheck(c, "next", "names/shadowing.abs:30:24").send("next")(Counter.next_())).flatMap { _ =>
+      Proc.awaitResolved(send(c, "names/shadowing.abs:30:24")(Counter.next_())).flatMap { _ =>
         s = s + k
         locally {
           // shadowing.abs:31

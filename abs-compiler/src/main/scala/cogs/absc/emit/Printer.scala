@@ -507,9 +507,10 @@ private[emit] final class Printer {
   private def messages(owner: String, sigs: List[LSig]): Unit = {
     line(s"object $owner {")
     indented(sigs.foreach { s =>
-      // A call as data: the callee's entry in frame form (`m$entry`), run by the slice loop as it is.
+      // A call as data: the callee's entry in frame form (`m$entry`), run by the slice loop as it
+      // is, and the method's ABS name, which call sites then need not write (`send(o, "f.abs:3:5")(I.m(x))`).
       line(s"def ${s.name}${params(s.params)}: $owner => Proc[${tpe(s.result)}] =")
-      indented(line(s"FrameCall.message { (p$$, o$$) => o$$.asInstanceOf[$owner].${entryName(s)}${("p$" :: s.params.map(_._1)).mkString("(", ", ", ")")} }"))
+      indented(line(s"AbsCall.message(${Naming.stringLit(s.absName)}) { (p$$, o$$) => o$$.asInstanceOf[$owner].${entryName(s)}${("p$" :: s.params.map(_._1)).mkString("(", ", ", ")")} }"))
     })
     line("}")
   }
