@@ -62,6 +62,15 @@ class RunTimeLocationsTest {
     assertTrue(err.contains("nullplain.abs:7:11"), err)
   }
 
+  @Test def aNullTargetOfACallWithADeadline(): Unit = {
+    // the deadline a constructor (checked last), then one that fails (checked first)
+    for ((d, col) <- List("Duration(5)" -> 40, "Duration(1 % z)" -> 44)) {
+      val err = failure("nulldeadline", Iface1, s"I o = null;\nInt z = 0;\n[Deadline: $d] Fut<Int> f = o!m(z);")
+      assertTrue(err.contains("NullPointerException: call of 'm' on null at "), err)
+      assertTrue(err.contains(s"nulldeadline.abs:7:$col"), err)
+    }
+  }
+
   @Test def aFailureInAnInitBlockNamesTheClassAndTheCreator(): Unit = {
     val err = failure("init",
       "class D { Int f = 0; { Int z = 0; f = 10 % z; } }",
