@@ -510,7 +510,12 @@ private[emit] final class Printer {
       // A call as data: the callee's entry in frame form (`m$entry`), run by the slice loop as it
       // is, and the method's ABS name, which call sites then need not write (`send(o, "f.abs:3:5")(I.m(x))`).
       line(s"def ${s.name}${params(s.params)}: $owner => Proc[${tpe(s.result)}] =")
-      indented(line(s"AbsCall.message(${Naming.stringLit(s.absName)}) { (p$$, o$$) => o$$.asInstanceOf[$owner].${entryName(s)}${("p$" :: s.params.map(_._1)).mkString("(", ", ", ")")} }"))
+      // A name too long for one class-file constant (a huge model's) is joined from pieces, as
+      // `Limits` does for string literals: the label stays the whole name, as it was at call sites.
+      val label =
+        if (s.absName.length <= Limits.MaxStringChars) Naming.stringLit(s.absName)
+        else Limits.chunks(s.absName).map(Naming.stringLit).mkString("strJoin(", ", ", ")")
+      indented(line(s"AbsCall.message($label) { (p$$, o$$) => o$$.asInstanceOf[$owner].${entryName(s)}${("p$" :: s.params.map(_._1)).mkString("(", ", ", ")")} }"))
     })
     line("}")
   }
