@@ -14,7 +14,7 @@ object Test {
   }
   object Slow {
     private[this] val compute$message: Slow => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Slow].compute$entry(p$) }
+      AbsCall.message("compute") { (p$, o$) => o$.asInstanceOf[Slow].compute$entry(p$) }
     def compute(): Slow => Proc[AbsInt] = compute$message
   }
 
@@ -29,7 +29,7 @@ object Test {
   }
   object SlowImpl {
     private[this] val compute$message: SlowImpl => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[SlowImpl].compute$entry(p$) }
+      AbsCall.message("compute") { (p$, o$) => o$.asInstanceOf[SlowImpl].compute$entry(p$) }
     def compute(): SlowImpl => Proc[AbsInt] = compute$message
   }
 
@@ -41,10 +41,10 @@ object Test {
   }
   object Combiner {
     private[this] val allow$message: Combiner => Proc[Unit] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Combiner].allow$entry(p$) }
+      AbsCall.message("allow") { (p$, o$) => o$.asInstanceOf[Combiner].allow$entry(p$) }
     def allow(): Combiner => Proc[Unit] = allow$message
     def combine(s: Slow): Combiner => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Combiner].combine$entry(p$, s) }
+      AbsCall.message("combine") { (p$, o$) => o$.asInstanceOf[Combiner].combine$entry(p$, s) }
   }
 
   final class CombinerImpl() extends AbsObject with Combiner {
@@ -65,7 +65,7 @@ object Test {
     def combine$f(p$: Process, s: Slow): Any = {
       if (dead$ != null) throw ObjectDeadException
       // and_guard.abs:13
-      val f: Fut[AbsInt] = nullCheck(s, "compute", "await/and_guard.abs:13:20").send("compute")(Slow.compute())
+      val f: Fut[AbsInt] = send(s, "await/and_guard.abs:13:20")(Slow.compute())
       // and_guard.abs:14
       val r$2: Any = p$.awaitUntil(Guard.future(f) & Guard.cond("and_guard.abs:14:16")(this.allowed))
       def k$2(in$: Any): Any = {
@@ -84,10 +84,10 @@ object Test {
   }
   object CombinerImpl {
     private[this] val allow$message: CombinerImpl => Proc[Unit] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[CombinerImpl].allow$entry(p$) }
+      AbsCall.message("allow") { (p$, o$) => o$.asInstanceOf[CombinerImpl].allow$entry(p$) }
     def allow(): CombinerImpl => Proc[Unit] = allow$message
     def combine(s: Slow): CombinerImpl => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[CombinerImpl].combine$entry(p$, s) }
+      AbsCall.message("combine") { (p$, o$) => o$.asInstanceOf[CombinerImpl].combine$entry(p$, s) }
   }
 
   // the main block
@@ -97,9 +97,9 @@ object Test {
     // and_guard.abs:22
     val c: Combiner = Cogs.spawn((new CombinerImpl()).at$("and_guard.abs:22:16"))
     // and_guard.abs:23
-    val r: Fut[AbsInt] = nullCheck(c, "combine", "await/and_guard.abs:23:18").send("combine")(Combiner.combine(s))
+    val r: Fut[AbsInt] = send(c, "await/and_guard.abs:23:18")(Combiner.combine(s))
     // and_guard.abs:24
-    nullCheck(c, "allow", "await/and_guard.abs:24:5").tell("allow")(Combiner.allow())
+    tell(c, "await/and_guard.abs:24:5")(Combiner.allow())
     // and_guard.abs:25
     r.getAt("and_guard.abs:25:13").flatMap { (v: AbsInt) =>
       // and_guard.abs:26

@@ -14,7 +14,7 @@ object Test {
   }
   object Len {
     def len(s: String): Len => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Len].len$entry(p$, s) }
+      AbsCall.message("len") { (p$, o$) => o$.asInstanceOf[Len].len$entry(p$, s) }
   }
 
   final class LenImpl() extends AbsObject with Len {
@@ -31,7 +31,7 @@ object Test {
   }
   object LenImpl {
     def len(s: String): LenImpl => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[LenImpl].len$entry(p$, s) }
+      AbsCall.message("len") { (p$, o$) => o$.asInstanceOf[LenImpl].len$entry(p$, s) }
   }
 
   // the main block
@@ -44,7 +44,7 @@ object Test {
     Proc.foreach(list("a", "bb", "ccc").zipWithIndex) { case (w, i$i) =>
       val i = AbsInt(i$i)
       // await_in_foreach.abs:12
-      val f: Fut[AbsInt] = nullCheck(l, "len", "await/await_in_foreach.abs:12:20").send("len")(Len.len(w))
+      val f: Fut[AbsInt] = send(l, "await/await_in_foreach.abs:12:20")(Len.len(w))
       // await_in_foreach.abs:13
       Proc.awaitResolved(f).flatMap { _ =>
         // await_in_foreach.abs:14

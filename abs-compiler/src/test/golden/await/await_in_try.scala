@@ -16,7 +16,7 @@ object Test {
   }
   object Num {
     private[this] val get10$message: Num => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Num].get10$entry(p$) }
+      AbsCall.message("get10") { (p$, o$) => o$.asInstanceOf[Num].get10$entry(p$) }
     def get10(): Num => Proc[AbsInt] = get10$message
   }
 
@@ -31,7 +31,7 @@ object Test {
   }
   object NumImpl {
     private[this] val get10$message: NumImpl => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[NumImpl].get10$entry(p$) }
+      AbsCall.message("get10") { (p$, o$) => o$.asInstanceOf[NumImpl].get10$entry(p$) }
     def get10(): NumImpl => Proc[AbsInt] = get10$message
   }
 
@@ -46,7 +46,7 @@ object Test {
     // await_in_try.abs:14
     Proc.defer {
       // await_in_try.abs:15
-      Proc.await(nullCheck(n, "get10", "await/await_in_try.abs:15:21").send("get10")(Num.get10())).flatMap { (v: AbsInt) =>
+      Proc.await(send(n, "await/await_in_try.abs:15:21")(Num.get10())).flatMap { (v: AbsInt) =>
         // await_in_try.abs:16
         Proc.suspend.flatMap { _ =>
           // await_in_try.abs:17

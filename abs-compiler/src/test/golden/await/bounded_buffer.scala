@@ -16,9 +16,9 @@ object Test {
   }
   object Buffer {
     def put_(v: AbsInt): Buffer => Proc[Unit] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Buffer].put_$entry(p$, v) }
+      AbsCall.message("put") { (p$, o$) => o$.asInstanceOf[Buffer].put_$entry(p$, v) }
     private[this] val take_$message: Buffer => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Buffer].take_$entry(p$) }
+      AbsCall.message("take") { (p$, o$) => o$.asInstanceOf[Buffer].take_$entry(p$) }
     def take_(): Buffer => Proc[AbsInt] = take_$message
   }
 
@@ -62,9 +62,9 @@ object Test {
   }
   object BufferImpl {
     def put_(v: AbsInt): BufferImpl => Proc[Unit] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[BufferImpl].put_$entry(p$, v) }
+      AbsCall.message("put") { (p$, o$) => o$.asInstanceOf[BufferImpl].put_$entry(p$, v) }
     private[this] val take_$message: BufferImpl => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[BufferImpl].take_$entry(p$) }
+      AbsCall.message("take") { (p$, o$) => o$.asInstanceOf[BufferImpl].take_$entry(p$) }
     def take_(): BufferImpl => Proc[AbsInt] = take_$message
   }
 
@@ -74,7 +74,7 @@ object Test {
   }
   object Producer {
     def produce(from__ : AbsInt, to__ : AbsInt): Producer => Proc[Unit] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Producer].produce$entry(p$, from__, to__) }
+      AbsCall.message("produce") { (p$, o$) => o$.asInstanceOf[Producer].produce$entry(p$, from__, to__) }
   }
 
   final class ProducerImpl(var b: Buffer) extends AbsObject with Producer {
@@ -91,7 +91,7 @@ object Test {
         while (i <= to__) {
           Cogs.stopPoint()
           val r$2: Any = {
-            val r$1: Any = p$.awaitResolved(nullCheck(this.b, "put", "await/bounded_buffer.abs:24:32").send("put")(Buffer.put_(i)))
+            val r$1: Any = p$.awaitResolved(send(this.b, "await/bounded_buffer.abs:24:32")(Buffer.put_(i)))
             def k$1(in$: Any): Any = {
               i = i + AbsInt(1)
               ()
@@ -109,7 +109,7 @@ object Test {
   }
   object ProducerImpl {
     def produce(from__ : AbsInt, to__ : AbsInt): ProducerImpl => Proc[Unit] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[ProducerImpl].produce$entry(p$, from__, to__) }
+      AbsCall.message("produce") { (p$, o$) => o$.asInstanceOf[ProducerImpl].produce$entry(p$, from__, to__) }
   }
 
   trait Consumer extends Active {
@@ -118,7 +118,7 @@ object Test {
   }
   object Consumer {
     def consume(n: AbsInt): Consumer => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Consumer].consume$entry(p$, n) }
+      AbsCall.message("consume") { (p$, o$) => o$.asInstanceOf[Consumer].consume$entry(p$, n) }
   }
 
   final class ConsumerImpl(var b: Buffer) extends AbsObject with Consumer {
@@ -138,7 +138,7 @@ object Test {
           while (i < n) {
             Cogs.stopPoint()
             locally {
-              p$.awaitFut(nullCheck(this.b, "take", "await/bounded_buffer.abs:33:37").send("take")(Buffer.take_()))
+              p$.awaitFut(send(this.b, "await/bounded_buffer.abs:33:37")(Buffer.take_()))
               p$.suspendedIn { (p$, in$) =>
                 val v: AbsInt = in$.asInstanceOf[AbsInt]
                 sum = sum + v
@@ -162,7 +162,7 @@ object Test {
   }
   object ConsumerImpl {
     def consume(n: AbsInt): ConsumerImpl => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[ConsumerImpl].consume$entry(p$, n) }
+      AbsCall.message("consume") { (p$, o$) => o$.asInstanceOf[ConsumerImpl].consume$entry(p$, n) }
   }
 
   // the main block
@@ -176,11 +176,11 @@ object Test {
     // bounded_buffer.abs:42
     val c: Consumer = Cogs.spawn((new ConsumerImpl(b)).at$("bounded_buffer.abs:42:16"))
     // bounded_buffer.abs:43
-    nullCheck(p1, "produce", "await/bounded_buffer.abs:43:6").tell("produce")(Producer.produce(AbsInt(1), AbsInt(25)))
+    tell(p1, "await/bounded_buffer.abs:43:6")(Producer.produce(AbsInt(1), AbsInt(25)))
     // bounded_buffer.abs:44
-    nullCheck(p2, "produce", "await/bounded_buffer.abs:44:6").tell("produce")(Producer.produce(AbsInt(26), AbsInt(50)))
+    tell(p2, "await/bounded_buffer.abs:44:6")(Producer.produce(AbsInt(26), AbsInt(50)))
     // bounded_buffer.abs:45
-    Proc.await(nullCheck(c, "consume", "await/bounded_buffer.abs:45:23").send("consume")(Consumer.consume(AbsInt(50)))).flatMap { (total: AbsInt) =>
+    Proc.await(send(c, "await/bounded_buffer.abs:45:23")(Consumer.consume(AbsInt(50)))).flatMap { (total: AbsInt) =>
       // bounded_buffer.abs:46
       val testresult: Boolean = total == AbsInt(1275)
       Proc.done(testresult)

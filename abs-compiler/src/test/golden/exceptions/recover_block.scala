@@ -20,12 +20,12 @@ object Test {
   }
   object Service {
     def work(v: AbsInt): Service => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Service].work$entry(p$, v) }
+      AbsCall.message("work") { (p$, o$) => o$.asInstanceOf[Service].work$entry(p$, v) }
     private[this] val faults$message: Service => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Service].faults$entry(p$) }
+      AbsCall.message("faults") { (p$, o$) => o$.asInstanceOf[Service].faults$entry(p$) }
     def faults(): Service => Proc[AbsInt] = faults$message
     private[this] val lastFault$message: Service => Proc[String] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Service].lastFault$entry(p$) }
+      AbsCall.message("lastFault") { (p$, o$) => o$.asInstanceOf[Service].lastFault$entry(p$) }
     def lastFault(): Service => Proc[String] = lastFault$message
   }
 
@@ -73,12 +73,12 @@ object Test {
   }
   object ServiceImpl {
     def work(v: AbsInt): ServiceImpl => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[ServiceImpl].work$entry(p$, v) }
+      AbsCall.message("work") { (p$, o$) => o$.asInstanceOf[ServiceImpl].work$entry(p$, v) }
     private[this] val faults$message: ServiceImpl => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[ServiceImpl].faults$entry(p$) }
+      AbsCall.message("faults") { (p$, o$) => o$.asInstanceOf[ServiceImpl].faults$entry(p$) }
     def faults(): ServiceImpl => Proc[AbsInt] = faults$message
     private[this] val lastFault$message: ServiceImpl => Proc[String] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[ServiceImpl].lastFault$entry(p$) }
+      AbsCall.message("lastFault") { (p$, o$) => o$.asInstanceOf[ServiceImpl].lastFault$entry(p$) }
     def lastFault(): ServiceImpl => Proc[String] = lastFault$message
   }
 
@@ -90,7 +90,7 @@ object Test {
     var sawFault: Boolean = false
     // recover_block.abs:26
     Proc.defer {
-      Proc.await(nullCheck(s, "work", "exceptions/recover_block.abs:26:25").send("work")(Service.work(AbsInt(0)))).flatMap { (r: AbsInt) =>
+      Proc.await(send(s, "exceptions/recover_block.abs:26:25")(Service.work(AbsInt(0)))).flatMap { (r: AbsInt) =>
         Proc.unit
       }
     }.recoverWith { case e$1: Throwable =>
@@ -103,11 +103,11 @@ object Test {
       })
     }.flatMap { _ =>
       // recover_block.abs:27
-      Proc.await(nullCheck(s, "work", "exceptions/recover_block.abs:27:20").send("work")(Service.work(AbsInt(21)))).flatMap { (ok: AbsInt) =>
+      Proc.await(send(s, "exceptions/recover_block.abs:27:20")(Service.work(AbsInt(21)))).flatMap { (ok: AbsInt) =>
         // recover_block.abs:28
-        Proc.await(nullCheck(s, "faults", "exceptions/recover_block.abs:28:19").send("faults")(Service.faults())).flatMap { (n: AbsInt) =>
+        Proc.await(send(s, "exceptions/recover_block.abs:28:19")(Service.faults())).flatMap { (n: AbsInt) =>
           // recover_block.abs:29
-          Proc.await(nullCheck(s, "lastFault", "exceptions/recover_block.abs:29:22").send("lastFault")(Service.lastFault())).flatMap { (l: String) =>
+          Proc.await(send(s, "exceptions/recover_block.abs:29:22")(Service.lastFault())).flatMap { (l: String) =>
             // recover_block.abs:30
             val testresult: Boolean = sawFault && ok == AbsInt(42) && n == AbsInt(1) && l == "zero"
             Proc.done(testresult)

@@ -14,7 +14,7 @@ object HttpNames {
   }
   object Named {
     private[this] val name$message: Named => Proc[String] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Named].name$entry(p$) }
+      AbsCall.message("name") { (p$, o$) => o$.asInstanceOf[Named].name$entry(p$) }
     def name(): Named => Proc[String] = name$message
   }
 
@@ -26,9 +26,9 @@ object HttpNames {
   }
   object Counter {
     def add(n: AbsInt, more: List[AbsInt], flags: AbsMap[String, Boolean]): Counter => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Counter].add$entry(p$, n, more, flags) }
+      AbsCall.message("add") { (p$, o$) => o$.asInstanceOf[Counter].add$entry(p$, n, more, flags) }
     private[this] val total$message: Counter => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Counter].total$entry(p$) }
+      AbsCall.message("total") { (p$, o$) => o$.asInstanceOf[Counter].total$entry(p$) }
     def total(): Counter => Proc[AbsInt] = total$message
   }
 
@@ -78,12 +78,12 @@ object HttpNames {
   }
   object CounterImpl {
     private[this] val name$message: CounterImpl => Proc[String] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[CounterImpl].name$entry(p$) }
+      AbsCall.message("name") { (p$, o$) => o$.asInstanceOf[CounterImpl].name$entry(p$) }
     def name(): CounterImpl => Proc[String] = name$message
     def add(n: AbsInt, more: List[AbsInt], flags: AbsMap[String, Boolean]): CounterImpl => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[CounterImpl].add$entry(p$, n, more, flags) }
+      AbsCall.message("add") { (p$, o$) => o$.asInstanceOf[CounterImpl].add$entry(p$, n, more, flags) }
     private[this] val total$message: CounterImpl => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[CounterImpl].total$entry(p$) }
+      AbsCall.message("total") { (p$, o$) => o$.asInstanceOf[CounterImpl].total$entry(p$) }
     def total(): CounterImpl => Proc[AbsInt] = total$message
   }
 
@@ -93,7 +93,7 @@ object HttpNames {
   }
   object Holder {
     private[this] val made$message: Holder => Proc[Counter] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Holder].made$entry(p$) }
+      AbsCall.message("made") { (p$, o$) => o$.asInstanceOf[Holder].made$entry(p$) }
     def made(): Holder => Proc[Counter] = made$message
   }
 
@@ -106,7 +106,7 @@ object HttpNames {
     def made$f(p$: Process): Any = {
       if (dead$ != null) throw ObjectDeadException
       // http_names.abs:27
-      p$.awaitFut(this.send("make")(HolderImpl.make()))
+      p$.awaitFut(send(this)(HolderImpl.make()))
       p$.suspendedIn { (p$, in$) =>
         val v$1: Counter = in$.asInstanceOf[Counter]
         this.kept = v$1
@@ -135,10 +135,10 @@ object HttpNames {
   }
   object HolderImpl {
     private[this] val made$message: HolderImpl => Proc[Counter] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[HolderImpl].made$entry(p$) }
+      AbsCall.message("made") { (p$, o$) => o$.asInstanceOf[HolderImpl].made$entry(p$) }
     def made(): HolderImpl => Proc[Counter] = made$message
     private[this] val make$message: HolderImpl => Proc[Counter] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[HolderImpl].make$entry(p$) }
+      AbsCall.message("make") { (p$, o$) => o$.asInstanceOf[HolderImpl].make$entry(p$) }
     def make(): HolderImpl => Proc[Counter] = make$message
   }
 
@@ -148,15 +148,15 @@ object HttpNames {
     val c: Counter = Cogs.spawn((new CounterImpl("first")).at$("http_names.abs:34:35"))
     _root_.cogs.absc.modelapi.HttpObjects.register("first", c)
     // http_names.abs:35
-    Proc.await(nullCheck(c, "add", "modelapi/http_names.abs:35:19").send("add")(Counter.add(AbsInt(1), list(AbsInt(2), AbsInt(3)), map(Pair("bonus", true))))).flatMap { (a: AbsInt) =>
+    Proc.await(send(c, "modelapi/http_names.abs:35:19")(Counter.add(AbsInt(1), list(AbsInt(2), AbsInt(3)), map(Pair("bonus", true))))).flatMap { (a: AbsInt) =>
       // http_names.abs:36
       _root_.cogs.absc.modelapi.HttpObjects.register("second" + "!", Cogs.spawn((new CounterImpl("second")).at$("http_names.abs:36:30")))
       // http_names.abs:37
       val h: Holder = Cogs.spawn((new HolderImpl()).at$("http_names.abs:37:14"))
       // http_names.abs:38
-      Proc.await(nullCheck(h, "made", "modelapi/http_names.abs:38:23").send("made")(Holder.made())).flatMap { (m: Counter) =>
+      Proc.await(send(h, "modelapi/http_names.abs:38:23")(Holder.made())).flatMap { (m: Counter) =>
         // http_names.abs:39
-        Proc.await(nullCheck(m, "name", "modelapi/http_names.abs:39:22").send("name")(Named.name())).flatMap { (n: String) =>
+        Proc.await(send(m, "modelapi/http_names.abs:39:22")(Named.name())).flatMap { (n: String) =>
           // http_names.abs:40
           val testresult: Boolean = a == AbsInt(106) && n == "made"
           Proc.done(testresult)

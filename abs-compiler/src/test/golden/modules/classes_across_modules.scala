@@ -16,9 +16,9 @@ object Api {
   }
   object Store {
     def put_(v: String): Store => Proc[Unit] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Store].put_$entry(p$, v) }
+      AbsCall.message("put") { (p$, o$) => o$.asInstanceOf[Store].put_$entry(p$, v) }
     private[this] val all$message: Store => Proc[List[String]] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Store].all$entry(p$) }
+      AbsCall.message("all") { (p$, o$) => o$.asInstanceOf[Store].all$entry(p$) }
     def all(): Store => Proc[List[String]] = all$message
   }
 }
@@ -57,9 +57,9 @@ object Impl {
   }
   object MemoryStore {
     def put_(v: String): MemoryStore => Proc[Unit] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[MemoryStore].put_$entry(p$, v) }
+      AbsCall.message("put") { (p$, o$) => o$.asInstanceOf[MemoryStore].put_$entry(p$, v) }
     private[this] val all$message: MemoryStore => Proc[List[String]] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[MemoryStore].all$entry(p$) }
+      AbsCall.message("all") { (p$, o$) => o$.asInstanceOf[MemoryStore].all$entry(p$) }
     def all(): MemoryStore => Proc[List[String]] = all$message
   }
 }
@@ -81,15 +81,15 @@ object Main$ {
     // classes_across_modules.abs:23
     val t: Api.Store = Cogs.spawnLocal((new Impl.MemoryStore("@")).at$("classes_across_modules.abs:23:13"))
     // classes_across_modules.abs:24
-    Proc.sync(nullCheck(s, "put", "modules/classes_across_modules.abs:24:5"), "put")(Api.Store.put_("a")).flatMap { _ =>
+    sync(s, "modules/classes_across_modules.abs:24:5")(Api.Store.put_("a")).flatMap { _ =>
       // classes_across_modules.abs:25
-      Proc.sync(nullCheck(s, "put", "modules/classes_across_modules.abs:25:5"), "put")(Api.Store.put_("b")).flatMap { _ =>
+      sync(s, "modules/classes_across_modules.abs:25:5")(Api.Store.put_("b")).flatMap { _ =>
         // classes_across_modules.abs:26
-        Proc.sync(nullCheck(t, "put", "modules/classes_across_modules.abs:26:5"), "put")(Api.Store.put_("c")).flatMap { _ =>
+        sync(t, "modules/classes_across_modules.abs:26:5")(Api.Store.put_("c")).flatMap { _ =>
           // classes_across_modules.abs:27
-          Proc.sync(nullCheck(s, "all", "modules/classes_across_modules.abs:27:23"), "all")(Api.Store.all()).flatMap { (sa: List[String]) =>
+          sync(s, "modules/classes_across_modules.abs:27:23")(Api.Store.all()).flatMap { (sa: List[String]) =>
             // classes_across_modules.abs:28
-            Proc.sync(nullCheck(t, "all", "modules/classes_across_modules.abs:28:23"), "all")(Api.Store.all()).flatMap { (ta: List[String]) =>
+            sync(t, "modules/classes_across_modules.abs:28:23")(Api.Store.all()).flatMap { (ta: List[String]) =>
               // classes_across_modules.abs:29
               val testresult: Boolean = sa == list("#a", "#b") && ta == list("@c")
               Proc.done(testresult)

@@ -40,12 +40,12 @@ object Names {
   }
   object Guard_ {
     def wait_(yield_ : AbsInt): Guard_ => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Guard_].wait_$entry(p$, yield_) }
+      AbsCall.message("wait") { (p$, o$) => o$.asInstanceOf[Guard_].wait_$entry(p$, yield_) }
     private[this] val notify_$message: Guard_ => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Guard_].notify_$entry(p$) }
+      AbsCall.message("notify") { (p$, o$) => o$.asInstanceOf[Guard_].notify_$entry(p$) }
     def notify_(): Guard_ => Proc[AbsInt] = notify_$message
     def clone_(object__ : AbsInt): Guard_ => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Guard_].clone_$entry(p$, object__) }
+      AbsCall.message("clone") { (p$, o$) => o$.asInstanceOf[Guard_].clone_$entry(p$, object__) }
   }
 
   final class ActiveObject_(var kind: AbsInt) extends AbsObject with Guard_ {
@@ -85,12 +85,12 @@ object Names {
   }
   object ActiveObject_ {
     def wait_(yield_ : AbsInt): ActiveObject_ => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[ActiveObject_].wait_$entry(p$, yield_) }
+      AbsCall.message("wait") { (p$, o$) => o$.asInstanceOf[ActiveObject_].wait_$entry(p$, yield_) }
     private[this] val notify_$message: ActiveObject_ => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[ActiveObject_].notify_$entry(p$) }
+      AbsCall.message("notify") { (p$, o$) => o$.asInstanceOf[ActiveObject_].notify_$entry(p$) }
     def notify_(): ActiveObject_ => Proc[AbsInt] = notify_$message
     def clone_(object__ : AbsInt): ActiveObject_ => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[ActiveObject_].clone_$entry(p$, object__) }
+      AbsCall.message("clone") { (p$, o$) => o$.asInstanceOf[ActiveObject_].clone_$entry(p$, object__) }
   }
 
   // hostile_names.abs:26
@@ -124,11 +124,11 @@ object Names {
     // hostile_names.abs:39
     val g: Guard_ = Cogs.spawn((new ActiveObject_(AbsInt(5))).at$("hostile_names.abs:39:13"))
     // hostile_names.abs:40
-    Proc.await(nullCheck(g, "wait", "names/hostile_names.abs:40:19").send("wait")(Guard_.wait_(AbsInt(2)))).flatMap { (w: AbsInt) =>
+    Proc.await(send(g, "names/hostile_names.abs:40:19")(Guard_.wait_(AbsInt(2)))).flatMap { (w: AbsInt) =>
       // hostile_names.abs:41
-      Proc.await(nullCheck(g, "notify", "names/hostile_names.abs:41:19").send("notify")(Guard_.notify_())).flatMap { (n: AbsInt) =>
+      Proc.await(send(g, "names/hostile_names.abs:41:19")(Guard_.notify_())).flatMap { (n: AbsInt) =>
         // hostile_names.abs:42
-        Proc.await(nullCheck(g, "clone", "names/hostile_names.abs:42:19").send("clone")(Guard_.clone_(AbsInt(41)))).flatMap { (c: AbsInt) =>
+        Proc.await(send(g, "names/hostile_names.abs:42:19")(Guard_.clone_(AbsInt(41)))).flatMap { (c: AbsInt) =>
           // hostile_names.abs:43
           val yield_ : AbsInt = send__(forSome_(AbsInt(3)))
           // hostile_names.abs:44

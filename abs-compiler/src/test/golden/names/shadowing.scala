@@ -14,7 +14,7 @@ object Shadowing {
   }
   object Counter {
     private[this] val next_$message: Counter => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Counter].next_$entry(p$) }
+      AbsCall.message("next") { (p$, o$) => o$.asInstanceOf[Counter].next_$entry(p$) }
     def next_(): Counter => Proc[AbsInt] = next_$message
   }
 
@@ -46,7 +46,7 @@ object Shadowing {
   }
   object C {
     private[this] val next_$message: C => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[C].next_$entry(p$) }
+      AbsCall.message("next") { (p$, o$) => o$.asInstanceOf[C].next_$entry(p$) }
     def next_(): C => Proc[AbsInt] = next_$message
   }
 
@@ -73,10 +73,10 @@ object Shadowing {
     // shadowing.abs:28
     val c: Counter = Cogs.spawn((new C()).at$("shadowing.abs:28:15"))
     // shadowing.abs:29
-    Proc.await(nullCheck(c, "next", "names/shadowing.abs:29:19").send("next")(Counter.next_())).flatMap { (n: AbsInt) =>
+    Proc.await(send(c, "names/shadowing.abs:29:19")(Counter.next_())).flatMap { (n: AbsInt) =>
       // shadowing.abs:30
       val k: AbsInt = AbsInt(5)
-      Proc.awaitResolved(nullCheck(c, "next", "names/shadowing.abs:30:24").send("next")(Counter.next_())).flatMap { _ =>
+      Proc.awaitResolved(send(c, "names/shadowing.abs:30:24")(Counter.next_())).flatMap { _ =>
         s = s + k
         locally {
           // shadowing.abs:31

@@ -24,16 +24,16 @@ object SchedulerReadsFields {
   }
   object Worker {
     private[this] val ping$message: Worker => Proc[Unit] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Worker].ping$entry(p$) }
+      AbsCall.message("ping") { (p$, o$) => o$.asInstanceOf[Worker].ping$entry(p$) }
     def ping(): Worker => Proc[Unit] = ping$message
     private[this] val pong$message: Worker => Proc[Unit] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Worker].pong$entry(p$) }
+      AbsCall.message("pong") { (p$, o$) => o$.asInstanceOf[Worker].pong$entry(p$) }
     def pong(): Worker => Proc[Unit] = pong$message
     private[this] val open_$message: Worker => Proc[Unit] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Worker].open_$entry(p$) }
+      AbsCall.message("open") { (p$, o$) => o$.asInstanceOf[Worker].open_$entry(p$) }
     def open_(): Worker => Proc[Unit] = open_$message
     def done(n: AbsInt): Worker => Proc[List[String]] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Worker].done$entry(p$, n) }
+      AbsCall.message("done") { (p$, o$) => o$.asInstanceOf[Worker].done$entry(p$, n) }
   }
 
   final class W(var preferred: String) extends AbsObject with Worker {
@@ -97,16 +97,16 @@ object SchedulerReadsFields {
   }
   object W {
     private[this] val ping$message: W => Proc[Unit] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[W].ping$entry(p$) }
+      AbsCall.message("ping") { (p$, o$) => o$.asInstanceOf[W].ping$entry(p$) }
     def ping(): W => Proc[Unit] = ping$message
     private[this] val pong$message: W => Proc[Unit] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[W].pong$entry(p$) }
+      AbsCall.message("pong") { (p$, o$) => o$.asInstanceOf[W].pong$entry(p$) }
     def pong(): W => Proc[Unit] = pong$message
     private[this] val open_$message: W => Proc[Unit] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[W].open_$entry(p$) }
+      AbsCall.message("open") { (p$, o$) => o$.asInstanceOf[W].open_$entry(p$) }
     def open_(): W => Proc[Unit] = open_$message
     def done(n: AbsInt): W => Proc[List[String]] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[W].done$entry(p$, n) }
+      AbsCall.message("done") { (p$, o$) => o$.asInstanceOf[W].done$entry(p$, n) }
   }
 
   // the main block
@@ -114,23 +114,23 @@ object SchedulerReadsFields {
     // scheduler_reads_fields.abs:30
     val w: Worker = Cogs.spawnScheduled((o$1: W) => AbsProcess.policy((queue$2) => prefer(queue$2, o$1.preferred, o$1.picks)))((new W("pong")).at$("scheduler_reads_fields.abs:30:14"))
     // scheduler_reads_fields.abs:31
-    nullCheck(w, "ping", "schedulers/scheduler_reads_fields.abs:31:5").tell("ping")(Worker.ping())
-    nullCheck(w, "pong", "schedulers/scheduler_reads_fields.abs:31:15").tell("pong")(Worker.pong())
-    nullCheck(w, "ping", "schedulers/scheduler_reads_fields.abs:31:25").tell("ping")(Worker.ping())
-    nullCheck(w, "pong", "schedulers/scheduler_reads_fields.abs:31:35").tell("pong")(Worker.pong())
+    tell(w, "schedulers/scheduler_reads_fields.abs:31:5")(Worker.ping())
+    tell(w, "schedulers/scheduler_reads_fields.abs:31:15")(Worker.pong())
+    tell(w, "schedulers/scheduler_reads_fields.abs:31:25")(Worker.ping())
+    tell(w, "schedulers/scheduler_reads_fields.abs:31:35")(Worker.pong())
     // scheduler_reads_fields.abs:32
-    Proc.awaitResolved(nullCheck(w, "open", "schedulers/scheduler_reads_fields.abs:32:11").send("open")(Worker.open_())).flatMap { _ =>
+    Proc.awaitResolved(send(w, "schedulers/scheduler_reads_fields.abs:32:11")(Worker.open_())).flatMap { _ =>
       // scheduler_reads_fields.abs:33
-      Proc.await(nullCheck(w, "done", "schedulers/scheduler_reads_fields.abs:33:32").send("done")(Worker.done(AbsInt(4)))).flatMap { (first: List[String]) =>
+      Proc.await(send(w, "schedulers/scheduler_reads_fields.abs:33:32")(Worker.done(AbsInt(4)))).flatMap { (first: List[String]) =>
         // scheduler_reads_fields.abs:36
         val v: Worker = Cogs.spawnScheduled((o$3: W) => AbsProcess.policy((queue$4) => AbsProcess.defaultscheduler(queue$4)))((new W("pong")).at$("scheduler_reads_fields.abs:36:51"))
         // scheduler_reads_fields.abs:37
-        nullCheck(v, "ping", "schedulers/scheduler_reads_fields.abs:37:5").tell("ping")(Worker.ping())
-        nullCheck(v, "pong", "schedulers/scheduler_reads_fields.abs:37:15").tell("pong")(Worker.pong())
+        tell(v, "schedulers/scheduler_reads_fields.abs:37:5")(Worker.ping())
+        tell(v, "schedulers/scheduler_reads_fields.abs:37:15")(Worker.pong())
         // scheduler_reads_fields.abs:38
-        Proc.awaitResolved(nullCheck(v, "open", "schedulers/scheduler_reads_fields.abs:38:11").send("open")(Worker.open_())).flatMap { _ =>
+        Proc.awaitResolved(send(v, "schedulers/scheduler_reads_fields.abs:38:11")(Worker.open_())).flatMap { _ =>
           // scheduler_reads_fields.abs:39
-          Proc.await(nullCheck(v, "done", "schedulers/scheduler_reads_fields.abs:39:33").send("done")(Worker.done(AbsInt(2)))).flatMap { (second: List[String]) =>
+          Proc.await(send(v, "schedulers/scheduler_reads_fields.abs:39:33")(Worker.done(AbsInt(2)))).flatMap { (second: List[String]) =>
             // scheduler_reads_fields.abs:41
             val testresult: Boolean = first == list("pong", "pong", "ping", "ping") && length(second) == AbsInt(2) && contains(setFromList(second), "ping") && contains(setFromList(second), "pong")
             Proc.done(testresult)

@@ -16,9 +16,9 @@ object Test {
   }
   object Greeter {
     def greet(n: String): Greeter => Proc[String] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Greeter].greet$entry(p$, n) }
+      AbsCall.message("greet") { (p$, o$) => o$.asInstanceOf[Greeter].greet$entry(p$, n) }
     private[this] val flag$message: Greeter => Proc[Boolean] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Greeter].flag$entry(p$) }
+      AbsCall.message("flag") { (p$, o$) => o$.asInstanceOf[Greeter].flag$entry(p$) }
     def flag(): Greeter => Proc[Boolean] = flag$message
   }
 
@@ -65,14 +65,14 @@ object Test {
   }
   object LoudGreeter {
     def greet(n: String): LoudGreeter => Proc[String] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[LoudGreeter].greet$entry(p$, n) }
+      AbsCall.message("greet") { (p$, o$) => o$.asInstanceOf[LoudGreeter].greet$entry(p$, n) }
     private[this] val flag$message: LoudGreeter => Proc[Boolean] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[LoudGreeter].flag$entry(p$) }
+      AbsCall.message("flag") { (p$, o$) => o$.asInstanceOf[LoudGreeter].flag$entry(p$) }
     def flag(): LoudGreeter => Proc[Boolean] = flag$message
     def greet$original$1(n: String): LoudGreeter => Proc[String] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[LoudGreeter].greet$original$1$entry(p$, n) }
+      AbsCall.message("greet$original$1") { (p$, o$) => o$.asInstanceOf[LoudGreeter].greet$original$1$entry(p$, n) }
     private[this] val flag$original$2$message: LoudGreeter => Proc[Boolean] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[LoudGreeter].flag$original$2$entry(p$) }
+      AbsCall.message("flag$original$2") { (p$, o$) => o$.asInstanceOf[LoudGreeter].flag$original$2$entry(p$) }
     def flag$original$2(): LoudGreeter => Proc[Boolean] = flag$original$2$message
   }
 
@@ -81,9 +81,9 @@ object Test {
     // trait_modifies_original.abs:19
     val g: Greeter = Cogs.spawnLocal((new LoudGreeter()).at$("trait_modifies_original.abs:19:15"))
     // trait_modifies_original.abs:20
-    Proc.sync(nullCheck(g, "greet", "traits/trait_modifies_original.abs:20:16"), "greet")(Greeter.greet("bo")).flatMap { (s: String) =>
+    sync(g, "traits/trait_modifies_original.abs:20:16")(Greeter.greet("bo")).flatMap { (s: String) =>
       // trait_modifies_original.abs:21
-      Proc.sync(nullCheck(g, "flag", "traits/trait_modifies_original.abs:21:14"), "flag")(Greeter.flag()).flatMap { (f: Boolean) =>
+      sync(g, "traits/trait_modifies_original.abs:21:14")(Greeter.flag()).flatMap { (f: Boolean) =>
         // trait_modifies_original.abs:22
         val testresult: Boolean = s == "hi bo!" && f
         Proc.done(testresult)

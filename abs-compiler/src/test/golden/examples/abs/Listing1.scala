@@ -16,9 +16,9 @@ object Listing1 {
   }
   object Ainterface {
     def recursive_m(i: AbsInt, id: AbsInt): Ainterface => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Ainterface].recursive_m$entry(p$, i, id) }
+      AbsCall.message("recursive_m") { (p$, o$) => o$.asInstanceOf[Ainterface].recursive_m$entry(p$, i, id) }
     private[this] val counter$message: Ainterface => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[Ainterface].counter$entry(p$) }
+      AbsCall.message("counter") { (p$, o$) => o$.asInstanceOf[Ainterface].counter$entry(p$) }
     def counter(): Ainterface => Proc[AbsInt] = counter$message
   }
 
@@ -37,7 +37,7 @@ object Listing1 {
           else p$.pendingCall(this, (p$, _) => recursive_m$f(p$, i - AbsInt(1), id)))
       } else {
         // Listing1.abs:20
-        val f: Fut[AbsInt] = this.send("compute")(A.compute())
+        val f: Fut[AbsInt] = send(this)(A.compute())
         // Listing1.abs:21
         p$.awaitResolved(f)
       })
@@ -64,12 +64,12 @@ object Listing1 {
   }
   object A {
     def recursive_m(i: AbsInt, id: AbsInt): A => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[A].recursive_m$entry(p$, i, id) }
+      AbsCall.message("recursive_m") { (p$, o$) => o$.asInstanceOf[A].recursive_m$entry(p$, i, id) }
     private[this] val compute$message: A => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[A].compute$entry(p$) }
+      AbsCall.message("compute") { (p$, o$) => o$.asInstanceOf[A].compute$entry(p$) }
     def compute(): A => Proc[AbsInt] = compute$message
     private[this] val counter$message: A => Proc[AbsInt] =
-      FrameCall.message { (p$, o$) => o$.asInstanceOf[A].counter$entry(p$) }
+      AbsCall.message("counter") { (p$, o$) => o$.asInstanceOf[A].counter$entry(p$) }
     def counter(): A => Proc[AbsInt] = counter$message
     // Frames that resume with a constant hold nothing: one for every suspension.
     val returns$1: Frame = (p$, in$) => AbsInt(1)
@@ -89,7 +89,7 @@ object Listing1 {
     while (i < n) {
       Cogs.stopPoint()
       // Listing1.abs:40
-      val f: Fut[AbsInt] = nullCheck(master, "recursive_m", "examples/abs/Listing1.abs:40:25").send("recursive_m")(Ainterface.recursive_m(AbsInt(5), i))
+      val f: Fut[AbsInt] = send(master, "examples/abs/Listing1.abs:40:25")(Ainterface.recursive_m(AbsInt(5), i))
       // Listing1.abs:41
       futures = f :: futures
       // Listing1.abs:42
@@ -111,7 +111,7 @@ object Listing1 {
       }
     }.flatMap { _ =>
       // Listing1.abs:51
-      Proc.await(nullCheck(master, "counter", "examples/abs/Listing1.abs:51:30").send("counter")(Ainterface.counter())).flatMap { (counter: AbsInt) =>
+      Proc.await(send(master, "examples/abs/Listing1.abs:51:30")(Ainterface.counter())).flatMap { (counter: AbsInt) =>
         // Listing1.abs:52
         println(absToString(n) + " calls of recursive_m(5, id): counter = " + absToString(counter) + ", results returned = " + absToString(returned))
         // Listing1.abs:53

@@ -522,8 +522,14 @@ private[emit] final class Printer {
   private def messages(owner: String, sigs: List[LSig]): Unit = {
     line(s"object $owner {")
     indented(sigs.foreach { s =>
-      // A call as data: the callee's entry in frame form (`m$entry`), run by the slice loop as it is.
-      val message = s"FrameCall.message { (p$$, o$$) => o$$.asInstanceOf[$owner].${entryName(s)}${("p$" :: s.params.map(_._1)).mkString("(", ", ", ")")} }"
+      // A call as data: the callee's entry in frame form (`m$entry`), run by the slice loop as it
+      // is, and the method's ABS name, which call sites then need not write (`send(o, "f.abs:3:5")(I.m(x))`).
+      // A name too long for one class-file constant (a huge model's) is joined from pieces, as
+      // `Limits` does for string literals: the label stays the whole name, as it was at call sites.
+      val label =
+        if (s.absName.length <= Limits.MaxStringChars) Naming.stringLit(s.absName)
+        else Limits.chunks(s.absName).map(Naming.stringLit).mkString("strJoin(", ", ", ")")
+      val message = s"AbsCall.message($label) { (p$$, o$$) => o$$.asInstanceOf[$owner].${entryName(s)}${("p$" :: s.params.map(_._1)).mkString("(", ", ", ")")} }"
       val result = s"$owner => Proc[${tpe(s.result)}]"
       if (s.params.isEmpty) {
         // Without arguments the message has no state: one shared instance instead of one per call.

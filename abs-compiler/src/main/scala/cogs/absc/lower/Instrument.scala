@@ -17,7 +17,7 @@ import cogs.absc.monitoring.SessionEntry
  *    role of a receiving class) goes through the session helper (`cogs.absc.monitoring.AbsSessions`),
  *    which decides at run time from the roles and checks it, naming the call's ABS position.
  *  - A call that may reach an observed method goes into the trace with its arguments
- *    (`Cogs.sendWithArgs`, or the traced list of a call with a deadline). It keeps its future even
+ *    (`AbsCall.sendWithArgs`, the runtime's `Cogs.sendWithArgs`, or the traced list of a call with a deadline). It keeps its future even
  *    as a statement: the future is the call's identity in the trace.
  *  - `new` of a class that plays a role offers the object its roles.
  *
@@ -64,24 +64,48 @@ private final class Instrument(on: Instrumentation) {
 
   /** A synchronous call checked by the session helper: a `Proc` of the call, run by the caller. */
   private def checkedSync(c: Call): S = argsFirst(c) { (ids, msg) =>
-    S.App(S.Id("cogs.absc.monitoring.AbsSessions.sync"), Nil, List(sender(c), c.target, S.str(c.method), anyList(ids), S.str(c.site.pos), msg))
+    S.App(S.App(S.Id("cogs.absc.monitoring.AbsSessions.sync"), Nil, List(sender(c), c.target, anyList(ids), S.str(c.site.pos))), Nil, List(msg))
   }
 
   // ------------------------------------------------------------------ the call sites
 
   private def send(c: Call, oneWay: Boolean): S =
     if (sessionCall(c)) argsFirst(c) { (ids, msg) =>
-      S.App(S.Id("cogs.absc.monitoring.AbsSessions.send"), Nil, List(sender(c), c.target, S.str(c.method), anyList(ids), S.str(c.site.pos), msg))
+      S.App(S.App(S.Id("cogs.absc.monitoring.AbsSessions.send"), Nil, List(sender(c), c.target, anyList(ids), S.str(c.site.pos))), Nil, List(msg))
     }
     else if (observed(c)) argsFirst(c) { (ids, msg) =>
-      S.App(S.Sel(S.Id("Cogs"), "sendWithArgs"), Nil, List(c.target, S.str(c.method), anyList(ids), msg))
+      // The arguments are names evaluated before the target, so the target may be checked last
+      // (after the message is built from those names) and the message gives the method's name.
+      val on = if (c.target == S.This) List(S.This, anyList(ids)) else List(c.target, S.str(c.site.pos), anyList(ids))
+      S.App(S.App(S.Sel(S.Id("AbsCall"), "sendWithArgs"), Nil, on), Nil, List(msg))
     }
-    else S.App(S.App(S.Sel(c.target, if (oneWay) "tell" else "send"), Nil, List(S.str(c.method))), Nil, List(c.message.exp))
+    else plain(if (oneWay) "tell" else "send", c)
+
+  /**
+   * The plain call `f(target, "f.abs:3:5")(message)` (`f`: `send`, `tell` or `sync` of the
+   * library), which takes the method's name from the message and checks the target after the
+   * arguments; `f(this)(message)` on `this`; and `f(nullCheck(target, "m", "f.abs:3:5"))(message)`
+   * where an argument may fail or have an effect, so that a null target is still reported first.
+   */
+  private def plain(f: String, c: Call): S = {
+    val on =
+      if (c.target == S.This) List(S.This)
+      else if (c.checkFirst) List(c.checkedTarget)
+      else List(c.target, S.str(c.site.pos))
+    S.App(S.App(S.Id(f), Nil, on), Nil, List(c.message.exp))
+  }
 
   // Calls with a deadline are never protocol messages (sessions do not model deadlines).
-  private def sendWithDeadline(c: Call, deadline: S): S =
-    S.App(S.Id("AbsTime.sendWithDeadline"), Nil, List(c.target, S.str(c.method),
-      if (observed(c)) anyList(c.message.args) else S.Id("Nil"), deadline, c.message.exp))
+  // The message gives the method's name; the target is checked last unless the deadline may fail
+  // or print (`checkFirst`), as for a plain call.
+  private def sendWithDeadline(c: Call, deadline: S): S = {
+    val traced = if (observed(c)) anyList(c.message.args) else S.Id("Nil")
+    val on =
+      if (c.target == S.This) List(S.This, traced, deadline)
+      else if (c.checkFirst) List(c.checkedTarget, traced, deadline)
+      else List(c.target, S.str(c.site.pos), traced, deadline)
+    S.App(S.App(S.Id("AbsTime.sendWithDeadline"), Nil, on), Nil, List(c.message.exp))
+  }
 
   private def created(make: S, cls: String): S =
     if (on.playsRole(cls)) S.App(S.Id("cogs.absc.monitoring.AbsSessions.created"), Nil, List(make, S.str(cls))) else make
@@ -94,14 +118,14 @@ private final class Instrument(on: Instrumentation) {
     if (sessionCall(c)) S.App(S.Sel(S.Id("Proc"), "now"), Nil, List(checkedSync(c)))
     else direct match {
       case Some(m) => S.App(S.Sel(S.This, m), Nil, c.message.args)
-      case None => S.App(S.Sel(S.Id("Proc"), "now"), Nil, List(S.App(S.Sel(c.target, c.message.name), Nil, c.message.args)))
+      case None => S.App(S.Sel(S.Id("Proc"), "now"), Nil, List(S.App(S.Sel(c.checkedTarget, c.message.name), Nil, c.message.args)))
     }
 
   private def sync(c: Call, self: Option[String]): P =
     if (sessionCall(c)) P.Call(checkedSync(c))
     else self match {
       case Some(m) => P.SelfCall(m, c.message.args)
-      case None => P.Call(S.App(S.App(S.Sel(S.Id("Proc"), "sync"), Nil, List(c.target, S.str(c.method))), Nil, List(c.message.exp)))
+      case None => P.Call(plain("sync", c))
     }
 
   // ------------------------------------------------------------------ the traversal (children first)

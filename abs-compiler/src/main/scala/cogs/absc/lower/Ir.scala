@@ -61,10 +61,10 @@ object S {
   // `instrument` pass ([[Instrument]]) replaces each by plain code (instrumented or not), so no
   // later phase sees one.
 
-  /** `o!m(args)`: `target.send("m")(message)`, or `.tell` when `oneWay` (nobody can read its future). */
+  /** `o!m(args)`: `send(target, "f.abs:3:5")(message)`, or `tell` when `oneWay` (nobody can read its future). */
   final case class Send(call: Call, oneWay: Boolean) extends S
   /**
-   * `[Deadline: d] o!m(args)`: `AbsTime.sendWithDeadline(target, "m", traced, deadline, message)`.
+   * `[Deadline: d] o!m(args)`: `AbsTime.sendWithDeadline(target, "f.abs:3:5", traced, deadline)(message)`.
    * The message's arguments are names bound before (the deadline is evaluated after them);
    * whether they also go into the trace event (`traced`) is the `instrument` pass's choice.
    */
@@ -87,8 +87,15 @@ object S {
 /**
  * A call site as the `instrument` pass sees it: the target (evaluated first), the ABS method name,
  * the message (`owner.name(args)`: the constructor of the call as data) and where it is.
+ * `target` is the target's expression as it is, `this` or one that may be null: the pass chooses
+ * where the null check goes. `checkFirst`: some argument (of a call with a deadline: the deadline)
+ * may fail or have an effect, so a null target must be reported before it is evaluated ([[checkedTarget]]).
  */
-final case class Call(target: S, method: String, message: Message, site: CallSite)
+final case class Call(target: S, method: String, message: Message, site: CallSite, checkFirst: Boolean) {
+  /** The target, or ABS's NullPointerException naming the call (`nullCheck(o, "m", "f.abs:3:5")`). */
+  def checkedTarget: S =
+    if (target == S.This) target else S.call("nullCheck", target, S.str(method), S.str(site.pos))
+}
 
 /** `owner.name(args)`: a call as data (a message constructor of an interface's or a class's companion). */
 final case class Message(owner: String, name: String, args: List[S]) {
@@ -178,7 +185,7 @@ object P {
   final case class Call(e: S) extends P
   /**
    * A synchronous call that may suspend: `this.self(args)` when `self` names the method (or its
-   * frame form) on `this`, else `Proc.sync(target, "m")(message)`. Made by lowering, replaced by
+   * frame form) on `this`, else `sync(target, "f.abs:3:5")(message)`. Made by lowering, replaced by
    * the `instrument` pass (see [[S.Send]]).
    */
   final case class Sync(call: cogs.absc.lower.Call, self: Option[String]) extends P

@@ -49,6 +49,22 @@ object Limits {
   val MaxStatementNodes = 400
   /** Characters of one string constant: at most 3 bytes each in the class file's UTF-8, so below 65,535 bytes. */
   val MaxStringChars = 20000
+
+  /**
+   * `s` in pieces of at most [[MaxStringChars]], each a class-file constant (never split inside a
+   * surrogate pair). The printer uses it too, for a message's method name (`AbsCall.message`).
+   */
+  def chunks(s: String): List[String] = {
+    val b = List.newBuilder[String]
+    var from = 0
+    while (from < s.length) {
+      var to = math.min(s.length, from + MaxStringChars)
+      if (to < s.length && Character.isHighSurrogate(s.charAt(to - 1))) to -= 1
+      b += s.substring(from, to)
+      from = to
+    }
+    b.result()
+  }
   /** Elements of a collection literal above which it is built in chunks. */
   val MaxElements = 500
   /** Nodes of one statement list above which it is cut into parts. */
@@ -366,18 +382,9 @@ private final class Limits {
 
   // ------------------------------------------------------------------ constants and collections
 
-  /** A long string as chunks joined at run time (never split inside a surrogate pair). */
-  private def strJoin(s: String): S = {
-    val chunks = List.newBuilder[S]
-    var from = 0
-    while (from < s.length) {
-      var to = math.min(s.length, from + MaxStringChars)
-      if (to < s.length && Character.isHighSurrogate(s.charAt(to - 1))) to -= 1
-      chunks += S.Str(s.substring(from, to))
-      from = to
-    }
-    S.App(S.Id("strJoin"), Nil, chunks.result())
-  }
+  /** A long string as chunks joined at run time. */
+  private def strJoin(s: String): S = S.App(S.Id("strJoin"), Nil, Limits.chunks(s).map(S.Str))
+
 
   private val IntText = """AbsInt\((-?\d+)L?\)""".r
 

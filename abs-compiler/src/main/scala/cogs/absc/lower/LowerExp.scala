@@ -372,17 +372,34 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names)
 
   // ------------------------------------------------------------------ effects
 
-  /** The target of a call, evaluated now; a null target raises ABS's NullPointerException, naming the call. */
-  private def target(t: PureExp, call: Node, ctx: Ctx): S = t match {
+  /**
+   * The target of a call as it is: the `instrument` pass adds the null check (the call site's
+   * position names the call; the message knows its method's name, see [[Call]]).
+   */
+  private def target(t: PureExp, ctx: Ctx): S = t match {
     case ThisExp() => S.This
-    // A call's method name is a constant the call site has anyway (the message's label): the
-    // runtime builds the message from it and the position only when the target is null.
-    case other => call match {
-      case c: AsyncCall => S.call("nullCheck", exp(other, ctx), S.str(c.method), S.str(pos(call)))
-      case c: SyncCall => S.call("nullCheck", exp(other, ctx), S.str(c.method), S.str(pos(call)))
-      case _ => S.call("nullCheck", exp(other, ctx), S.str(s"call of a method on null at ${pos(call)}"))
-    }
+    case other => exp(other, ctx)
   }
+
+  /**
+   * An argument whose evaluation cannot fail nor have an effect, so a null target may be reported
+   * after it without anyone seeing the order: a variable, a field, a literal, `destiny`, a
+   * constructor or a `list[..]`, `set[..]`, `map[..]` of such, `!`, `-` and the operators other
+   * than `/` and `%` (no function call: it may fail or print).
+   */
+  private def unobservable(e: PureExp): Boolean = e match {
+    case _: IntLit | _: FloatLit | _: StringLit | _: NullLit | _: ThisExp | _: VarUse | _: FieldUse => true
+    case _: DestinyExp => true
+    case c: ConstructorApp => c.args.forall(unobservable)
+    // `list[..]`, `set[..]`, `map[..]` of the prelude (an n-ary function of the model may fail)
+    case f: NAryFnApp => program.functionOf(f).module.isPrelude && Set("list", "set", "map")(program.functionOf(f).name) &&
+      f.args.forall(unobservable)
+    case Unary(_, x) => unobservable(x)
+    case Binary(op, l, r) => op != BinaryOp.Div && op != BinaryOp.Mod && unobservable(l) && unobservable(r)
+    case _ => false
+  }
+
+  private def checkFirst(args: List[PureExp]): Boolean = !args.forall(unobservable)
 
   private def receivers(m: MethodSym): List[ClassSym] = m.owner match {
     case c: ClassSym => List(c)
@@ -423,12 +440,12 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names)
         // [Deadline: d] o!m(..): the deadline (a Duration) is evaluated after the arguments.
         val temps = c.args.map(_ => ctx.locals.temp("arg"))
         val defs = c.args.zip(temps).map { case (a, n) => St.Def(n, None, exp(a, ctx), mutable = false) }
-        S.Block(defs, S.SendWithDeadline(Call(target(c.target, c, ctx), c.method, message(c.target, m, temps.map(S.Id), ctx),
-          callSite(m, c, ctx)), exp(d, ctx)))
+        S.Block(defs, S.SendWithDeadline(Call(target(c.target, ctx), c.method, message(c.target, m, temps.map(S.Id), ctx),
+          callSite(m, c, ctx), checkFirst = !unobservable(d)), exp(d, ctx)))
       case None =>
         // The target first, then the arguments, as the plain call evaluates them.
-        val t = target(c.target, c, ctx)
-        S.Send(Call(t, c.method, message(c.target, m, c.args.map(exp(_, ctx)), ctx), callSite(m, c, ctx)), oneWay)
+        val t = target(c.target, ctx)
+        S.Send(Call(t, c.method, message(c.target, m, c.args.map(exp(_, ctx)), ctx), callSite(m, c, ctx), checkFirst(c.args)), oneWay)
     }
   }
 
@@ -503,7 +520,7 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names)
   def syncCallProc(c: SyncCall, ctx: Ctx): P = {
     val m = program.methodOf(c)
     val args = c.args.map(exp(_, ctx))
-    val call = Call(target(c.target, c, ctx), c.method, message(c.target, m, args, ctx), callSite(m, c, ctx))
+    val call = Call(target(c.target, ctx), c.method, message(c.target, m, args, ctx), callSite(m, c, ctx), checkFirst(c.args))
     c.target match {
       case ThisExp() => P.Sync(call, Some(if (program.isFrameCall(c)) names.frameMethod(m) else names.method(m)))
       case _ => P.Sync(call, None)
@@ -518,7 +535,7 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names)
   def syncCallNow(c: SyncCall, ctx: Ctx): S = {
     val m = program.methodOf(c)
     val args = c.args.map(exp(_, ctx))
-    val call = Call(target(c.target, c, ctx), c.method, message(c.target, m, args, ctx), callSite(m, c, ctx))
+    val call = Call(target(c.target, ctx), c.method, message(c.target, m, args, ctx), callSite(m, c, ctx), checkFirst(c.args))
     S.SyncNow(call, if (program.isDirect(c)) Some(names.directMethod(m)) else None)
   }
 

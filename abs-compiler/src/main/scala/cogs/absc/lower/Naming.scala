@@ -50,6 +50,7 @@ object Naming {
     "Proc", "Cogs", "Guard", "Fut", "Active", "ActiveObject", "CogRuntime", "Frame", "FrameCall", "Process",
     // cogs.absc.lib
     "AbsInt", "AbsRat", "AbsFrac", "AbsSet", "AbsMap", "AbsData", "AbsException", "ObjectDeadException", "AbsObject",
+    "AbsCall", "AbsMessage",
     "Pair", "Triple", "Maybe", "Just", "Nothing", "Either", "Left", "Right", "Time", "Duration", "InfDuration",
     "Out", "Show", "Ord", "Identity", "Types", "AbsInput", "AbsRandom", "ModelClock", "AbsProcess", "Cons", "Insert",
     "InsertAssoc", "EmptySet", "EmptyMap", "True", "False",

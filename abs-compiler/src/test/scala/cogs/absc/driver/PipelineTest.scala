@@ -183,14 +183,17 @@ class PipelineTest {
     // Without a monitor or a session: the plain calls.
     val plain = IrPrinter(instrumented)
     assertFalse(plain.contains("Send(") || plain.contains("Sync("), plain)
-    assertTrue(ok(AbsBackend.print.run(instrumented)).files.map(_.text).mkString.contains(".send(\"f\")(I.f(AbsInt(1)))"))
+    // The message knows its method (`AbsCall.message("f")`): the call site writes the target and its position.
+    val printed = ok(AbsBackend.print.run(instrumented)).files.map(_.text).mkString
+    assertTrue("send\\(o, \"m.abs:14:\\d+\"\\)\\(I.f\\(AbsInt\\(1\\)\\)\\)".r.findFirstIn(printed).isDefined, printed)
+    assertTrue(printed.contains("AbsCall.message(\"f\")"), printed)
     // Observing C.f: the main block's call of f is traced with its argument, evaluated first.
     val observing = Instrumentation(_ == "C", (c, m) => c == "C" && m == "f", Some("cogs.monitor {}"))
     val traced = Instrument(lowered, observing)
     assertEquals(Some("cogs.monitor {}"), traced.monitorConfig)
     val text = ok(AbsBackend.print.run(traced)).files.map(_.text).mkString
-    assertTrue(text.contains("{ val sent$1 = AbsInt(1); Cogs.sendWithArgs(nullCheck(o, ") &&
-      text.contains("\"f\", List[Any](sent$1), I.f(sent$1)) }"), text)
+    assertTrue(text.contains("{ val sent$1 = AbsInt(1); AbsCall.sendWithArgs(o, \"m.abs:14:") &&
+      text.contains("\", List[Any](sent$1))(I.f(sent$1)) }"), text)
     // Observing another method: nothing is traced.
     val other = Instrument(lowered, Instrumentation(_ => true, (_, m) => m == "h", Some("cogs.monitor {}")))
     assertFalse(ok(AbsBackend.print.run(other)).files.map(_.text).mkString.contains("sendWithArgs"))

@@ -37,6 +37,40 @@ class RunTimeLocationsTest {
     assertTrue(err.contains("nullsync.abs:6:11"), err)
   }
 
+  @Test def aOneWayCallOnNull(): Unit = {
+    val err = failure("nulltell", Iface, "I o = null;\no!m();")
+    assertTrue(err.contains("NullPointerException: call of 'm' on null at "), err)
+    assertTrue(err.contains("nulltell.abs:6:3"), err)
+  }
+
+  // A call site checks its target after the arguments where no argument can fail (the name comes
+  // from the message) and before them where one can: a null target is reported first either way.
+  private val Iface1 = "interface I { Int m(Int x); }\nclass C implements I { Int m(Int x) { return x; } }"
+
+  @Test def aNullTargetIsReportedBeforeAnArgumentThatFails(): Unit = {
+    for ((call, col) <- List("Fut<Int> f = o!m(1 % z);" -> 16, "Int x = o.m(1 % z);" -> 11, "o!m(head(Nil));" -> 3)) {
+      val err = failure("nullfirst", Iface1, s"I o = null;\nInt z = 0;\n$call")
+      assertTrue(err.contains("NullPointerException: call of 'm' on null at "), err)
+      assertTrue(err.contains(s"nullfirst.abs:7:$col"), err)
+      assertFalse(err.contains("DivisionByZero") || err.contains("head(Nil)"), err)
+    }
+  }
+
+  @Test def aNullTargetWithPlainArguments(): Unit = {
+    val err = failure("nullplain", Iface1, "I o = null;\nInt z = 2;\nInt x = o.m(z + 1);")
+    assertTrue(err.contains("NullPointerException: call of 'm' on null at "), err)
+    assertTrue(err.contains("nullplain.abs:7:11"), err)
+  }
+
+  @Test def aNullTargetOfACallWithADeadline(): Unit = {
+    // the deadline a constructor (checked last), then one that fails (checked first)
+    for ((d, col) <- List("Duration(5)" -> 40, "Duration(1 % z)" -> 44)) {
+      val err = failure("nulldeadline", Iface1, s"I o = null;\nInt z = 0;\n[Deadline: $d] Fut<Int> f = o!m(z);")
+      assertTrue(err.contains("NullPointerException: call of 'm' on null at "), err)
+      assertTrue(err.contains(s"nulldeadline.abs:7:$col"), err)
+    }
+  }
+
   @Test def aFailureInAnInitBlockNamesTheClassAndTheCreator(): Unit = {
     val err = failure("init",
       "class D { Int f = 0; { Int z = 0; f = 10 % z; } }",

@@ -106,18 +106,18 @@ class SessionSyncCallTest {
     val out = dir.resolve("rpc-gen")
     assertEquals(Exit.Ok, abs("compile", "--monitor", rpcConf("rpc-gen.conf"), "-d", out.toString, m).status)
     val gen = Files.readString(out.resolve("Rpc.scala"), UTF_8)
-    assertEquals(4, "AbsSessions.sync\\(this, nullCheck\\(this.s, ".r.findAllIn(gen).size, gen)
+    assertEquals(4, "AbsSessions.sync\\(this, this.s, ".r.findAllIn(gen).size, gen)
     // The instrument pass names the arguments it evaluates first sent$1, sent$2, .. through the program.
     val numbered = gen.replaceAll("sent\\$\\d+", "sent\\$N")
-    assertTrue(numbered.contains("cogs.absc.monitoring.AbsSessions.sync(this, nullCheck(this.s, \"square\", \"" + path("RpcOk.abs") + ":13:15\"), " +
-      "\"square\", List[Any](sent$N), \"" + path("RpcOk.abs") + ":13:15\", S.square(sent$N))"), gen)
+    assertTrue(numbered.contains("cogs.absc.monitoring.AbsSessions.sync(this, this.s, List[Any](sent$N), \"" +
+      path("RpcOk.abs") + ":13:15\")(S.square(sent$N))"), gen)
     assertFalse(gen.contains("AbsSessions.send("), gen)
     assertFalse(gen.contains("Proc.sync("), gen)
     // Without the monitor, the same calls are the runtime's plain synchronous calls.
     val plainOut = dir.resolve("rpc-plain")
     assertEquals(Exit.Ok, abs("compile", "-d", plainOut.toString, m).status)
     val plain = Files.readString(plainOut.resolve("Rpc.scala"), UTF_8)
-    assertEquals(4, "Proc.sync\\(nullCheck\\(this.s, ".r.findAllIn(plain).size, plain)
+    assertEquals(4, "sync\\(this.s, \"".r.findAllIn(plain).size, plain)
     assertFalse(plain.contains("AbsSessions"), plain)
   }
 
@@ -255,8 +255,8 @@ class SessionSyncCallTest {
     assertEquals(Exit.Ok, abs("compile", "--monitor", selfConf("self-gen.conf"), "-d", genOut.toString, ok).status)
     val gen = Files.readString(genOut.resolve("Selfish.scala"), UTF_8)
     assertTrue(gen.contains("val y: AbsInt = Proc.now({ val sent$1 = AbsInt(41); " +
-      "cogs.absc.monitoring.AbsSessions.sync(this, this, \"ping\", List[Any](sent$1), \"" + path("SelfOk.abs") + ":8:18\", Both.ping(sent$1)) })"), gen)
-    assertTrue(gen.contains("Proc.now({ cogs.absc.monitoring.AbsSessions.sync(this, this, \"done\", List[Any](), \"" + path("SelfOk.abs") + ":9:10\", Both.done()) })"), gen)
+      "cogs.absc.monitoring.AbsSessions.sync(this, this, List[Any](sent$1), \"" + path("SelfOk.abs") + ":8:18\")(Both.ping(sent$1)) })"), gen)
+    assertTrue(gen.contains("Proc.now({ cogs.absc.monitoring.AbsSessions.sync(this, this, List[Any](), \"" + path("SelfOk.abs") + ":9:10\")(Both.done()) })"), gen)
     assertFalse(gen.contains("this.ping$now(") || gen.contains("this.done$now("), gen)
 
     val r = abs("run", "--cache-dir", cache.toString, "--monitor", selfConf("self-ok.conf"), ok)

@@ -4,6 +4,7 @@ import java.util.concurrent.{ConcurrentHashMap, ConcurrentLinkedQueue}
 
 import scala.jdk.CollectionConverters._
 
+import cogs.absc.lib.AbsCall
 import cogs.absc.run.{MonitoredRun, ProgramRunner, RunContext}
 import cogs.runtime.{Active, Cogs, Fut, Proc}
 import cogs.session.monitor.{Invitation, Policy, ProtocolViolation, SessionReport}
@@ -218,6 +219,17 @@ object AbsSessions {
     val s = current
     if (s eq null) o else s.created(o, cls)
   }
+
+  /**
+   * [[send]] as absc writes it: the method's name from the message (`cogs.absc.lib.AbsCall`),
+   * the target checked last (the arguments were evaluated into names before it).
+   */
+  def send[T <: Active, A](sender: Active, target: T, args: List[Any], at: String)(call: T => Proc[A]): Fut[A] =
+    send(sender, AbsCall.target(target, call, at), AbsCall.methodOf(call), args, at, call)
+
+  /** [[sync]] as absc writes it (see the other [[send]]). */
+  def sync[T <: Active, A](sender: Active, target: T, args: List[Any], at: String)(call: T => Proc[A]): Proc[A] =
+    sync(sender, AbsCall.target(target, call, at), AbsCall.methodOf(call), args, at, call)
 
   /**
    * An asynchronous call that may be a protocol message (see the class comment), made at `at`

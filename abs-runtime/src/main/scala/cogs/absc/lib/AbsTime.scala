@@ -41,8 +41,20 @@ object AbsTime {
   /** ABS `[DataSize: s] o!m(..)`: Bandwidth of `o`'s component, before the call is sent. */
   def transfer(target: Active, size: AbsRat): Proc[Unit] = Cogs.transfer(target, toSim(size))
 
-  /** ABS `[Deadline: d] o!m(..)`. */
-  def sendWithDeadline[T <: Active, A](target: T, method: String, args: Seq[Any], d: Duration, call: T => Proc[A]): Fut[A] =
+  /**
+   * ABS `[Deadline: d] o!m(..)` at `at`, the method's name from the message ([[AbsCall]]): the
+   * target is checked after `d` and the message, which absc writes only where `d` cannot fail nor
+   * print (else it checks first, `sendWithDeadline(nullCheck(o, "m", at), args, d)(msg)`). `args`:
+   * the arguments for the trace (Nil unless a monitor observes the call).
+   */
+  def sendWithDeadline[T <: Active, A](o: T, at: String, args: Seq[Any], d: Duration)(msg: T => Proc[A]): Fut[A] =
+    deadlined(AbsCall.target(o, msg, at), AbsCall.methodOf(msg), args, d, msg)
+
+  /** [[sendWithDeadline]] on a target known not to be null. */
+  def sendWithDeadline[T <: Active, A](o: T, args: Seq[Any], d: Duration)(msg: T => Proc[A]): Fut[A] =
+    deadlined(o, AbsCall.methodOf(msg), args, d, msg)
+
+  private def deadlined[T <: Active, A](target: T, method: String, args: Seq[Any], d: Duration, call: T => Proc[A]): Fut[A] =
     d match {
       case Duration.Duration(v) => Cogs.sendWithDeadline(target, method, args, toSim(v), call)
       case _                    => Cogs.sendWithArgs(target, method, args, call)

@@ -2,6 +2,8 @@ package cogs.absc
 
 import java.math.BigInteger
 
+import cogs.runtime.{Active, Cogs, Fut, Proc}
+
 /**
  * The ABS standard library (module `ABS.StdLib`), natively in Scala. Generated programs
  * `import cogs.absc.lib._`; docs/values.md is the contract between this package and the emitter
@@ -151,6 +153,37 @@ package object lib {
    */
   def nullCheck[A <: AnyRef](o: A, method: String, at: String): A =
     if (o == null) throw NullPointerException("call of '" + method + "' on null at " + at) else o
+
+  // The calls of generated code. The message (`Iface.m(x)`, see [[AbsCall]]) knows its method's
+  // ABS name, so a call site writes it once; the position `at` (`file.abs:line:col`) is the
+  // call's, and names it if the target is null. The target and the message's arguments are
+  // evaluated before the target is checked: absc writes these forms only where no argument can
+  // fail or have an effect (a variable, a literal, a constructor, arithmetic), so the order is not
+  // seen; elsewhere it checks the target first, `send(nullCheck(o, "m", at))(Iface.m(x))`.
+
+  /** ABS `o!m(..)` at `at`: its future. */
+  def send[T <: Active, A](o: T, at: String)(msg: T => Proc[A]): Fut[A] = {
+    Cogs.send(AbsCall.target(o, msg, at), AbsCall.methodOf(msg), msg)
+  }
+
+  /** ABS `o!m(..)` on a target known not to be null (`this`, or one already checked). */
+  def send[T <: Active, A](o: T)(msg: T => Proc[A]): Fut[A] = Cogs.send(o, AbsCall.methodOf(msg), msg)
+
+  /** The statement `o!m(..);` at `at`, whose future nobody can read: a one-way call ([[Cogs.tell]]). */
+  def tell[T <: Active](o: T, at: String)(msg: T => Proc[Any]): Unit = {
+    Cogs.tell(AbsCall.target(o, msg, at), AbsCall.methodOf(msg), msg)
+  }
+
+  /** [[tell]] on a target known not to be null. */
+  def tell[T <: Active](o: T)(msg: T => Proc[Any]): Unit = Cogs.tell(o, AbsCall.methodOf(msg), msg)
+
+  /** ABS `o.m(..)` at `at` (see [[Proc.sync]]). */
+  def sync[T <: Active, A](o: T, at: String)(msg: T => Proc[A]): Proc[A] = {
+    Proc.sync(AbsCall.target(o, msg, at), AbsCall.methodOf(msg))(msg)
+  }
+
+  /** [[sync]] on a target known not to be null. */
+  def sync[T <: Active, A](o: T)(msg: T => Proc[A]): Proc[A] = Proc.sync(o, AbsCall.methodOf(msg))(msg)
 
   // ===========================================================================================
   // Bool

@@ -132,6 +132,14 @@ class DataAndExceptionsTest {
     fails[NullPointerException](nullCheck(null: AnyRef, "call on null"))
     val o = new Account
     assertSame(o, nullCheck(o))
+    // A call site's target, checked after its message: the name comes from the message.
+    val msg = AbsCall.message[cogs.runtime.Active, Unit]("put") { (_, _) => () }
+    assertEquals("put", AbsCall.methodOf(msg))
+    val none: cogs.runtime.Active = null
+    eqv("call of 'put' on null at m.abs:3:5", fails[NullPointerException](send(none, "m.abs:3:5")(msg)).detail)
+    eqv("call of 'put' on null at m.abs:4:5", fails[NullPointerException](tell(none, "m.abs:4:5")(msg)).detail)
+    eqv("call of 'put' on null at m.abs:5:5", fails[NullPointerException](sync(none, "m.abs:5:5")(msg)).detail)
+    assertEquals(null, AbsCall.methodOf((_: cogs.runtime.Active) => cogs.runtime.Proc.unit))
   }
 
   @Test def objectsAndPatternsOnTheStandardTypes(): Unit = {
