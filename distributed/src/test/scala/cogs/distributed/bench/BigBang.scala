@@ -26,8 +26,9 @@ import scala.concurrent.duration._
  *
  * Run under the launcher, which starts the N JVMs (node 0 coordinates, through Cogs remote calls
  * to a control object on every node, a few per second):
- * `Launcher N cogs.distributed.bench.BigBang big|bang [--rounds R] [--burst B] [WARMUP_S WINDOWS]`.
- * Timed (default): pongs per second in one-second windows after a warm-up, Cogs then Pekko.
+ * `Launcher N cogs.distributed.bench.BigBang big|bang [--rounds R] [--burst B] [--order cp|pc] [--prime N] [WARMUP_S WINDOWS]`.
+ * Timed (default): pongs per second in one-second windows after a warm-up, Cogs then Pekko
+ * (`--order pc`: Pekko first); `--prime N` first runs each unmeasured until N pongs (JIT warm-up).
  * `--rounds R`: every sender does exactly R rounds; node 0 checks that the pongs counted are
  * exactly the expected number and that every pong carried its ping's number (exit status 0 if so).
  */
@@ -126,7 +127,7 @@ object BigBang {
   }
 
   private def usage(): Nothing = {
-    System.err.println("usage: Launcher N cogs.distributed.bench.BigBang big|bang [--rounds R] [--burst B] [WARMUP_S WINDOWS]")
+    System.err.println("usage: Launcher N cogs.distributed.bench.BigBang big|bang [--rounds R] [--burst B] [--order cp|pc] [--prime N] [WARMUP_S WINDOWS]")
     System.exit(2); throw new IllegalStateException
   }
 
@@ -139,10 +140,16 @@ object BigBang {
     args = args.tail
     var rounds = -1
     var burst = if (bench == "big") 1 else 16
+    var order = Seq("cogs", "pekko")
+    var prime = 0L
     var rest = List.empty[String]
     while (args.nonEmpty) args match {
       case "--rounds" :: r :: t => rounds = r.toInt; args = t
       case "--burst" :: b :: t  => burst = b.toInt; args = t
+      case "--order" :: o :: t  =>
+        if (o != "cp" && o != "pc") usage()
+        order = if (o == "cp") Seq("cogs", "pekko") else Seq("pekko", "cogs"); args = t
+      case "--prime" :: n :: t  => prime = n.toLong; args = t
       case x :: t               => rest :+= x; args = t
       case Nil                  =>
     }
@@ -174,13 +181,19 @@ object BigBang {
         while (!exit.await(200, TimeUnit.MILLISECONDS) && !(seen && !node.members.contains(seed))) seen ||= node.members.contains(seed)
         status = if (exit.getCount == 0) 0 else 1
         Thread.sleep(500) // the reply to quit() leaves before the node does
-      } else status = coordinate(node, ctl, count, bench, burst, rounds, warmup, windows)
+      } else status = coordinate(node, ctl, count, bench, burst, rounds, warmup, windows, order, prime)
     } finally node.close()
     System.exit(status)
   }
 
-  /** Node 0: run the Cogs phase, then the Pekko phase, print the results; the exit status. */
-  private def coordinate(node: Node, own: Ctl, n: Int, bench: String, burst: Int, rounds: Int, warmup: Int, windows: Int): Int = {
+  /**
+   * Node 0: run the phases in `order` (Cogs then Pekko by default), print the results; the exit
+   * status. With `prime` > 0, first each implementation runs unmeasured until its nodes counted
+   * `prime` pongs (60 s at most): the JIT warm-up of both, before either is measured
+   * (docs/distributed.md, "Where the idle gap goes").
+   */
+  private def coordinate(node: Node, own: Ctl, n: Int, bench: String, burst: Int, rounds: Int, warmup: Int, windows: Int,
+      order: Seq[String], prime: Long): Int = {
     node.awaitMembers(n, 120, TimeUnit.SECONDS)
     val others = node.members.filter(_ != node.address).sortBy(_.port.getOrElse(0)).toVector
     def j[A](f: Fut[A]): A = f.join(60, TimeUnit.SECONDS)
@@ -205,7 +218,20 @@ object BigBang {
     def total(): Long = ctls.map(c => ask[Long](c, "count")).sum
     var ok = true
     println(f"${"bench"}%-5s ${"impl"}%-5s ${"nodes"}%5s  pongs/s per 1 s window (burst $burst, load ${loadAverage()})")
-    for (impl <- Seq("cogs", "pekko")) {
+    def halted(): Unit = {
+      ctls.foreach(c => ask[Unit](c, "halt"))
+      val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60)
+      while (ctls.exists(c => ask[Boolean](c, "busy")) && System.nanoTime() < deadline) Thread.sleep(50)
+    }
+    if (prime > 0 && rounds < 0) for (impl <- order) {
+      ctls.zipWithIndex.foreach { case (c, i) => ask[Unit](c, "begin", impl, peersOf(i), burst, Int.MaxValue) }
+      val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60)
+      var got = total()
+      while (got < prime && System.nanoTime() < deadline) { Thread.sleep(100); got = total() }
+      halted()
+      println(s"# primed $impl: $got pongs")
+    }
+    for (impl <- order) {
       val r = if (rounds >= 0) rounds else Int.MaxValue
       ctls.zipWithIndex.foreach { case (c, i) => ask[Unit](c, "begin", impl, peersOf(i), burst, r) }
       if (rounds >= 0) {
@@ -227,9 +253,7 @@ object BigBang {
           c0 = c1; t0 = t1
           rate
         }.toVector
-        ctls.foreach(c => ask[Unit](c, "halt"))
-        val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60)
-        while (ctls.exists(c => ask[Boolean](c, "busy")) && System.nanoTime() < deadline) Thread.sleep(50)
+        halted()
         val errors = ctls.map(c => ask[Long](c, "errors")).sum
         ok &&= errors == 0
         val s = w.sorted
