@@ -184,6 +184,26 @@ private[distributed] final class AbsPlacement private (val node: Node, val nodeN
   }
 
   /**
+   * On the main node, once the deployment's nodes are up: every node of the model must use the
+   * cluster clock if this one does, and none if this one does not. Mixed, the run would hang: a
+   * node without it never answers the coordinator's probes, so the clock never advances; a node
+   * with it and no coordinator never advances its own clock, so calls to its timed objects never
+   * return. Seen through the role [[ClockRole]] each node with the clock carries.
+   */
+  private def checkClockSettings(clockOn: Boolean): Unit = {
+    val other = node.cluster.state.members.toList.filter { m =>
+      m.status == MemberStatus.Up && m.address != node.address && m.roles.exists(_.startsWith(RolePrefix)) && m.hasRole(ClockRole) != clockOn
+    }
+    if (other.nonEmpty) {
+      val names = other.flatMap(_.roles.find(_.startsWith(RolePrefix)).map(r => s"'${r.stripPrefix(RolePrefix)}'")).sorted
+      def state(on: Boolean) = if (on) "on" else "off"
+      throw new IllegalStateException(s"the main node has the cluster clock ($ClusterClockKey) ${state(clockOn)}, but " +
+        s"node${if (names.size > 1) "s" else ""} ${names.mkString(", ")} ${if (names.size > 1) "have" else "has"} it ${state(!clockOn)}: every node of a model needs the same " +
+        "setting (absc run --cluster-clock for every node's absc, or the setting in the --config file all nodes read)")
+    }
+  }
+
+  /**
    * For a serving node: wait until the main node was seen and is gone. None if it left the
    * cluster (the model's main program ended), else why it was lost (it crashed, or cannot be
    * reached for `lost-after`), or why this node stopped. Waiting for the main node to appear is
@@ -269,6 +289,8 @@ private[distributed] object AbsPlacement {
   }
   private[abs] final val RolePrefix = "cogs-node-"
   private[abs] final val MainRole = "cogs-abs-main"
+  /** The role of a node with the cluster clock on. */
+  private[abs] final val ClockRole = "cogs-cluster-clock"
   /** The factory every node registers: its arguments are a class name and the constructor's arguments. */
   private[abs] final val FactoryName = "cogs-abs-new"
   /** The factory for an object of a deployment component: its name, resources (text) and ABS object, then as [[FactoryName]]. */
@@ -309,7 +331,11 @@ private[distributed] object AbsPlacement {
         config.getObject(DeploymentKey).unwrapped().asScala.map { case (k, v) => k -> String.valueOf(v) }.toMap
       else Map.empty
     if (config.hasPath(SupervisorKey)) watchSupervisor(config.getLong(SupervisorKey), name)
-    val roles = (RolePrefix + name) :: (if (main) List(MainRole) else Nil)
+    val clockOn =
+      if (config.hasPath(ClusterClockKey)) config.getBoolean(ClusterClockKey)
+      else ConfigFactory.defaultReference(classOf[AbsPlacement].getClassLoader).getBoolean(ClusterClockKey)
+    // The cluster clock's role lets the main node see which nodes use it (checkClockSettings).
+    val roles = (RolePrefix + name) :: (if (main) List(MainRole) else Nil) ++ (if (clockOn) List(ClockRole) else Nil)
     val full = ConfigFactory.parseString(Bindings)
       .withFallback(config.withValue("pekko.cluster.roles",
         ConfigValueFactory.fromIterable((roles ++ config.getStringList("pekko.cluster.roles").asScala).asJava)))
@@ -327,7 +353,7 @@ private[distributed] object AbsPlacement {
     node.register(FactoryOnName)(args => p.instantiateOn(args))
     if (main) {
       val timeout = config.getDuration("cogs.distributed.join-timeout").toMillis
-      try p.awaitDeployment(timeout)
+      try { p.awaitDeployment(timeout); p.checkClockSettings(clockOn) }
       catch { case e: Exception => p.close(); throw e }
     }
     p
