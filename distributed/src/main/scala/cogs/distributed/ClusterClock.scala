@@ -182,8 +182,17 @@ private[distributed] final class ClusterClock(node: Node) {
     }
     if (stable && sums._1 == sums._2) {
       val targets = cur.values.iterator.map(_.next).filter(_ ne null).toList
+      // The coordinator's own runtime's clock limit (ABS `--clock-limit`, given to the main node)
+      // is the cluster's: read at each conclusion, as one JVM's clock reads its limit at each advance.
+      val limit = node.runtime.clockLimit
       if (targets.isEmpty) endAll("no process waits for time on any node")
-      else {
+      else if (limit.exists(targets.min > _)) {
+        // As one JVM's clock at its limit: no advance, the waiters stay waiting, and the run ends
+        // (every node's hold goes back). Only the coordinator's runtime says it reached the limit
+        // (ClusterClockLink.limitReached, before the ClockEnd that lets its `run` return).
+        link.limitReached()
+        endAll(s"the clock limit ${limit.get} is reached (the next advance would go to ${targets.min})")
+      } else {
         val t = targets.min
         epochC += 1
         advances = epochC

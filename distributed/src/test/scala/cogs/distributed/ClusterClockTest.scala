@@ -112,6 +112,38 @@ class ClusterClockTest {
     } finally TestNodes.closeAll(nodes)
   }
 
+  /**
+   * The coordinator's clock limit is the cluster's: with a limit of 4 the exchange of the test
+   * above stops after 3 and 4 (the advance to 5 would pass it), on both nodes; the coordinator's
+   * runtime says it reached the limit, both runtimes become quiescent, and A's sleeper still waits.
+   */
+  @Test @Timeout(120) def theCoordinatorsClockLimitStopsEveryNode(): Unit = {
+    val nodes = TestNodes.start(2)
+    val Vector(a, b) = nodes
+    try {
+      nodes.foreach(_.useClusterClock())
+      a.runtime.limitClock(SimTime.of(4))
+      val ca = a.runtime.spawn(new Clocked("A"))
+      val cb = b.runtime.spawn(new Clocked("B"))
+      val aFromB = refTo(b, a, ca)
+      val fa = Cogs.send[Clocked, Long](ca, "sleep", _.sleep(5, "A-woke"))
+      val fb = Cogs.send[Clocked, Long](cb, "poke", _.poke(3, aFromB, 1))
+      a.coordinateClock(nodes.map(_.address))
+      awaitEnd(nodes)
+      assertEquals(4L, fb.join(10, TimeUnit.SECONDS))
+      assertFalse(fa.isDone, "A's sleep(5) went past the limit 4")
+      assertEquals(List("poked-by-B@3", "slept-for-B@4"), ca.log.asScala.toList)
+      assertEquals(SimTime.of(4), a.runtime.now)
+      assertEquals(SimTime.of(4), b.runtime.now)
+      assertEquals(2L, a.clock.advances)
+      assertTrue(a.runtime.clockLimitReached)
+      val why = "the clock limit 4 is reached (the next advance would go to 5)"
+      assertEquals(Some(why), a.clusterClockEnded)
+      assertEquals(Some(why), b.clusterClockEnded)
+      assertTrue(a.runtime.deadlockReport().mkString("\n").contains("the clock to reach"))
+    } finally TestNodes.closeAll(nodes)
+  }
+
   @Test @Timeout(120) def losingANodeEndsTheClockAndTheWaitersShowInTheReport(): Unit = {
     val nodes = TestNodes.start(2)
     val Vector(a, b) = nodes

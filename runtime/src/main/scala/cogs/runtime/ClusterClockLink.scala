@@ -47,6 +47,13 @@ private[cogs] final class ClusterClockLink private[runtime] (rt: CogRuntime, clo
   def advanceTo(at: SimTime): Int = clock.advanceTo(at)
 
   /**
+   * The cluster's coordinator stopped at this runtime's clock limit (the next advance would pass
+   * it): [[CogRuntime.clockLimitReached]] says so, as after a local clock stopped there. Called
+   * before [[end]], so `run` returning after the end sees it.
+   */
+  def limitReached(): Unit = clock.limitReached = true
+
+  /**
    * The cluster clock is over (nothing waits for time anywhere and nothing is in flight, or the
    * cluster lost a node): the hold is given back, so the runtime becomes quiescent once its COGs
    * are idle, as an untimed one does. Processes still waiting for time then wait for good (the

@@ -258,7 +258,7 @@ private[driver] final class ForeignOptions {
   }
 }
 
-/** `--nodes`, `--node`, `--config`, `--deploy`: a model whose deployment components run on cluster nodes (see [[Nodes]]). */
+/** `--nodes`, `--node`, `--config`, `--deploy`, `--cluster-clock`: a model whose deployment components run on cluster nodes (see [[Nodes]]). */
 private[driver] final class NodeOptions {
   @Opt(names = Array("--nodes"), paramLabel = "local:N",
     description = Array("Run the model on N JVMs of this machine (loopback, free ports): the node 'main' runs the main block, the nodes n1 .. n(N-1) serve the objects of the deployment components mapped to them (--deploy or --config). Their lines are prefixed with [n1] etc.; the exit status is the main node's."))
@@ -272,6 +272,8 @@ private[driver] final class NodeOptions {
   @Opt(names = Array("--deploy"), paramLabel = "COMPONENT=NODE",
     description = Array("Map the deployment component named COMPONENT (new DeploymentComponent(\"COMPONENT\", ..)) to NODE; comma-separated or repeated; overrides --config's mapping."))
   var deploy: java.util.List[String] = _
+  @Opt(names = Array(T.ClusterClock), description = Array(T.ClusterClockHelp))
+  var clusterClock: Boolean = false
 }
 
 /** `--monitor`, for the commands that can build a monitored program. */
@@ -506,7 +508,7 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
 
   def call(): Integer = {
     val plan = Nodes.plan(Option(cluster.nodes), Option(cluster.node), Option(cluster.config),
-      Option(cluster.deploy).map(_.asScala.toList).getOrElse(Nil)) match {
+      Option(cluster.deploy).map(_.asScala.toList).getOrElse(Nil), cluster.clusterClock) match {
       case Left(why) => throw new CommandLine.ParameterException(spec.commandLine, why)
       case Right(p) => p
     }

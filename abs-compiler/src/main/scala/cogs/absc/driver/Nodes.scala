@@ -26,6 +26,8 @@ private[driver] object Nodes {
   final val ClassPathProperty = "absc.distributed.classpath"
   private final val ServeModel = "cogs.distributed.abs.ServeModel"
   private final val DeploymentKey = "cogs.distributed.deployment"
+  /** One simulated clock for the model's nodes (the module's reference.conf; docs/distributed.md). */
+  final val ClusterClockKey = "cogs.distributed.cluster-clock"
   /** `--node`'s addresses: node name to "host:port" (read here only; the nodes get Pekko's settings). */
   private final val NodesKey = "cogs.distributed.nodes"
 
@@ -33,22 +35,28 @@ private[driver] object Nodes {
   sealed trait Plan {
     def deployment: Map[String, String]
     def config: Option[Path]
+    /** `--cluster-clock`: every node this absc starts gets [[ClusterClockKey]] on. */
+    def clusterClock: Boolean
   }
   /** `--nodes local:N`: main and n1..n(N-1) on loopback, free ports. */
-  final case class Local(count: Int, deployment: Map[String, String], config: Option[Path], systemName: String) extends Plan {
+  final case class Local(count: Int, deployment: Map[String, String], config: Option[Path], systemName: String,
+      clusterClock: Boolean = false) extends Plan {
     def names: List[String] = MainNode :: (1 until count).map(i => s"n$i").toList
   }
   /** `--node NAME --config FILE`: one node of a cluster whose addresses FILE gives. */
   final case class One(name: String, deployment: Map[String, String], config: Option[Path], systemName: String,
-      addresses: Map[String, (String, Int)]) extends Plan
+      addresses: Map[String, (String, Int)], clusterClock: Boolean = false) extends Plan
 
   /**
    * The plan of `--nodes` / `--node`, `--config`, `--deploy` (None when neither `--nodes` nor
    * `--node` is given), or why the options are wrong, in one paragraph.
    */
-  def plan(nodes: Option[String], node: Option[String], config: Option[String], deploy: List[String]): Either[String, Option[Plan]] =
+  def plan(nodes: Option[String], node: Option[String], config: Option[String], deploy: List[String],
+      clusterClock: Boolean = false): Either[String, Option[Plan]] =
     if (nodes.isEmpty && node.isEmpty) {
-      if (config.isDefined) Left("--config is the cluster's configuration of --nodes or --node: give one of them")
+      if (clusterClock) Left("--cluster-clock is one simulated clock for the nodes of --nodes or --node: give one of them " +
+        "(a run in one JVM has one clock already: leave --cluster-clock out)")
+      else if (config.isDefined) Left("--config is the cluster's configuration of --nodes or --node: give one of them")
       else if (deploy.nonEmpty) Left("--deploy maps deployment components to the nodes of --nodes or --node: give one of them")
       else Right(None)
     } else if (nodes.isDefined && node.isDefined) Left("--nodes (all nodes on this machine) and --node (one node of a cluster) exclude each other")
@@ -88,7 +96,10 @@ private[driver] object Nodes {
         case (_, Some(name)) => one(name, deployment, file, conf, systemName)
         case _ => Left("unreachable")
       }
-    } yield Some(plan)
+    } yield Some(plan match {
+      case l: Local => l.copy(clusterClock = clusterClock)
+      case o: One => o.copy(clusterClock = clusterClock)
+    })
 
   private def local(spec: String, deployment: Map[String, String], file: Option[Path], systemName: String): Either[String, Plan] = {
     val Spec = "local:([0-9]{1,3})".r
@@ -212,7 +223,7 @@ private[driver] object Nodes {
   }
 
   /** The system properties that make a JVM the node `name` at `host:port`, joining the cluster through `seed`. */
-  private def nodeProperties(plan: Plan, name: String, host: String, port: Int, seed: String): List[(String, String)] =
+  private[driver] def nodeProperties(plan: Plan, name: String, host: String, port: Int, seed: String): List[(String, String)] =
     plan.config.map(f => "config.file" -> f.toString).toList ++ List(
       "cogs.distributed.node-name" -> name,
       // Each node stops when this absc ends, also by SIGKILL, which leaves no hook to stop them.
@@ -220,6 +231,8 @@ private[driver] object Nodes {
       "pekko.remote.artery.canonical.hostname" -> host,
       "pekko.remote.artery.canonical.port" -> port.toString,
       "pekko.cluster.seed-nodes.0" -> seed) ++
+      // Only when asked: without the option a --config FILE's own setting holds (a system property would override it).
+      (if (plan.clusterClock) List(ClusterClockKey -> "on") else Nil) ++
       plan.deployment.toList.sorted.map { case (dc, n) => s"$DeploymentKey.$dc" -> n }
 
   /** A node's JVM. */

@@ -68,6 +68,20 @@ class CommandLineTest {
     assertEquals(2, value.err.linesIterator.size, value.err)
   }
 
+  /** `--cluster-clock` belongs to a run on nodes: alone it is a usage error, said before anything is compiled. */
+  @Test def clusterClockWithoutNodesIsAUsageError(): Unit = {
+    val dir = tempDir("absc-cli")
+    val f = absFile(dir, "hello")
+    val r = absc(backend, "run", "--cluster-clock", f)
+    assertEquals(2, r.status)
+    assertEquals("absc: --cluster-clock is one simulated clock for the nodes of --nodes or --node: give one of them " +
+      "(a run in one JVM has one clock already: leave --cluster-clock out)\nabsc: see 'absc run --help' for the usage\n", r.err)
+    assertEquals("", r.out)
+    // Help lines are wrapped: compare with the white space folded.
+    val help = absc(backend, "run", "--help").out.replaceAll("\\s+", " ")
+    assertTrue(help.contains("--cluster-clock With --nodes or --node: one simulated clock for all the model's nodes"), help)
+  }
+
   /** The usage line of every command names every one of its options; run's ends with the program's arguments. */
   @Test def usageLinesAreComplete(): Unit = {
     val cl = Main.commandLine(new Main.Context(System.out, System.err, backend, _ => None, Array.empty, false))

@@ -81,4 +81,35 @@ class NodesPlanTest {
     val badPort = conf("""cogs.distributed { nodes { main = "h:1", n1 = "h:99999" }, deployment { R = n1 } }""")
     assertTrue(error(None, Some("n1"), Some(badPort), Nil).contains("n1 = \"h:99999\" is not an address HOST:PORT"))
   }
+
+  /** `--cluster-clock`: only with nodes; then every node's JVM gets the setting, and without it none does. */
+  @Test def clusterClockGoesToEveryNode(): Unit = {
+    assertEquals("--cluster-clock is one simulated clock for the nodes of --nodes or --node: give one of them " +
+      "(a run in one JVM has one clock already: leave --cluster-clock out)",
+      Nodes.plan(None, None, None, Nil, clusterClock = true).left.getOrElse(fail("expected an error")))
+    // The other checks still come first: a bad --nodes is said as without the option.
+    assertTrue(Nodes.plan(Some("local:1"), None, None, List("R=n1"), clusterClock = true).left.exists(_.startsWith("--nodes: 'local:1'")))
+    def property(p: Nodes.Plan, name: String): Option[String] =
+      Nodes.nodeProperties(p, name, "127.0.0.1", 25520, "pekko://cogs@127.0.0.1:25520").toMap.get(Nodes.ClusterClockKey)
+    Nodes.plan(Some("local:3"), None, None, List("R=n1"), clusterClock = true) match {
+      case Right(Some(p: Nodes.Local)) =>
+        assertTrue(p.clusterClock)
+        for (n <- p.names) assertEquals(Some("on"), property(p, n), n)
+      case other => fail(s"$other")
+    }
+    Nodes.plan(Some("local:2"), None, None, List("R=n1")) match {
+      case Right(Some(p: Nodes.Local)) =>
+        assertFalse(p.clusterClock)
+        // Not "off" either: a --config FILE's own cogs.distributed.cluster-clock must hold.
+        for (n <- p.names) assertEquals(None, property(p, n), n)
+      case other => fail(s"$other")
+    }
+    val f = conf("""cogs.distributed { nodes { main = "h:1", n1 = "h:2" }, deployment { R = n1 } }""")
+    Nodes.plan(None, Some("n1"), Some(f), Nil, clusterClock = true) match {
+      case Right(Some(p: Nodes.One)) =>
+        assertTrue(p.clusterClock)
+        assertEquals(Some("on"), property(p, "n1"))
+      case other => fail(s"$other")
+    }
+  }
 }

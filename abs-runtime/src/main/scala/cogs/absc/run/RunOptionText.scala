@@ -17,6 +17,9 @@ private[absc] object RunOptionText {
   final val ClockLimitLabel = "T"
   final val ClockLimitHelp = "Stop the simulation when the simulated clock would pass T (a whole or rational number, e.g. 100 or 5/2): processes still waiting for time then stay waiting, and the run ends with status 0."
 
+  final val ClusterClock = "--cluster-clock"
+  final val ClusterClockHelp = "With --nodes or --node: one simulated clock for all the model's nodes (Timed ABS across nodes; cogs.distributed.cluster-clock = on on every node): time advances only when no node can run and no message is on its way, so every node sees the times one JVM would. Without it each node has its own clock. With --node, give it to every node (or set it in --config's FILE)."
+
   final val Record = "--record"
   final val RecordLabel = "FILE"
   final val RecordHelp = "Record the run's scheduling decisions (and the seed of 'random') into FILE (JSON), to reproduce the run with --replay."

@@ -3,7 +3,7 @@ package cogs.distributed.abs
 import com.typesafe.config.{Config, ConfigFactory, ConfigValueFactory}
 import cogs.absc.run.RemotePlacement
 import cogs.distributed.{Node, NotSerializableValueException, RemoteRef}
-import cogs.runtime.{Active, ActiveObject, CogRuntime, Cogs, Fut, Proc, Promise}
+import cogs.runtime.{Active, ActiveObject, CogRuntime, Cogs, DeploymentComponent, Fut, Proc, Promise, Resource, SimTime}
 import java.lang.reflect.{InvocationHandler, InvocationTargetException, Method}
 import java.util.concurrent.{CompletableFuture, ConcurrentHashMap, TimeUnit}
 import org.apache.pekko.actor.{ActorSystem, AddressFromURIString}
@@ -43,7 +43,13 @@ private[distributed] final class AbsPlacement private (val node: Node, val nodeN
     val member = memberNamed(target).getOrElse(
       throw new IllegalStateException(s"cannot create $what: no member of the cluster is named '$target' now " +
         s"(members: ${namedMembers})"))
-    val fut = node.create(member.address, FactoryName, (cls.getName +: args): _*)
+    // The component travels with the creation (its name, resources and ABS object) when it has an
+    // ABS object (every component of an ABS model has one): see instantiateOn.
+    val component = node.runtime.deploymentComponents.find(c => c.name == dc && (c.attachment ne null))
+    val fut = component match {
+      case Some(c) => node.create(member.address, FactoryOnName, (dc +: resourcesText(c) +: c.attachment +: cls.getName +: args): _*)
+      case None => node.create(member.address, FactoryName, (cls.getName +: args): _*)
+    }
     // An argument that cannot be serialised fails the creation at once: report it at the `new`.
     fut.poll match {
       case Some(Failure(e)) => throw new IllegalArgumentException(s"cannot create $what: ${e.getMessage}", e)
@@ -58,15 +64,40 @@ private[distributed] final class AbsPlacement private (val node: Node, val nodeN
     proxy
   }
 
+  // This node's stand-ins for deployment components made on other nodes and mapped here, by name.
+  private[this] val components = new ConcurrentHashMap[String, DeploymentComponent]
+
+  /**
+   * The factory [[AbsPlacement.FactoryOnName]]: `[DC: dc] new C(args)` made on another node for a
+   * component mapped here. Every object of the component is on this node (the mapping is by
+   * name), so its resources are consumed here: this node has a component of that name (one per
+   * name, made by the first creation with the resources the component had then), on which the
+   * object's COG runs. `[Cost: ..]` of its processes is accounted on it, at this node's time (the
+   * cluster's, under the cluster clock), and `thisDC()` there is the ABS component object (a
+   * reference to the one on the node that made it), so `[DC: thisDC()] new ..` lands here too.
+   * The ABS object's own methods (`load`, `total`, ..) run on its node and see the
+   * resources as they were made there, not what this node consumed (docs/distributed.md).
+   */
+  private def instantiateOn(args: Seq[Any]): ActiveObject = {
+    val dc = components.computeIfAbsent(String.valueOf(args(0)), name => {
+      val c = runtime.deploymentComponent(name, parseResources(String.valueOf(args(1))))
+      c.attachment = args(2).asInstanceOf[AnyRef]
+      c
+    })
+    instantiateIn(dc, args.drop(3))
+  }
+
   /** The factory [[AbsPlacement.FactoryName]]: `new C(args)` in this node's runtime, from C's class name. */
-  private def instantiate(args: Seq[Any]): ActiveObject = {
+  private def instantiate(args: Seq[Any]): ActiveObject = instantiateIn(null, args)
+
+  private def instantiateIn(dc: DeploymentComponent, args: Seq[Any]): ActiveObject = {
     val name = String.valueOf(args.head)
     val cls = Class.forName(name, true, loader)
     if (!classOf[ActiveObject].isAssignableFrom(cls)) throw new IllegalArgumentException(s"$name is not an ABS class")
     val ctorArgs = args.tail.map(_.asInstanceOf[AnyRef])
     val ctor = cls.getConstructors.find(_.getParameterCount == ctorArgs.size).getOrElse(
       throw new NoSuchMethodException(s"${cls.getSimpleName} has no constructor of ${ctorArgs.size} argument(s) on node '$nodeName'"))
-    runtime.spawnOn(null) {
+    runtime.spawnOn(dc) {
       try ctor.newInstance(ctorArgs: _*).asInstanceOf[ActiveObject]
       catch { case e: InvocationTargetException if e.getCause ne null => throw e.getCause }
     }
@@ -149,6 +180,26 @@ private[distributed] final class AbsPlacement private (val node: Node, val nodeN
       }
       Thread.sleep(20)
       missing = wanted.filter(memberNamed(_).isEmpty)
+    }
+  }
+
+  /**
+   * On the main node, once the deployment's nodes are up: every node of the model must use the
+   * cluster clock if this one does, and none if this one does not. Mixed, the run would hang: a
+   * node without it never answers the coordinator's probes, so the clock never advances; a node
+   * with it and no coordinator never advances its own clock, so calls to its timed objects never
+   * return. Seen through the role [[ClockRole]] each node with the clock carries.
+   */
+  private def checkClockSettings(clockOn: Boolean): Unit = {
+    val other = node.cluster.state.members.toList.filter { m =>
+      m.status == MemberStatus.Up && m.address != node.address && m.roles.exists(_.startsWith(RolePrefix)) && m.hasRole(ClockRole) != clockOn
+    }
+    if (other.nonEmpty) {
+      val names = other.flatMap(_.roles.find(_.startsWith(RolePrefix)).map(r => s"'${r.stripPrefix(RolePrefix)}'")).sorted
+      def state(on: Boolean) = if (on) "on" else "off"
+      throw new IllegalStateException(s"the main node has the cluster clock ($ClusterClockKey) ${state(clockOn)}, but " +
+        s"node${if (names.size > 1) "s" else ""} ${names.mkString(", ")} ${if (names.size > 1) "have" else "has"} it ${state(!clockOn)}: every node of a model needs the same " +
+        "setting (absc run --cluster-clock for every node's absc, or the setting in the --config file all nodes read)")
     }
   }
 
@@ -238,8 +289,27 @@ private[distributed] object AbsPlacement {
   }
   private[abs] final val RolePrefix = "cogs-node-"
   private[abs] final val MainRole = "cogs-abs-main"
+  /** The role of a node with the cluster clock on. */
+  private[abs] final val ClockRole = "cogs-cluster-clock"
   /** The factory every node registers: its arguments are a class name and the constructor's arguments. */
   private[abs] final val FactoryName = "cogs-abs-new"
+  /** The factory for an object of a deployment component: its name, resources (text) and ABS object, then as [[FactoryName]]. */
+  private[abs] final val FactoryOnName = "cogs-abs-new-on"
+
+  /** A component's resources per time unit as text (`Speed=5;Cores=3/2`; unlimited ones left out). */
+  private[abs] def resourcesText(c: DeploymentComponent): String =
+    Resource.all.flatMap(r => c.total(r).map(t => s"${r.name}=$t")).mkString(";")
+
+  private[abs] def parseResources(text: String): Map[Resource, SimTime] =
+    text.split(';').iterator.filter(_.nonEmpty).map { e =>
+      val Array(r, t) = e.split("=", 2)
+      val time = t.split('/') match {
+        case Array(n) => SimTime.of(new java.math.BigInteger(n), java.math.BigInteger.ONE)
+        case Array(n, d) => SimTime.of(new java.math.BigInteger(n), new java.math.BigInteger(d))
+        case _ => throw new IllegalArgumentException(s"not a resource amount: $e")
+      }
+      Resource.all.find(_.name == r).getOrElse(throw new IllegalArgumentException(s"no resource named $r")) -> time
+    }.toMap
 
   private[abs] val registry = new ConcurrentHashMap[ActorSystem, CompletableFuture[AbsPlacement]]
 
@@ -261,7 +331,11 @@ private[distributed] object AbsPlacement {
         config.getObject(DeploymentKey).unwrapped().asScala.map { case (k, v) => k -> String.valueOf(v) }.toMap
       else Map.empty
     if (config.hasPath(SupervisorKey)) watchSupervisor(config.getLong(SupervisorKey), name)
-    val roles = (RolePrefix + name) :: (if (main) List(MainRole) else Nil)
+    val clockOn =
+      if (config.hasPath(ClusterClockKey)) config.getBoolean(ClusterClockKey)
+      else ConfigFactory.defaultReference(classOf[AbsPlacement].getClassLoader).getBoolean(ClusterClockKey)
+    // The cluster clock's role lets the main node see which nodes use it (checkClockSettings).
+    val roles = (RolePrefix + name) :: (if (main) List(MainRole) else Nil) ++ (if (clockOn) List(ClockRole) else Nil)
     val full = ConfigFactory.parseString(Bindings)
       .withFallback(config.withValue("pekko.cluster.roles",
         ConfigValueFactory.fromIterable((roles ++ config.getStringList("pekko.cluster.roles").asScala).asJava)))
@@ -276,9 +350,10 @@ private[distributed] object AbsPlacement {
     // the cluster's gossip saw it join, which is later than this line in all but a pathological
     // schedule; a creation that came first would fail naming the factory, not hang).
     node.register(FactoryName)(args => p.instantiate(args))
+    node.register(FactoryOnName)(args => p.instantiateOn(args))
     if (main) {
       val timeout = config.getDuration("cogs.distributed.join-timeout").toMillis
-      try p.awaitDeployment(timeout)
+      try { p.awaitDeployment(timeout); p.checkClockSettings(clockOn) }
       catch { case e: Exception => p.close(); throw e }
     }
     p

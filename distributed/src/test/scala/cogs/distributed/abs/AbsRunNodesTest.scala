@@ -101,13 +101,30 @@ class AbsRunNodesTest {
     } finally absc.kill()
   }
 
+  /**
+   * `--cluster-clock` reaches both node JVMs: `TimedOnNodes.abs`'s log on the main node sees the
+   * sleeper's notes from n1 at 3 and 4, as in one JVM (without the cluster clock, at 0;
+   * `AbsTimedOnNodesTest`), and the sleeper on n1 naps until 3 and 4 of the cluster's time.
+   */
+  @Test def timedOnNodesWithTheClusterClock(): Unit = {
+    val timed = Paths.get("..", "examples", "distributed", "TimedOnNodes.abs").toAbsolutePath.normalize
+    val absc = new Absc("--nodes", "local:2", "--cluster-clock", "--deploy", "Right=n1", timed.toString)
+    try {
+      assertEquals(0, absc.await(300), absc.both)
+      val out = absc.stdout.linesIterator.toList
+      assertTrue(out.contains("main woke at 5; naps ended at 3 and 4; the log saw list[\"napped 3@3\",\"napped 4@4\"]"), absc.both)
+      assertTrue(out.contains("[n1] sleeper napped 3 until 3") && out.contains("[n1] sleeper napped 4 until 4"), absc.both)
+    } finally absc.kill()
+  }
+
   @Test def badOptionsAreOneParagraph(): Unit = {
     val cases = List(
       List("--nodes", "local:1", "--deploy", "Right=n1") -> "--nodes: 'local:1' is not local:N with N from 2 to 64",
       List("--nodes", "local:2", "--deploy", "Right=n5") ->
         "deployment component 'Right' is mapped to node 'n5', but --nodes local:2 starts the nodes main, n1",
       List("--nodes", "local:2") -> "no deployment component is mapped to a node",
-      List("--node", "n1", "--deploy", "Right=n1") -> "--node n1 needs --config FILE")
+      List("--node", "n1", "--deploy", "Right=n1") -> "--node n1 needs --config FILE",
+      List("--cluster-clock") -> "--cluster-clock is one simulated clock for the nodes of --nodes or --node: give one of them")
     for ((opts, message) <- cases) {
       val absc = new Absc((opts :+ example.toString): _*)
       try {

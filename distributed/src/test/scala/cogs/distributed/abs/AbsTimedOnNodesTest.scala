@@ -53,12 +53,12 @@ class AbsTimedOnNodesTest {
       "cogs.distributed.deployment.Right" -> "n1"
     )
 
-  private def twoNodes(clock: Boolean): (Int, String, String) = {
+  private def twoNodes(clock: Boolean, n1Clock: Option[Boolean] = None): (Int, String, String) = {
     val Seq(p0, p1) = Launcher.freePorts(2)
     var main: ChildJvm = null
     var n1: ChildJvm = null
     try {
-      n1 = jvm("cogs.distributed.abs.ServeModel", nodeProps("n1", p1, p0, clock))
+      n1 = jvm("cogs.distributed.abs.ServeModel", nodeProps("n1", p1, p0, n1Clock.getOrElse(clock)))
       main = jvm("absmodel_main.Main", nodeProps("main", p0, p0, clock))
       val status = main.await(240)
       n1.await(60)
@@ -85,6 +85,22 @@ class AbsTimedOnNodesTest {
     // The main node's clock stays at 0 while its calls wait for their replies (counted work).
     assertTrue(mainOut.contains("the log saw list[\"napped 3@0\",\"napped 4@0\"]"), both)
     assertFalse(mainOut.contains(expected), both)
+  }
+
+  /**
+   * The clock on the main node and not on n1 would hang (n1 never answers the probes): the main
+   * node refuses to start the model, naming n1, and both JVMs end (n1 when the main node left).
+   * The other way round is refused the same way (a node's role says whether it has the clock).
+   */
+  @Test def mixedClockSettingsAreRefused(): Unit = {
+    for ((mainClock, n1Clock, text) <- List((true, false, "on, but node 'n1' has it off"),
+        (false, true, "off, but node 'n1' has it on"))) {
+      val (status, mainOut, n1Out) = twoNodes(mainClock, Some(n1Clock))
+      val both = s"main node:\n$mainOut\nnode n1:\n$n1Out"
+      assertEquals(1, status, both)
+      assertTrue(mainOut.contains(s"the main node has the cluster clock (cogs.distributed.cluster-clock) $text"), both)
+      assertFalse(mainOut.contains("main woke at"), both)
+    }
   }
 
   @Test def inOneJvmTheModelPrintsTheSame(): Unit = {
