@@ -443,9 +443,14 @@ object Node {
     def unset(k: String) = !full.hasPath(k) || Option(full.getValue(k).origin.resource).contains("reference.conf")
     val quiet = List("pekko.loglevel", "pekko.stdout-loglevel").filter(unset).map(k => s"$k = WARNING") ++
       (if (unset("pekko.loggers")) List("pekko.loggers = [\"cogs.distributed.NodeLogger\"]") else Nil)
+    // Pekko's 3 s to bind the port counts from the actor system's start, which on a loaded machine
+    // (a JVM still loading and compiling Pekko's classes) can take longer than that by itself: a
+    // node then failed to start with a bind time-out though its port was free. The port is taken
+    // or free at once; the time limit only guards a bind that hangs, so a generous one loses nothing.
+    val bind = if (unset("pekko.remote.artery.bind.bind-timeout")) List("pekko.remote.artery.bind.bind-timeout = 30s") else Nil
     // Exceptions marked Wire: see ThrowableModule (appended to the modules the configuration lists).
     val throwables = "pekko.serialization.jackson.jackson-modules += \"cogs.distributed.ThrowableModule\""
-    ConfigFactory.parseString(("pekko.actor.provider = cluster" :: throwables :: quiet).mkString("\n")).withFallback(full).resolve()
+    ConfigFactory.parseString(("pekko.actor.provider = cluster" :: throwables :: quiet ++ bind).mkString("\n")).withFallback(full).resolve()
   }
 
   /**
