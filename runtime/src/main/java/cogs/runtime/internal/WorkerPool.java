@@ -259,6 +259,26 @@ public final class WorkerPool {
      * Returns 1 when `w` comes back as a searcher, -1 when it is to end (points 1, 3, 4, 5).
      */
     private int goIdle(WorkerThread w, boolean searching) {
+        if (!prepareIdle(w, searching)) return runState == STOP ? -1 : 1;
+        for (;;) {
+            while (!w.notified && runState == RUNNING) {
+                LockSupport.park(this);
+                Thread.interrupted(); // user code's leftover interrupt: not a reason to spin
+            }
+            if (w.notified) return 1;
+            // Shut down: run what is still queued anywhere, else end.
+            if (runState != STOP && workVisible()) { unIdle(w); return 1; }
+            unIdle(w);
+            return -1;
+        }
+    }
+
+    /**
+     * Steps (1) and (2) of the class comment: count `w` idle (dropping its search) and look at every
+     * queue once more. True: nothing found, `w` may park (it is on the idle stack, a waker will set
+     * its `notified`). False: `w` found work (or the pool stops) and is a searcher again.
+     */
+    boolean prepareIdle(WorkerThread w, boolean searching) {
         lock.lock();
         try {
             w.notified = false;
@@ -267,19 +287,10 @@ public final class WorkerPool {
         } finally {
             lock.unlock();
         }
-        for (;;) {
-            int rs = runState;
-            if (rs != STOP && workVisible()) {
-                unIdle(w);
-                return 1;
-            }
-            if (rs != RUNNING) { unIdle(w); return -1; }
-            while (!w.notified && runState == RUNNING) {
-                LockSupport.park(this);
-                Thread.interrupted(); // user code's leftover interrupt: not a reason to spin
-            }
-            if (w.notified) return 1;
-        }
+        // The add above is a volatile read-modify-write: the reads below come after it in the
+        // synchronization order, which is what point 1 needs.
+        if (runState == STOP || workVisible()) { unIdle(w); return false; }
+        return true; // shut down with nothing queued: goIdle's loop ends the worker
     }
 
     /** Take `w` off the idle stack as a searcher, unless a waker did so already. */
@@ -456,4 +467,23 @@ public final class WorkerPool {
 
     /** For tests: a ring on its own. */
     static Ring newRing() { return new Ring(); }
+
+    /** For tests: a pool whose `n` workers exist but never start (their loop is driven by hand). */
+    static WorkerPool unstarted(int n) {
+        WorkerPool p = new WorkerPool(n, (pool, i) -> new WorkerThread(pool, i) { });
+        WorkerThread[] ws = new WorkerThread[n];
+        for (int i = 0; i < n; i++) ws[i] = p.factory.newWorker(p, i);
+        p.workers = ws;
+        p.started = true;
+        return p;
+    }
+
+    WorkerThread worker(int i) { return workers[i]; }
+    int searchingCount() { return state.get() & MASK; }
+    int idleCounted() { return state.get() >>> 16; }
+    int idleListed() { lock.lock(); try { return idleCount; } finally { lock.unlock(); } }
+    boolean tryStartSearchingForTest() { return tryStartSearching(); }
+    static boolean notified(WorkerThread w) { return w.notified; }
+    static Ring ring(WorkerThread w) { return w.ring; }
+    Runnable pollInjector() { return injector.poll(); }
 }
