@@ -73,7 +73,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *   queued before the shutdown run; a worker never ends with tasks in its own ring, since it looks
  *   there first). {@link #shutdownNow()} makes every worker end after its current task, drops the
  *   queued ones and interrupts the workers. A submission from outside after the shutdown is
- *   rejected, as the fork-join pool's is.</li>
+ *   rejected, as the fork-join pool's is; one that passed the check just before a shutdown may
+ *   land after the last worker looked and is then dropped (the fork-join pool would run it):
+ *   the runtime submits from outside only while it is open, so this only affects calls racing
+ *   {@code close()}.</li>
  * </ol>
  * The ring's own argument is at {@link Ring}. Tested by {@code JcstressWorkerPool} (the ring's
  * push/take/steal race; park against a submission) and {@code StressOwnPoolTest}.
