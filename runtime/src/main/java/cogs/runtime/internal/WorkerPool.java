@@ -94,10 +94,13 @@ public final class WorkerPool {
 
     /** Slots of a worker's ring (a power of two). */
     public static final int RING = 256;
-    /** Rounds a searching worker sweeps the other rings and the injector before it parks. */
-    static final int SEARCH_ROUNDS = 64;
-    /** Spin-wait hints between two rounds. */
-    static final int SPINS = 16;
+    /**
+     * Rounds a searching worker sweeps the other rings and the injector before it parks
+     * ({@code -Dcogs.scheduler.own.search-rounds}, default 64: a first guess, for the A/B runs to tune).
+     */
+    static final int SEARCH_ROUNDS = Math.max(0, Integer.getInteger("cogs.scheduler.own.search-rounds", 64));
+    /** Spin-wait hints between two rounds ({@code -Dcogs.scheduler.own.spins}, default 16). */
+    static final int SPINS = Math.max(0, Integer.getInteger("cogs.scheduler.own.spins", 16));
     /** A worker polls the injector first once in this many tasks (as Go's scheduler, 61). */
     static final int INJECTOR_EVERY = 61;
 
