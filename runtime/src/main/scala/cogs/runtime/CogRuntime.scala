@@ -4,6 +4,7 @@ import com.typesafe.config.{Config, ConfigFactory}
 import java.util.concurrent.{ConcurrentHashMap, ForkJoinPool, ForkJoinTask, ForkJoinWorkerThread, TimeUnit, TimeoutException}
 import java.util.concurrent.atomic.{AtomicInteger, AtomicLong}
 import java.util.concurrent.locks.{LockSupport, ReentrantLock}
+import cogs.runtime.internal.WorkerPool
 import scala.jdk.CollectionConverters._
 import System.Logger.Level
 
@@ -29,19 +30,53 @@ final class CogRuntime private (
   private[this] val outsideSubmits: java.util.concurrent.atomic.LongAdder =
     if (SchedulerCounters.ON) new java.util.concurrent.atomic.LongAdder else null
 
-  private[this] val pool: ForkJoinPool = {
-    val counter = new AtomicInteger
-    val factory: ForkJoinPool.ForkJoinWorkerThreadFactory = (p: ForkJoinPool) => {
-      val t = new Worker(p, this)
-      if (SchedulerCounters.ON) countedWorkers.add(t)
-      t.setName(s"${settings.threadNamePrefix}-${counter.incrementAndGet()}")
-      t.setDaemon(true)
-      watchdog.workerCreated(t)
-      t
+  // The executor: a fork-join pool (cogs.scheduler.pool = forkjoin, the default) or the runtime's
+  // own (= own, see WorkerPool); exactly one of the two is made. The workers are named and made
+  // daemons alike, and have the same uncaught-exception handler.
+  private[this] val ownPool: WorkerPool =
+    if (settings.pool != Settings.OwnPool) null
+    else {
+      val factory: WorkerPool.Factory = (p: WorkerPool, i: Int) => {
+        val t = new OwnWorker(p, i, this)
+        if (SchedulerCounters.ON) countedWorkers.add(t)
+        t.setName(s"${settings.threadNamePrefix}-${i + 1}")
+        t.setDaemon(true)
+        t.setUncaughtExceptionHandler(uncaughtHandler)
+        watchdog.workerCreated(t)
+        t
+      }
+      new WorkerPool(settings.parallelism, factory)
     }
-    // Async (FIFO) mode: COGs are event-style tasks that are never joined.
-    new ForkJoinPool(settings.parallelism, factory, uncaughtHandler, true)
-  }
+
+  private[this] val pool: ForkJoinPool =
+    if (ownPool ne null) null
+    else {
+      val counter = new AtomicInteger
+      val factory: ForkJoinPool.ForkJoinWorkerThreadFactory = (p: ForkJoinPool) => {
+        val t = new FjWorker(p, this)
+        if (SchedulerCounters.ON) countedWorkers.add(t)
+        t.setName(s"${settings.threadNamePrefix}-${counter.incrementAndGet()}")
+        t.setDaemon(true)
+        watchdog.workerCreated(t)
+        t
+      }
+      // Async (FIFO) mode: COGs are event-style tasks that are never joined.
+      new ForkJoinPool(settings.parallelism, factory, uncaughtHandler, true)
+    }
+
+  /** Queue `cog` in the calling worker's own (stealable) queue: `fork` of the fork-join pool, the ring of the own pool. */
+  @inline private[runtime] def fork(cog: Cog): Unit =
+    if (ownPool eq null) cog.fork() else ownPool.execute(cog)
+
+  private def poolExecute(cog: Cog): Unit = if (ownPool eq null) pool.execute(cog: Runnable) else ownPool.execute(cog)
+  private def poolShutdown(): Unit = if (ownPool eq null) pool.shutdown() else ownPool.shutdown()
+  private def poolShutdownNow(): Unit = if (ownPool eq null) pool.shutdownNow() else { ownPool.shutdownNow(); () }
+  private def poolAwait(millis: Long): Boolean =
+    if (ownPool eq null) pool.awaitTermination(millis, TimeUnit.MILLISECONDS) else ownPool.awaitTermination(millis, TimeUnit.MILLISECONDS)
+  private def poolTerminated: Boolean = if (ownPool eq null) pool.isTerminated else ownPool.isTerminated
+  /** Whether the current worker's queue or the shared one holds a COG (the affinity experiment's hint). */
+  private def queuedHere: Boolean =
+    if (ownPool eq null) ForkJoinTask.getQueuedTaskCount != 0 || pool.hasQueuedSubmissions else ownPool.hasQueuedHere
 
   private[runtime] val throughput: Int = settings.throughput
 
@@ -308,7 +343,7 @@ final class CogRuntime private (
         if (SchedulerCounters.ON) w.counts.slotFills += 1
       } else if (affinity && w.inBatch) defer(w, cog)
       else {
-        cog.fork() // this worker's own queue: no contention on the shared submission queue
+        fork(cog) // this worker's own queue: no contention on the shared submission queue
         if (SchedulerCounters.ON) w.counts.forks += 1
       }
     case _ => submitOutside(cog)
@@ -321,7 +356,7 @@ final class CogRuntime private (
   private def submitOutside(cog: Cog): Unit = {
     val c = control
     if (SchedulerCounters.ON) outsideSubmits.increment()
-    if (c ne null) c.scheduled(cog) else pool.execute(cog: Runnable)
+    if (c ne null) c.scheduled(cog) else poolExecute(cog)
   }
 
   /** The controller of a controlled run (see [[ControlledRun]]), or null: set at creation, never changed. */
@@ -357,14 +392,14 @@ final class CogRuntime private (
     val c = w.slot
     w.slot = null
     if (SchedulerCounters.ON) w.counts.flushes += 1
-    if (affinity && w.inBatch) defer(w, c) else c.fork()
+    if (affinity && w.inBatch) defer(w, c) else fork(c)
   }
 
   /** Schedule a COG that ran and has more to do: behind the others, never in the slot. */
   private[runtime] def executeFair(cog: Cog): Unit = Thread.currentThread() match {
     case w: Worker if w.runtime eq this =>
       if (SchedulerCounters.ON) w.counts.resubmits += 1
-      if (affinity && w.inBatch) defer(w, cog) else cog.fork()
+      if (affinity && w.inBatch) defer(w, cog) else fork(cog)
     case _ => submitOutside(cog)
   }
 
@@ -405,12 +440,12 @@ final class CogRuntime private (
     val c = w.slot
     if (c ne null) {
       w.slot = null
-      c.fork()
+      fork(c)
       if (SchedulerCounters.ON) w.counts.flushes += 1
     }
     if (affinity && !w.near.isEmpty) {
       if (SchedulerCounters.ON) w.counts.expired += w.near.size
-      w.near.drain()
+      w.near.drain(this)
     }
   }
 
@@ -423,7 +458,7 @@ final class CogRuntime private (
 
   /** Fork the COGs that waited near `w` for the grace time. */
   private[runtime] def expireNear(w: Worker): Unit = {
-    val n = w.near.expire(System.nanoTime() - graceNanos)
+    val n = w.near.expire(System.nanoTime() - graceNanos, this)
     if (SchedulerCounters.ON) w.counts.expired += n
   }
 
@@ -473,7 +508,7 @@ final class CogRuntime private (
       }
       CounterNames.zip(sums).toMap ++ Map(
         "outsideSubmits" -> outsideSubmits.sum(),
-        "steals" -> pool.getStealCount,
+        "steals" -> (if (ownPool eq null) pool.getStealCount else ownPool.stealCount),
         "workers" -> countedWorkers.size.toLong)
     }
 
@@ -497,9 +532,9 @@ final class CogRuntime private (
         if ((cog ne null) && hops >= MaxHandOffs) {
           // Let the queued COGs have this thread; with affinity, only if some are queued here or
           // submitted from outside (other workers' queues are theirs to run, or to steal from).
-          if (affinity && ForkJoinTask.getQueuedTaskCount == 0 && !pool.hasQueuedSubmissions) hops = 0
+          if (affinity && !queuedHere) hops = 0
           else {
-            cog.fork()
+            fork(cog)
             cog = null
           }
         }
@@ -507,8 +542,8 @@ final class CogRuntime private (
     } finally {
       w.inBatch = false
       val left = w.slot
-      if (left ne null) { w.slot = null; left.fork() }
-      if (affinity) w.near.drain()
+      if (left ne null) { w.slot = null; fork(left) }
+      if (affinity) w.near.drain(this)
       val idled = w.idled
       if (idled > 0) { w.idled = 0; cogsIdle(idled) }
     }
@@ -980,7 +1015,7 @@ final class CogRuntime private (
       // No thread to be had (or the lambda's first linkage failed): stop the pool without waiting
       // for it (a worker cannot wait for its own pool) and wake the waiters from here.
       case _: VirtualMachineError | _: LinkageError =>
-        try pool.shutdownNow() catch { case _: VirtualMachineError | _: RuntimeException => }
+        try poolShutdownNow() catch { case _: VirtualMachineError | _: RuntimeException => }
         halted(unreportedHalt)
     }
   }
@@ -988,8 +1023,8 @@ final class CogRuntime private (
   private def haltNow(e: Throwable): Unit = {
     var h: Halted = null
     try {
-      pool.shutdownNow()
-      val stopped = pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS)
+      poolShutdownNow()
+      val stopped = poolAwait(settings.shutdownTimeout.toMillis)
       h = new Halted(e, leftWaiting(HaltReportLines), stopped)
       logQuietly(h.message, null)
     } catch { case _: VirtualMachineError | _: RuntimeException | _: InterruptedException | _: LinkageError => }
@@ -1068,8 +1103,8 @@ final class CogRuntime private (
   def close(): Unit = if (!closed && (halting eq null)) {
     closed = true
     watchdog.stop()
-    pool.shutdown()
-    if (!pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS)) {
+    poolShutdown()
+    if (!poolAwait(settings.shutdownTimeout.toMillis)) {
       val left = watchdog.runningNow()
       Log.log(Level.WARNING, s"cogs: close: workers still running after cogs.shutdown-timeout (${settings.shutdownTimeout})" +
         (if (left.isEmpty) "" else left.mkString(", running ", ", ", "")))
@@ -1100,11 +1135,11 @@ final class CogRuntime private (
    */
   private[cogs] def stop(): Boolean = {
     val first = synchronized { if (halting eq null) { halting = StopCause; closed = true; true } else false }
-    if (!first) return pool.isTerminated
+    if (!first) return poolTerminated
     watchdog.stop()
-    pool.shutdownNow()
+    poolShutdownNow()
     val ended =
-      try pool.awaitTermination(settings.shutdownTimeout.toMillis, TimeUnit.MILLISECONDS)
+      try poolAwait(settings.shutdownTimeout.toMillis)
       catch { case _: InterruptedException => Thread.currentThread().interrupt(); false }
     try { if (tracing ne null) tracing.close() } catch { case _: RuntimeException => }
     halted(new Halted(StopCause, null, ended))
@@ -1162,12 +1197,16 @@ object CogRuntime {
       onFatalError: String = Settings.Shutdown,
       reportUnobservedFailures: Boolean = true,
       stuckAfter: java.time.Duration = Settings.DefaultStuckAfter,
-      gcOverheadLimit: Double = Settings.DefaultGcOverheadLimit
+      gcOverheadLimit: Double = Settings.DefaultGcOverheadLimit,
+      pool: String = Settings.ForkJoin
   )
 
   object Settings {
     final val Shutdown = "shutdown"
     final val Continue = "continue"
+    /** Values of `cogs.scheduler.pool`. */
+    final val ForkJoin = "forkjoin"
+    final val OwnPool = "own"
     private[runtime] val DefaultStuckAfter = java.time.Duration.ofSeconds(5)
     private[runtime] final val DefaultGcOverheadLimit = 0.0
 
@@ -1183,7 +1222,8 @@ object CogRuntime {
       onFatalError = Shutdown,
       reportUnobservedFailures = true,
       stuckAfter = DefaultStuckAfter,
-      gcOverheadLimit = DefaultGcOverheadLimit
+      gcOverheadLimit = DefaultGcOverheadLimit,
+      pool = ForkJoin
     )
 
     def apply(config: Config): Settings = {
@@ -1198,10 +1238,13 @@ object CogRuntime {
         onFatalError = c.getString("on-fatal-error"),
         reportUnobservedFailures = c.getBoolean("report-unobserved-failures"),
         stuckAfter = c.getDuration("watchdog.stuck-after"),
-        gcOverheadLimit = c.getDouble("watchdog.gc-overhead-limit")
+        gcOverheadLimit = c.getDouble("watchdog.gc-overhead-limit"),
+        pool = c.getString("scheduler.pool")
       )
       require(settings.onFatalError == Shutdown || settings.onFatalError == Continue,
         s"cogs.on-fatal-error must be '$Shutdown' or '$Continue', got '${settings.onFatalError}'")
+      require(settings.pool == ForkJoin || settings.pool == OwnPool,
+        s"cogs.scheduler.pool must be '$ForkJoin' or '$OwnPool', got '${settings.pool}'")
       require(settings.gcOverheadLimit >= 0 && settings.gcOverheadLimit <= 1,
         s"cogs.watchdog.gc-overhead-limit must be from 0 (off) to 1, got ${settings.gcOverheadLimit}")
       require(!settings.stuckAfter.isNegative, s"cogs.watchdog.stuck-after must not be negative, got ${settings.stuckAfter}")
@@ -1290,8 +1333,13 @@ object CogRuntime {
   /** Calls a slice may send while a COG waits in its worker's slot before that COG is flushed. */
   private final val SlotPatience = 32
 
-  /** A worker thread of a runtime: knows the COG it runs and holds the hand-off slot. */
-  private[runtime] final class Worker(pool: ForkJoinPool, val runtime: CogRuntime) extends ForkJoinWorkerThread(pool) {
+  /**
+   * A worker thread of a runtime: knows the COG it runs and holds the hand-off slot. A trait so
+   * that both executors' threads have it: [[FjWorker]] (the fork-join pool's) and [[OwnWorker]]
+   * (the runtime's own pool, `cogs.scheduler.pool = own`).
+   */
+  private[runtime] trait Worker extends Thread {
+    val runtime: CogRuntime
     var current: Cog = _
     var slot: Cog = _
     /** Calls sent since `slot` was filled. */
@@ -1311,10 +1359,20 @@ object CogRuntime {
     /** The scheduler's counts (see SchedulerCounters), written by this worker only; null unless counting. */
     private[runtime] val counts: SchedulerCounters.Counts = if (SchedulerCounters.ON) new SchedulerCounters.Counts else null
 
+  }
+
+  /** A worker of the fork-join pool (`cogs.scheduler.pool = forkjoin`). */
+  private[runtime] final class FjWorker(pool: ForkJoinPool, val runtime: CogRuntime) extends ForkJoinWorkerThread(pool) with Worker {
     override protected def onTermination(exception: Throwable): Unit = {
       runtime.watchdog.workerEnded(this)
       super.onTermination(exception)
     }
+  }
+
+  /** A worker of the runtime's own pool (`cogs.scheduler.pool = own`, see [[WorkerPool]]). */
+  private[runtime] final class OwnWorker(pool: WorkerPool, index: Int, val runtime: CogRuntime)
+      extends WorkerPool.WorkerThread(pool, index) with Worker {
+    override protected def exited(): Unit = runtime.watchdog.workerEnded(this)
   }
 
   /** The object that runs a program's main block. */

@@ -25,7 +25,7 @@ object ConfigProbe {
 
   /** The runtime's own keys (see reference.conf); their defaults are in `Settings.defaults`. */
   private val RuntimeKeys = List("cogs.executor", "cogs.throughput", "cogs.on-fatal-error", "cogs.shutdown-timeout",
-    "cogs.report-unobserved-failures", "cogs.watchdog")
+    "cogs.report-unobserved-failures", "cogs.watchdog", "cogs.scheduler.pool")
 
   private[runtime] def mayOverride(loader: ClassLoader): Boolean = maySet(loader, RuntimeKeys, List(classOf[CogRuntime]))
 

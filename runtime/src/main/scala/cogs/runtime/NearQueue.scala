@@ -41,14 +41,14 @@ private[runtime] final class NearQueue {
   }
 
   /** Fork every entry that entered at or before `bound` (a `System.nanoTime`); how many. */
-  def expire(bound: Long): Int = {
+  def expire(bound: Long, rt: CogRuntime): Int = {
     var n = 0
-    while (count > 0 && times(head) - bound <= 0) { poll().fork(); n += 1 }
+    while (count > 0 && times(head) - bound <= 0) { rt.fork(poll()); n += 1 }
     n
   }
 
   /** Fork every entry. */
-  def drain(): Unit = while (count > 0) poll().fork()
+  def drain(rt: CogRuntime): Unit = while (count > 0) rt.fork(poll())
 
   private def grow(): Unit = {
     val n = cogs.length

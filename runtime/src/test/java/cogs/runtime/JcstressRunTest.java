@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Runs the jcstress tests of the lock-free hand-offs ({@code JcstressCogCore}, {@code JcstressFutCore},
- * {@code JcstressRegistry},
+ * {@code JcstressRegistry}, {@code cogs.runtime.internal.JcstressWorkerPool},
  * {@code JcstressProcessCore}) inside {@code mvn verify}, and fails if any outcome marked FORBIDDEN
  * was observed, if any test ended in an error (VM crash, timeout, exception), or if a test that this
  * machine can schedule did not run.
@@ -65,7 +65,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class JcstressRunTest {
 
-    private static final String OUR_TESTS = "^cogs\\.runtime\\.Jcstress";
+    private static final String OUR_TESTS = "^cogs\\.runtime\\.(internal\\.)?Jcstress";
 
     /**
      * The one VM configuration of the default run: tiered compilation (so each fork runs the actors

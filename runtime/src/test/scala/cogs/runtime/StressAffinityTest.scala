@@ -31,16 +31,19 @@ import org.junit.jupiter.api.Test
 class StressAffinityTest {
   import StressAffinityTest._
 
-  private def runtime(affinity: Boolean, parallelism: Int): CogRuntime =
-    CogRuntime.withAffinity(affinity, CogRuntime.Settings.defaults.copy(parallelism = parallelism))
+  // Both executors: the fork-join pool and the runtime's own (cogs.scheduler.pool = own, WorkerPool).
+  private val Pools = List(CogRuntime.Settings.ForkJoin, CogRuntime.Settings.OwnPool)
+
+  private def runtime(affinity: Boolean, parallelism: Int, pool: String): CogRuntime =
+    CogRuntime.withAffinity(affinity, CogRuntime.Settings.defaults.copy(parallelism = parallelism, pool = pool))
 
   @Test def patternsMixedAtRandom(): Unit =
-    for (affinity <- List(false, true); parallelism <- List(4, 2, 1); seed <- 1 to 2)
-      mixed(affinity, parallelism, seed * 7919L + parallelism)
+    for (pool <- Pools; affinity <- List(false, true); parallelism <- List(4, 2, 1); seed <- 1 to 2)
+      mixed(affinity, parallelism, seed * 7919L + parallelism, pool)
 
-  private def mixed(affinity: Boolean, parallelism: Int, seed: Long): Unit = {
-    val what = s"affinity=$affinity, parallelism=$parallelism, seed=$seed"
-    val rt = runtime(affinity, parallelism)
+  private def mixed(affinity: Boolean, parallelism: Int, seed: Long, pool: String): Unit = {
+    val what = s"pool=$pool, affinity=$affinity, parallelism=$parallelism, seed=$seed"
+    val rt = runtime(affinity, parallelism, pool)
     try {
       val rnd = new scala.util.Random(seed)
       val pairs = 24
@@ -96,9 +99,9 @@ class StressAffinityTest {
    * thread within the grace time or the bound on hand-offs, not never.
    */
   @Test def aPairHandingOffForEverDoesNotStarveAThirdCog(): Unit =
-    for (affinity <- List(false, true); parallelism <- List(1, 2)) {
-      val what = s"affinity=$affinity, parallelism=$parallelism"
-      val rt = runtime(affinity, parallelism)
+    for (pool <- Pools; affinity <- List(false, true); parallelism <- List(1, 2)) {
+      val what = s"pool=$pool, affinity=$affinity, parallelism=$parallelism"
+      val rt = runtime(affinity, parallelism, pool)
       try {
         val stop = new AtomicBoolean
         val a = rt.spawn(new PingerImpl)
