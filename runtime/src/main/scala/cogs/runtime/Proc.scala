@@ -170,8 +170,22 @@ object Proc {
   private[runtime] object AwaitTime {
     private def fits(t: SimTime): Boolean = t.isWhole && t.numerator.bitLength <= 63
     def apply(min: SimTime, max: SimTime): AwaitTime =
-      if (fits(min) && fits(max)) new AwaitTime(min.numerator.longValue, max.numerator.longValue, null, null)
+      if (fits(min) && fits(max)) whole(min.numerator.longValue, max.numerator.longValue)
       else new AwaitTime(0L, 0L, min, max)
+
+    // The nodes of the whole durations used last, shared: a model waits the same few durations
+    // again and again, and a waiting process keeps its node (its guard) alive, so a node per
+    // wait was 40 of its bytes. Racy on purpose: a node's fields are final, so a thread that
+    // reads another's node from a slot sees it whole (JLS 17.5); a lost write costs a node.
+    private[this] val shared = new Array[AwaitTime](64)
+
+    /** The node of `await duration(min, max)` in whole units. */
+    def whole(min: Long, max: Long): AwaitTime = {
+      val i = java.lang.Long.hashCode(min * 31 + max) & (shared.length - 1)
+      val n = shared(i)
+      if ((n ne null) && n.minUnits == min && n.maxUnits == max) n
+      else { val m = new AwaitTime(min, max, null, null); shared(i) = m; m }
+    }
   }
   /** `duration(min, max)`: one node; it blocks the COG on a time future of the clock (rare: no batch path). */
   private[runtime] final class BlockTime(val min: SimTime, val max: SimTime) extends Node[Unit] { def tag = BLOCK_TIME }
@@ -229,6 +243,9 @@ object Proc {
 
   /** `awaitDuration(d, d)`. */
   def awaitDuration(d: SimTime): Proc[Unit] = awaitDuration(d, d)
+
+  /** [[awaitDuration]] in whole time units (no `SimTime` to build: what absc calls for `Int` durations). */
+  def awaitDuration(minUnits: Long, maxUnits: Long): Proc[Unit] = AwaitTime.whole(minUnits, maxUnits)
 
   /**
    * Timed ABS `duration(min, max)`: block this process's COG (nothing else of it runs, no thread

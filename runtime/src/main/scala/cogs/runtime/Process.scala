@@ -96,8 +96,13 @@ private[runtime] final class Process(
   private[runtime] def current_=(p: Proc[Any]): Unit = slot = p
   private[runtime] def takeEntry(): Active => Proc[Any] = { val e = slot.asInstanceOf[Active => Proc[Any]]; slot = null; e }
 
-  // The synchronous call stack: continuation frames, on the heap.
-  private[this] var stack: Array[AnyRef] = null
+  // The synchronous call stack: continuation frames, on the heap. While the process has never had
+  // two frames at once, `stack` is its one frame itself (or null), not an array: a process that
+  // waits under one frame (a method in frame form suspended in `await duration`, a `Proc` with one
+  // `map`) then costs no 48-byte array. The first time a second frame comes, the array is made
+  // and kept. A frame is never an Array[AnyRef] (frames are Proc nodes, continuations and
+  // Frame objects), so the type test tells the two apart.
+  private[this] var stack: AnyRef = null
   private[this] var sp: Int = 0
 
   private[runtime] def hasFrames: Boolean = sp > 0
@@ -105,14 +110,23 @@ private[runtime] final class Process(
   def depth: Int = sp
 
   private[runtime] def push(frame: AnyRef): Unit = {
-    var s = stack
-    // 8, not 4: a chain of frame-form methods suspended under a few levels of calls (Listing 5: six
-    // frames) or a Proc method with a few maps and binds fills 4 at once, and growing costs the
-    // first array and a copy (docs/runtime-design.md, "Step 4, continued").
-    if (s eq null) { s = new Array[AnyRef](8); stack = s }
-    else if (sp == s.length) { s = java.util.Arrays.copyOf(s, sp * 2); stack = s }
-    s(sp) = frame
-    sp += 1
+    stack match {
+      case a: Array[AnyRef] =>
+        var s = a
+        if (sp == s.length) { s = java.util.Arrays.copyOf(s, sp * 2); stack = s }
+        s(sp) = frame
+        sp += 1
+      case null => stack = frame; sp = 1
+      case one =>
+        // 8, not 4: a chain of frame-form methods suspended under a few levels of calls (Listing
+        // 5: six frames) or a Proc method with a few maps and binds fills 4 at once, and growing
+        // costs the first array and a copy (docs/runtime-design.md, "Step 4, continued").
+        val s = new Array[AnyRef](8)
+        s(0) = one
+        s(1) = frame
+        stack = s
+        sp = 2
+    }
   }
 
   /** The process failed: its computation and call stack are garbage (what `describe` needs is kept). */
@@ -123,29 +137,41 @@ private[runtime] final class Process(
   }
 
   private[runtime] def pop(): AnyRef = {
-    sp -= 1
-    val f = stack(sp)
-    stack(sp) = null
-    f
+    stack match {
+      case s: Array[AnyRef] =>
+        sp -= 1
+        val f = s(sp)
+        s(sp) = null
+        f
+      case one =>
+        stack = null
+        sp = 0
+        one
+    }
   }
 
   /** Frame code entered at stack depth `base` threw: the frames it linked on the way out are garbage. */
   private[runtime] def dropTo(base: Int): Unit =
-    while (sp > base) { sp -= 1; stack(sp) = null }
+    stack match {
+      case s: Array[AnyRef] => while (sp > base) { sp -= 1; s(sp) = null }
+      case _                => if (sp > base) { stack = null; sp = 0 }
+    }
 
   /**
    * Frame code entered at stack depth `base` returned [[Frame.Suspended]]: it pushed its frames
    * innermost first, on the way out; reversed, the innermost is on top, where the interpreter pops
    * it first. (A linked list built inside out, as the design first proposed, needs two more fields
    * on the process or the COG for the list's ends; the array is there anyway, and a segment is
-   * reversed once, in as many swaps as frames were pushed.)
+   * reversed once, in as many swaps as frames were pushed.) One frame alone needs no reversing.
    */
-  private[runtime] def reverseFrom(base: Int): Unit = {
-    var i = base
-    var j = sp - 1
-    val s = stack
-    while (i < j) { val t = s(i); s(i) = s(j); s(j) = t; i += 1; j -= 1 }
-  }
+  private[runtime] def reverseFrom(base: Int): Unit =
+    stack match {
+      case s: Array[AnyRef] =>
+        var i = base
+        var j = sp - 1
+        while (i < j) { val t = s(i); s(i) = s(j); s(j) = t; i += 1; j -= 1 }
+      case _ =>
+    }
 
   // ---------------------------------------------------------------- the frame form (for code generators, see Frame)
   // Called by methods in frame form while this process runs, on its COG's main task only. Each
@@ -389,13 +415,28 @@ private[runtime] object Process {
     // Set by the clock's advance (before its CAS out of PARKED), reset by the COG before the
     // process is handed to the clock; read by the COG (SimClock.wake says why nothing is lost).
     @volatile var timeUp: Boolean = false
-    var scheduleName: String = _
-    var deadline: SimTime = _
     var arrivedAt: SimTime = _
-    var raisedFrom: Fut.Failed = _
     // See Process.needsWakeTokens: the epoch whose await registered its wake tokens.
     var tokensEpoch: Int = -1
+    // The rarest fields (a recorded or replayed schedule, a deadline, a re-raised failure) one
+    // object further: every process of a timed runtime has this object, for its arrival time and
+    // its place in the clock, and with them here it was 64 bytes instead of 56.
+    private[this] var rare: Rare = null
+    private def rareForWrite: Rare = { var r = rare; if (r eq null) { r = new Rare; rare = r }; r }
+    def scheduleName: String = { val r = rare; if (r eq null) null else r.scheduleName }
+    def scheduleName_=(n: String): Unit = rareForWrite.scheduleName = n
+    def deadline: SimTime = { val r = rare; if (r eq null) null else r.deadline }
+    def deadline_=(t: SimTime): Unit = rareForWrite.deadline = t
+    def raisedFrom: Fut.Failed = { val r = rare; if (r eq null) null else r.raisedFrom }
+    def raisedFrom_=(f: Fut.Failed): Unit = rareForWrite.raisedFrom = f
   }
+
+  private final class Rare {
+    var scheduleName: String = _
+    var deadline: SimTime = _
+    var raisedFrom: Fut.Failed = _
+  }
+
 }
 
 /** Wakes a process for one await only: guards with several futures register one per future. */

@@ -345,19 +345,19 @@ private[runtime] final class SimClock(rt: CogRuntime) extends QuiescenceHook {
    * whole unit if a process waits for resources), without moving; null if nothing waits for time.
    * For a cluster clock, which advances every node to the smallest of these.
    */
-  private[runtime] def nextTarget: SimTime = {
-    lock.synchronized {
-      val unit = nextUnit
-      var target: SimTime =
-        if (xByMin eq null) { if (size == 0) null else time(maxs.a(0).tMax) }
-        else if (xByMax.isEmpty) null
-        else xByMax.peek().max
-      if (unit ne null) {
-        val boundary = now$.floor + SimTime.One
-        if ((target eq null) || boundary < target) target = boundary
-      }
-      target
+  private[runtime] def nextTarget: SimTime = lock.synchronized { target() }
+
+  /** [[nextTarget]], under `lock`. */
+  private def target(): SimTime = {
+    var at: SimTime =
+      if (xByMin eq null) { if (size == 0) null else time(maxs.a(0).tMax) }
+      else if (xByMax.isEmpty) null
+      else xByMax.peek().max
+    if (nextUnit ne null) {
+      val boundary = now$.floor + SimTime.One
+      if ((at eq null) || boundary < at) at = boundary
     }
+    at
   }
 
   /**
@@ -369,37 +369,11 @@ private[runtime] final class SimClock(rt: CogRuntime) extends QuiescenceHook {
    */
   private[runtime] def advanceTo(at: SimTime): Int = {
     val woken = new java.util.ArrayList[TimeSlot]
-    var unitFut: Fut[Unit] = null
-    lock.synchronized {
+    val unitFut = lock.synchronized {
       if (at < now$) throw new IllegalStateException(s"the cluster clock cannot go back from ${now$} to $at")
-      val unit = nextUnit
-      val before = now$
-      var moved = false
-      if (xByMin eq null) {
-        try {
-          scaleFor(at)
-          val target = units(at)
-          nowUnits = target
-          now$ = at
-          advances$ += 1
-          moved = true
-          while (size > 0 && mins.a(0).tMin <= target) woken.add(pollMin())
-        } catch { case _: ArithmeticException => goExact() } // before anything moved: on the exact path
-      }
-      if (xByMin ne null) {
-        if (!moved) { now$ = at; advances$ += 1 }
-        while (!xByMin.isEmpty && xByMin.peek().min <= at) {
-          val e = xByMin.poll()
-          e.woken = true
-          woken.add(e.slot)
-        }
-        while (!xByMax.isEmpty && xByMax.peek().woken) xByMax.poll()
-      }
-      if ((unit ne null) && at.floor > before.floor) { nextUnit = null; unitFut = unit }
+      reach(at, woken)
     }
-    wake(woken)
-    if (unitFut ne null) unitFut.resolve(())
-    rt.timeAdvanced()
+    reached(woken, unitFut)
     woken.size
   }
 
@@ -408,58 +382,55 @@ private[runtime] final class SimClock(rt: CogRuntime) extends QuiescenceHook {
     // Only the token holder advances (the class comment), so this list could be kept; it is one
     // small allocation per advance, against several per woken process before.
     val woken = new java.util.ArrayList[TimeSlot]
-    var unitFut: Fut[Unit] = null
-    lock.synchronized {
-      val unit = nextUnit
-      if (xByMin eq null) {
-        try {
-          if (size == 0 && (unit eq null)) return false
-          val t = nowUnits
-          var target = if (size == 0) Long.MaxValue else maxs.a(0).tMax
-          if (unit ne null) {
-            val boundary = Math.multiplyExact(Math.addExact(Math.floorDiv(t, den), 1L), den)
-            if (boundary < target) target = boundary
-          }
-          val at = time(target)
-          val lim = limit
-          if ((lim ne null) && at > lim) { limitReached = true; return false }
-          nowUnits = target
-          now$ = at
-          advances$ += 1
-          while (size > 0 && mins.a(0).tMin <= target) woken.add(pollMin())
-          if ((unit ne null) && Math.floorDiv(target, den) > Math.floorDiv(t, den)) { nextUnit = null; unitFut = unit }
-        } catch {
-          case _: ArithmeticException =>
-            // Only the unit boundary can overflow here, before anything moved: on the exact path.
-            goExact()
-        }
-      }
-      if (xByMin ne null) {
-        if (xByMax.isEmpty && (unit eq null)) return false
-        val t = now$
-        var target: SimTime = if (xByMax.isEmpty) null else xByMax.peek().max
-        if (unit ne null) {
-          val boundary = t.floor + SimTime.One
-          if ((target eq null) || boundary < target) target = boundary
-        }
-        val lim = limit
-        if ((lim ne null) && target > lim) { limitReached = true; return false }
-        now$ = target
-        advances$ += 1
-        while (!xByMin.isEmpty && xByMin.peek().min <= target) {
-          val e = xByMin.poll()
-          e.woken = true
-          woken.add(e.slot)
-        }
-        while (!xByMax.isEmpty && xByMax.peek().woken) xByMax.poll()
-        if ((unit ne null) && target.floor > t.floor) { nextUnit = null; unitFut = unit }
-      }
+    val unitFut = lock.synchronized {
+      val at = target()
+      if (at eq null) return false
+      val lim = limit
+      if ((lim ne null) && at > lim) { limitReached = true; return false }
+      reach(at, woken)
     }
-    // Outside the lock (a waiter may ask the clock again), inside the token.
+    reached(woken, unitFut)
+    true
+  }
+
+  /**
+   * The one way time moves, for [[advance]] and [[advanceTo]]: under `lock`, set the time to `at`
+   * (not before now), take into `woken` every waiter whose minimum it reaches, out of both heaps,
+   * and return the next unit's future if `at` passed a whole unit (null otherwise). A time that
+   * does not fit the long path moves the clock to the exact path first (nothing has moved then).
+   */
+  private def reach(at: SimTime, woken: java.util.ArrayList[TimeSlot]): Fut[Unit] = {
+    val before = now$
+    if (xByMin eq null) {
+      try {
+        scaleFor(at)
+        val target = units(at)
+        nowUnits = target
+        while (size > 0 && mins.a(0).tMin <= target) woken.add(pollMin())
+      } catch { case _: ArithmeticException => goExact() } // thrown before anything moved
+    }
+    if (xByMin ne null) {
+      while (!xByMin.isEmpty && xByMin.peek().min <= at) {
+        val e = xByMin.poll()
+        e.woken = true
+        woken.add(e.slot)
+      }
+      while (!xByMax.isEmpty && xByMax.peek().woken) xByMax.poll()
+    }
+    now$ = at
+    advances$ += 1
+    val unit = nextUnit
+    if ((unit ne null) && at.floor > before.floor) { nextUnit = null; unit } else null
+  }
+
+  /**
+   * After [[reach]], outside the lock (a waiter may ask the clock again) and inside the token (or
+   * the cluster's hold): wake what it took, then tell the runtime.
+   */
+  private def reached(woken: java.util.ArrayList[TimeSlot], unitFut: Fut[Unit]): Unit = {
     wake(woken)
     if (unitFut ne null) unitFut.resolve(())
     rt.timeAdvanced()
-    true
   }
 
   /**

@@ -30,7 +30,14 @@ object AbsTime {
   def duration(min: AbsRat, max: AbsRat): Proc[Unit] = Proc.duration(toSim(min), toSim(max))
 
   /** ABS `await duration(min, max)` alone: the process waits in the clock (no future). */
-  def awaitDuration(min: AbsRat, max: AbsRat): Proc[Unit] = Proc.awaitDuration(toSim(min), toSim(max))
+  def awaitDuration(min: AbsRat, max: AbsRat): Proc[Unit] = min match {
+    // Integer durations (nearly every model's): the runtime's shared node, no SimTime built.
+    case a: AbsInt if a.isLong => max match {
+      case b: AbsInt if b.isLong => Proc.awaitDuration(a.toLong, b.toLong)
+      case _                     => Proc.awaitDuration(toSim(min), toSim(max))
+    }
+    case _ => Proc.awaitDuration(toSim(min), toSim(max))
+  }
 
   /** ABS `await duration(min, max)` inside a guard (`g & duration(..)`): a future the clock resolves. */
   def timer(min: AbsRat, max: AbsRat): Fut[Unit] = Cogs.timer(toSim(min), toSim(max))
