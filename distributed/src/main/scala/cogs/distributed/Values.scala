@@ -341,8 +341,9 @@ private[distributed] object Values {
     def construct(args: Array[AnyRef], what: => String): AnyRef =
       try (ctor.invokeExact(args): AnyRef)
       catch {
-        case e: ClassCastException =>
-          throw new IllegalArgumentException(s"cannot read $what: the fields read do not fit the constructor of ${cls.getName} (${e.getMessage})", e)
+        // A field of the wrong class, null for a primitive, or the constructor's own check.
+        case e: RuntimeException =>
+          throw new IllegalArgumentException(s"cannot read $what: the fields read do not fit the constructor of ${cls.getName} ($e)", e)
       }
   }
 

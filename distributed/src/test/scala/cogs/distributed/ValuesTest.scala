@@ -99,6 +99,9 @@ class ValuesTest {
     // A class that is neither ABS data nor Wire is never made from a block.
     val name = "java.lang.Thread".getBytes("UTF-8")
     fails(Array[Byte](1, 1, 17, 0, name.length.toByte) ++ name, "may not travel")
+    // ABS data whose fields do not fit its constructor: Time(Rat) given a String.
+    val time = "cogs.absc.lib.Time".getBytes("UTF-8")
+    fails(Array[Byte](1, 1, 17, 0, time.length.toByte) ++ time ++ Array[Byte](11, 1, 'x'), "do not fit the constructor of cogs.absc.lib.Time")
     val missing = "absmodel.NoSuchType".getBytes("UTF-8")
     fails(Array[Byte](1, 1, 17, 0, missing.length.toByte) ++ missing, "not on this node's class path")
   }
