@@ -66,7 +66,7 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
     case Reply(id, value) =>
       node.answered(from, id) match {
         case Node.Pending.Call(p, what) =>
-          try p.success(decode(node, value, s"the result of $what"))
+          try p.success(node.values.decodeOne(value, s"the result of $what"))
           catch { case e: RuntimeException => p.failure(e) }
         case _ =>
       }
@@ -95,7 +95,7 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
     try {
       val f = node.factory(c.factory)
       if (f eq null) throw new NoSuchElementException(s"node ${node.address} has no factory named '${c.factory}' (registered: ${node.factoryNames})")
-      val args = c.args.zipWithIndex.map { case (p, i) => decode(node, p, s"argument ${i + 1} of $what") }
+      val args = node.values.decodeArgs(c.args, argument(what)).toVector
       val obj = f(args)
       if (obj eq null) throw new IllegalStateException(s"the factory '${c.factory}' returned null")
       val id = node.nextObjectId()
@@ -106,16 +106,10 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
     }
   }
 
-  private def decodeArgs(ps: Vector[Payload], what: String): Array[AnyRef] = {
-    val args = new Array[AnyRef](ps.size)
-    var i = 0
-    while (i < args.length) {
-      val k = i
-      args(i) = decode(node, ps(i), s"argument ${k + 1} of $what").asInstanceOf[AnyRef]
-      i += 1
-    }
-    args
-  }
+  private def decodeArgs(block: Array[Byte], what: String): Array[AnyRef] = node.values.decodeArgs(block, argument(what))
+
+  // Argument i (from 0) of a call, or all of them (-1), as an error names them.
+  private def argument(what: String): Int => String = i => if (i < 0) s"the arguments of $what" else s"argument ${i + 1} of $what"
 
   /**
    * A one-way call: queued into the object's COG as a local `Cogs.tell` (in arrival order, like
@@ -173,12 +167,12 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
       case Success(v) =>
         val msg =
           try {
-            val p = encode(node.serialization, v, s"the result of $what on node ${node.address}")
+            val p = node.values.encodeOne(v, s"the result of $what on node ${node.address}")
             // Artery would drop a reply larger than a frame (logging it only) and the caller would
             // wait until this node is lost: fail the call instead.
-            if (size(Vector(p)) > node.maxPayload)
+            if (p.length > node.maxPayload)
               Failed(c.id, classOf[IllegalStateException].getName,
-                s"the result of $what is ${p.bytes.length} bytes serialised, more than a frame holds (pekko.remote.artery.advanced.maximum-frame-size)", None)
+                s"the result of $what is ${p.length} bytes serialised, more than a frame holds (pekko.remote.artery.advanced.maximum-frame-size)", None)
             else Reply(c.id, p)
           } catch { case e: RuntimeException => failed(node, c.id, e) }
         node.answer(replyTo, msg)
@@ -204,7 +198,7 @@ private[distributed] object Endpoint {
       try {
         val s = node.serialization.findSerializerFor(e)
         if (s.isInstanceOf[org.apache.pekko.serialization.DisabledJavaSerializer] || s.isInstanceOf[org.apache.pekko.serialization.JavaSerializer]) None
-        else Some(Protocol.encode(node.serialization, e, "the exception")).filter(p => Protocol.size(Vector(p)) <= node.maxPayload / 2)
+        else Some(node.values.encodeOne(e, "the exception")).filter(_.length <= node.maxPayload / 2)
       } catch { case _: Exception => None } // not serialisable after all: it travels as text
     Protocol.Failed(id, e.getClass.getName, if (m.length <= 8000) m else m.take(8000) + "... (truncated)", error)
   }
@@ -215,10 +209,10 @@ private[distributed] object Endpoint {
    * suppressed [[RemoteCallException]] where the exception allows that), else a
    * [[RemoteCallException]] with its class and message as text.
    */
-  private def remoteFailure(node: Node, from: String, call: String, cls: String, msg: String, error: Option[Protocol.Payload]): Throwable = {
+  private def remoteFailure(node: Node, from: String, call: String, cls: String, msg: String, error: Option[Array[Byte]]): Throwable = {
     val text = new RemoteCallException(from, call, cls, msg)
     error.flatMap { p =>
-      try Some(Protocol.decode(node, p, s"the exception of $call")) catch { case _: RuntimeException => None }
+      try Some(node.values.decodeOne(p, s"the exception of $call")) catch { case _: RuntimeException => None }
     } match {
       case Some(t: Throwable) => t.addSuppressed(text); t
       case _ => text

@@ -43,6 +43,8 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, private
   val system: ActorSystem = startSystem(dc.getString("system-name"), config, () => if (ownsRuntime) runtime.close())
   private[distributed] val cluster: Cluster = Cluster(system)
   private[distributed] val serialization: Serialization = SerializationExtension(system)
+  /** The codecs of the values of this node's calls and answers. */
+  private[distributed] val values: Values = new Values(this)
 
   private[this] val factories = new ConcurrentHashMap[String, Seq[Any] => ActiveObject]
   private[distributed] val objects = new ConcurrentHashMap[java.lang.Long, ActiveObject]
@@ -231,17 +233,17 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, private
   private[distributed] def pendingCalls: Int = peers.values().asScala.map(_.pending.size).sum
 
   /** The arguments serialised, or null after failing `promise` with the reason. */
-  private def encodeAll(args: Seq[Any], what: String, on: Address, promise: Promise[_]): Vector[Payload] =
+  private def encodeAll(args: Seq[Any], what: String, on: Address, promise: Promise[_]): Array[Byte] =
     try encodeArgs(args, what, on)
     catch {
       case e: RuntimeException => promise.failure(e); null
     }
 
-  private def encodeArgs(args: Seq[Any], what: String, on: Address): Vector[Payload] = {
-    val v = args.iterator.zipWithIndex.map { case (a, i) => encode(serialization, a, s"argument ${i + 1} of $what for node $on") }.toVector
-    if (size(v) > maxPayload)
+  private def encodeArgs(args: Seq[Any], what: String, on: Address): Array[Byte] = {
+    val v = values.encodeArgs(args, i => s"argument ${i + 1} of $what for node $on")
+    if (v.length > maxPayload)
       throw new IllegalArgumentException(
-        s"the arguments of $what are ${size(v)} bytes serialised, more than a frame holds (pekko.remote.artery.advanced.maximum-frame-size)")
+        s"the arguments of $what are ${v.length} bytes serialised, more than a frame holds (pekko.remote.artery.advanced.maximum-frame-size)")
     v
   }
 

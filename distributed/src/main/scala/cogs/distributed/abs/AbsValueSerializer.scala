@@ -64,14 +64,24 @@ private[distributed] final class AbsValueSerializer(system: ExtendedActorSystem)
   }
 }
 
-private object AbsValueSerializer {
-  private val patterns = ObjectInputFilter.Config.createFilter(
+private[distributed] object AbsValueSerializer {
+  /**
+   * The class loader of the model run by the node of `system` (its AbsPlacement's), or null if
+   * the node runs no ABS model (or has not registered it yet): where [[cogs.distributed.Values]]
+   * finds the model's data classes named in a block.
+   */
+  private[distributed] def modelLoader(system: org.apache.pekko.actor.ActorSystem): ClassLoader = {
+    val f = AbsPlacement.registry.get(system)
+    if ((f eq null) || !f.isDone || f.isCompletedExceptionally) null else f.join().loader
+  }
+
+  private[this] val patterns = ObjectInputFilter.Config.createFilter(
     "cogs.absc.lib.*;cogs.distributed.abs.RefToken;absmodel.**;scala.**;java.lang.*;java.math.*;!*")
   // The rejected class goes into the exception's `classname` (the JDK's message does not name it).
   // The JDK also filters what resolveObject returns: the proxy or the local object of a reference
   // (neither is Serializable, so neither can come out of the stream itself; a proxy class in the
   // stream would need its handler read, and RemoteObject is not Serializable).
-  val Filter: ObjectInputFilter = (info: ObjectInputFilter.FilterInfo) => {
+  private[abs] val Filter: ObjectInputFilter = (info: ObjectInputFilter.FilterInfo) => {
     val c = info.serialClass
     val s =
       if ((c ne null) && (java.lang.reflect.Proxy.isProxyClass(c) || classOf[cogs.runtime.ActiveObject].isAssignableFrom(c)))

@@ -26,7 +26,7 @@ import scala.concurrent.duration._
  *
  * Run under the launcher, which starts the N JVMs (node 0 coordinates, through Cogs remote calls
  * to a control object on every node, a few per second):
- * `Launcher N cogs.distributed.bench.BigBang big|bang [--rounds R] [--burst B] [--order cp|pc] [--prime N] [WARMUP_S WINDOWS]`.
+ * `Launcher N cogs.distributed.bench.BigBang big|bang [--rounds R] [--burst B] [--order SEQ of c|p] [--prime N] [WARMUP_S WINDOWS]`.
  * Timed (default): pongs per second in one-second windows after a warm-up, Cogs then Pekko
  * (`--order pc`: Pekko first); `--prime N` first runs each unmeasured until N pongs (JIT warm-up).
  * `--rounds R`: every sender does exactly R rounds; node 0 checks that the pongs counted are
@@ -127,7 +127,7 @@ object BigBang {
   }
 
   private def usage(): Nothing = {
-    System.err.println("usage: Launcher N cogs.distributed.bench.BigBang big|bang [--rounds R] [--burst B] [--order cp|pc] [--prime N] [WARMUP_S WINDOWS]")
+    System.err.println("usage: Launcher N cogs.distributed.bench.BigBang big|bang [--rounds R] [--burst B] [--order SEQ of c|p] [--prime N] [WARMUP_S WINDOWS]")
     System.exit(2); throw new IllegalStateException
   }
 
@@ -147,8 +147,9 @@ object BigBang {
       case "--rounds" :: r :: t => rounds = r.toInt; args = t
       case "--burst" :: b :: t  => burst = b.toInt; args = t
       case "--order" :: o :: t  =>
-        if (o != "cp" && o != "pc") usage()
-        order = if (o == "cp") Seq("cogs", "pekko") else Seq("pekko", "cogs"); args = t
+        // c for Cogs, p for Pekko, in the order given (a profile of one side: `c` or `p`).
+        if (o.isEmpty || o.exists(ch => ch != 'c' && ch != 'p')) usage()
+        order = o.map(ch => if (ch == 'c') "cogs" else "pekko"); args = t
       case "--prime" :: n :: t  => prime = n.toLong; args = t
       case x :: t               => rest :+= x; args = t
       case Nil                  =>
