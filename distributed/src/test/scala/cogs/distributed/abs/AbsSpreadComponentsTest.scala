@@ -98,8 +98,8 @@ class AbsSpreadComponentsTest {
         |{ Bool testresult = False; DC d = new DeploymentComponent("d", map[]); [DC: d] Loop l = new LoopImpl(); await l!spin(); testresult = True; }
         |""".stripMargin)
     // A time-out far above what a test needs: starting and joining two nodes takes over a minute at load 20.
-    val (status, out, err) = absc("test", "--nodes", "local:2", "--cluster-clock", "--spread-components", "--timeout", "300",
-      (passing :+ wrong.toString): _*)
+    val (status, out, err) = absc("test", (List("--nodes", "local:2", "--cluster-clock", "--spread-components", "--timeout", "300") ++
+      passing :+ wrong.toString): _*)
     val report = s"stdout:\n$out\nstderr:\n$err"
     assertEquals(1, status, report)
     assertEquals(passing.map(p => s"PASS $p") ++ List(s"FAIL $wrong: testresult is False", "3 passed, 1 failed"),
