@@ -88,7 +88,7 @@ class AbsSpreadComponentsTest {
       .map(n => resource(s"timed-tests/$n.abs"))
     val costs = Files.readString(Paths.get(passing.head), UTF_8)
     val wrong = work.resolve("WrongCosts.abs")
-    Files.writeString(wrong, costs.replace("tf == 2 &&", "tf == 3 &&"))
+    Files.writeString(wrong, costs.replace("tf == 1 &&", "tf == 2 &&"))
     assertNotEquals(costs, Files.readString(wrong, UTF_8))
     val hangs = work.resolve("Hangs.abs")
     Files.writeString(hangs,
@@ -105,7 +105,7 @@ class AbsSpreadComponentsTest {
     assertEquals(passing.map(p => s"PASS $p") ++ List(s"FAIL $wrong: testresult is False", "3 passed, 1 failed"),
       out.linesIterator.toList, report)
     // The nodes' own lines went to stderr, each prefixed with its node.
-    assertTrue(err.linesIterator.exists(_.startsWith("[main] costs ended at 2, 10, 4; the split at 14; now 14")), report)
+    assertTrue(err.linesIterator.exists(_.startsWith("[main] costs ended at 1, 9, 3; the split at 12; now 12")), report)
     // The clock runs on for ever: --timeout stops both nodes, and absc says so.
     val (hStatus, hOut, hErr) = absc("test", "--nodes", "local:2", "--cluster-clock", "--spread-components", "--timeout", "20", hangs.toString)
     val hReport = s"stdout:\n$hOut\nstderr:\n$hErr"
