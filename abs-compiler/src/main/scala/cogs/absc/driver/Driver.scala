@@ -120,6 +120,24 @@ final class Driver(backend: Backend, err: PrintStream, verbose: Boolean, fork: O
       timeoutMillis: Long): Int =
     new TestRunner(this.cache, runner, reporter).test(files, out, cache, keepGenerated, timeoutMillis)
 
+  /** `absc test --nodes local:N`: each test's nodes as JVMs (see [[TestRunner.testOnNodes]]). */
+  private[driver] def testOnNodes(files: List[SourceFile], out: PrintStream, cache: CachePolicy, keepGenerated: Option[Path],
+      timeoutMillis: Long, plan: Nodes.Plan, javaOptions: List[String]): Int =
+    Nodes.distributedClassPath match {
+      case Left(why) => err.println(s"absc: $why"); Exit.Compile
+      case Right(distributed) =>
+        new TestRunner(this.cache, runner, reporter).testOnNodes(files, out, cache, keepGenerated, timeoutMillis) { (built, resultFile) =>
+          built.program.mainObject match {
+            case None => Left("the program has no main block")
+            case Some(mainObject) =>
+              val classPath = (built.program.classes.toAbsolutePath.toString :: config.extraClassPath.map(_.toString)) ++ distributed
+              Right(Nodes.run(plan, classPath, mainObject, config.commandLine(Array.empty),
+                config.properties :+ (ProgramRunner.TestResultFileProperty -> resultFile.toString), javaOptions, err,
+                timeoutMillis, outputToErr = true))
+          }
+        }
+    }
+
   /** The launcher's index for the next run of these sources (see [[FastRun]]); never fails the run. */
   private def recordFastPath(built: Built, sources: List[SourceFile]): Unit =
     for (req <- fastRequest; root <- built.cacheRoot) {

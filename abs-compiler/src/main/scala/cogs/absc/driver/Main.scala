@@ -274,6 +274,13 @@ private[driver] final class NodeOptions {
   var deploy: java.util.List[String] = _
   @Opt(names = Array(T.ClusterClock), description = Array(T.ClusterClockHelp))
   var clusterClock: Boolean = false
+  @Opt(names = Array(T.SpreadComponents), description = Array(T.SpreadComponentsHelp))
+  var spreadComponents: Boolean = false
+
+  /** The plan these options ask for (see [[Nodes.plan]]). */
+  def plan: Either[String, Option[Nodes.Plan]] =
+    Nodes.plan(Option(nodes), Option(node), Option(config), Option(deploy).map(_.asScala.toList).getOrElse(Nil),
+      clusterClock, spreadComponents)
 }
 
 /** `--monitor`, for the commands that can build a monitored program. */
@@ -507,8 +514,7 @@ private[driver] final class RunCommand(ctx: Main.Context) extends AbscCommand(ct
   }
 
   def call(): Integer = {
-    val plan = Nodes.plan(Option(cluster.nodes), Option(cluster.node), Option(cluster.config),
-      Option(cluster.deploy).map(_.asScala.toList).getOrElse(Nil), cluster.clusterClock) match {
+    val plan = cluster.plan match {
       case Left(why) => throw new CommandLine.ParameterException(spec.commandLine, why)
       case Right(p) => p
     }
@@ -662,6 +668,7 @@ private[driver] final class TestCommand(ctx: Main.Context) extends AbscCommand(c
   @Opt(names = Array("--timeout"), paramLabel = "SECONDS", defaultValue = "0",
     description = Array("Fail a test still running after SECONDS (0: no limit; the default)."))
   var timeoutSeconds: Double = 0
+  @Mixin var cluster: NodeOptions = _
 
   // One file: build it in a compiler JVM (as `run` does). Several: in this JVM, where scalac warms up.
   override protected def driver: Driver = {
@@ -673,8 +680,20 @@ private[driver] final class TestCommand(ctx: Main.Context) extends AbscCommand(c
   def call(): Integer = {
     noProgramArgs()
     if (timeoutSeconds < 0) throw new CommandLine.ParameterException(spec.commandLine, "--timeout must be 0 or more")
+    val plan = cluster.plan match {
+      case Left(why) => throw new CommandLine.ParameterException(spec.commandLine, why)
+      case Right(Some(_: Nodes.One)) => throw new CommandLine.ParameterException(spec.commandLine,
+        "absc test runs a test's nodes on this machine only: use --nodes local:N (--node is for absc run)")
+      case Right(p) => p
+    }
     withSources { sources =>
-      driver.test(sources, ctx.out, build.policy(ctx.env), Option(build.keepGenerated), (timeoutSeconds * 1000).toLong)
+      plan match {
+        case Some(p) =>
+          val javaOptions = ctx.env("JAVA_OPTS").toList.flatMap(_.trim.split("\\s+")).filter(_.nonEmpty)
+          driver.testOnNodes(sources, ctx.out, build.policy(ctx.env), Option(build.keepGenerated), (timeoutSeconds * 1000).toLong, p, javaOptions)
+        case None =>
+          driver.test(sources, ctx.out, build.policy(ctx.env), Option(build.keepGenerated), (timeoutSeconds * 1000).toLong)
+      }
     }
   }
 }

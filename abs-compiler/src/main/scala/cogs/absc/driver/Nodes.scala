@@ -30,6 +30,8 @@ private[driver] object Nodes {
   final val ClusterClockKey = "cogs.distributed.cluster-clock"
   /** `--node`'s addresses: node name to "host:port" (read here only; the nodes get Pekko's settings). */
   private final val NodesKey = "cogs.distributed.nodes"
+  /** `--spread-components`: the nodes, in turn, of the components no mapping names (cogs.absc.run.RemotePlacement.SpreadKey). */
+  final val SpreadKey = "cogs.distributed.spread-components"
 
   /** What the command line asks for, checked. */
   sealed trait Plan {
@@ -37,24 +39,42 @@ private[driver] object Nodes {
     def config: Option[Path]
     /** `--cluster-clock`: every node this absc starts gets [[ClusterClockKey]] on. */
     def clusterClock: Boolean
+    /** `--spread-components`: every node, in the order unmapped components go to them (empty: not asked). */
+    def spreadOrder: List[String]
   }
   /** `--nodes local:N`: main and n1..n(N-1) on loopback, free ports. */
   final case class Local(count: Int, deployment: Map[String, String], config: Option[Path], systemName: String,
-      clusterClock: Boolean = false) extends Plan {
+      clusterClock: Boolean = false, spread: Boolean = false) extends Plan {
     def names: List[String] = MainNode :: (1 until count).map(i => s"n$i").toList
+    def spreadOrder: List[String] = if (spread) Nodes.spreadOrder(names) else Nil
   }
   /** `--node NAME --config FILE`: one node of a cluster whose addresses FILE gives. */
   final case class One(name: String, deployment: Map[String, String], config: Option[Path], systemName: String,
-      addresses: Map[String, (String, Int)], clusterClock: Boolean = false) extends Plan
+      addresses: Map[String, (String, Int)], clusterClock: Boolean = false, spread: Boolean = false) extends Plan {
+    def spreadOrder: List[String] = if (spread) Nodes.spreadOrder(addresses.keys.toList) else Nil
+  }
+
+  /**
+   * The order in which `--spread-components` hands unmapped components to nodes: the serving
+   * nodes by name (n1, n2, .. numerically), then `main`. The first component goes to a serving
+   * node so that a model with one component does leave the main node (the main block's own COG is
+   * on main already), and with two nodes the components alternate n1, main, n1, ...
+   */
+  def spreadOrder(names: List[String]): List[String] = {
+    def key(n: String) = if (n.matches("n[0-9]{1,9}")) (0, n.drop(1).toInt, n) else (1, 0, n)
+    names.filter(_ != MainNode).sortBy(key) :+ MainNode
+  }
 
   /**
    * The plan of `--nodes` / `--node`, `--config`, `--deploy` (None when neither `--nodes` nor
    * `--node` is given), or why the options are wrong, in one paragraph.
    */
   def plan(nodes: Option[String], node: Option[String], config: Option[String], deploy: List[String],
-      clusterClock: Boolean = false): Either[String, Option[Plan]] =
+      clusterClock: Boolean = false, spread: Boolean = false): Either[String, Option[Plan]] =
     if (nodes.isEmpty && node.isEmpty) {
-      if (clusterClock) Left("--cluster-clock is one simulated clock for the nodes of --nodes or --node: give one of them " +
+      if (spread) Left("--spread-components spreads the deployment components over the nodes of --nodes or --node: give one of them " +
+        "(e.g. --nodes local:2 --spread-components)")
+      else if (clusterClock) Left("--cluster-clock is one simulated clock for the nodes of --nodes or --node: give one of them " +
         "(a run in one JVM has one clock already: leave --cluster-clock out)")
       else if (config.isDefined) Left("--config is the cluster's configuration of --nodes or --node: give one of them")
       else if (deploy.nonEmpty) Left("--deploy maps deployment components to the nodes of --nodes or --node: give one of them")
@@ -83,9 +103,9 @@ private[driver] object Nodes {
         }
       }
       deployment = fromFile ++ given
-      _ <- if (deployment.nonEmpty) Right(())
-           else Left("no deployment component is mapped to a node: give --deploy COMPONENT=NODE (e.g. --deploy Right=n1) " +
-             s"or $DeploymentKey { .. } in the --config file (without a mapping the model runs in one JVM: use plain 'absc run')")
+      _ <- if (deployment.nonEmpty || spread) Right(())
+           else Left("no deployment component is mapped to a node: give --deploy COMPONENT=NODE (e.g. --deploy Right=n1), " +
+             s"$DeploymentKey { .. } in the --config file, or --spread-components (without a mapping the model runs in one JVM: use plain 'absc run')")
       _ <- deployment.keys.find(_.contains('.')) match {
         case Some(dc) => Left(s"the deployment component '$dc' has a '.' in its name, which a node's configuration cannot carry")
         case None => Right(())
@@ -97,8 +117,8 @@ private[driver] object Nodes {
         case _ => Left("unreachable")
       }
     } yield Some(plan match {
-      case l: Local => l.copy(clusterClock = clusterClock)
-      case o: One => o.copy(clusterClock = clusterClock)
+      case l: Local => l.copy(clusterClock = clusterClock, spread = spread)
+      case o: One => o.copy(clusterClock = clusterClock, spread = spread)
     })
 
   private def local(spec: String, deployment: Map[String, String], file: Option[Path], systemName: String): Either[String, Plan] = {
@@ -182,15 +202,18 @@ private[driver] object Nodes {
    * `--` and the program's arguments: `RunConfig.commandLine`). Returns the exit status of the main program (of the one node, with `--node`).
    */
   def run(plan: Plan, classPath: List[String], mainObject: String, args: Array[String], properties: List[(String, String)],
-      javaOptions: List[String], err: PrintStream): Int = {
+      javaOptions: List[String], err: PrintStream, timeoutMillis: Long = 0L, outputToErr: Boolean = false): Int = {
     // Out's standard output registers a shutdown hook when first used, which absc's main does after
     // the run: first used during a shutdown (Ctrl-C), that would throw.
     cogs.absc.lib.Out.flush()
-    runPlan(plan, classPath, mainObject, args, properties, javaOptions, err)
+    runPlan(plan, classPath, mainObject, args, properties, javaOptions, err, timeoutMillis, outputToErr)
   }
 
+  /** What [[run]] returns when `timeoutMillis` passed before the main node ended (every node is then stopped). */
+  final val TimedOut = -1
+
   private def runPlan(plan: Plan, classPath: List[String], mainObject: String, args: Array[String], properties: List[(String, String)],
-      javaOptions: List[String], err: PrintStream): Int = plan match {
+      javaOptions: List[String], err: PrintStream, timeoutMillis: Long, outputToErr: Boolean): Int = plan match {
     case p: One =>
       val (host, port) = p.addresses(p.name)
       val (mh, mp) = p.addresses(MainNode)
@@ -207,18 +230,22 @@ private[driver] object Nodes {
         val started = List.newBuilder[Child]
         // The main node first: the seed, which the others join.
         val m = start(MainNode, mainObject, args, classPath,
-          properties ++ nodeProperties(p, MainNode, "127.0.0.1", ports.head, seed), javaOptions, inherit = true)
+          properties ++ nodeProperties(p, MainNode, "127.0.0.1", ports.head, seed), javaOptions, inherit = !outputToErr)
+        // `absc test`: stdout is the PASS/FAIL lines only, every node's output goes to stderr, prefixed.
+        if (outputToErr) m.pump(err, err)
         started += m
         val s = p.names.tail.zip(ports.tail).map { case (name, port) =>
           val c = start(name, ServeModel, Array.empty, classPath,
             properties ++ nodeProperties(p, name, "127.0.0.1", port, seed), javaOptions, inherit = false)
-          c.pump(System.out, System.err)
+          c.pump(if (outputToErr) err else System.out, if (outputToErr) err else System.err)
           c
         }
         (m, s)
       }
       withCleanUp(mainJvm :: serving) { stopping =>
-        supervise(mainJvm, serving, err, stopping)
+        val status = supervise(mainJvm, serving, err, stopping, timeoutMillis)
+        if (outputToErr) mainJvm.drain()
+        status
       }
   }
 
@@ -233,6 +260,7 @@ private[driver] object Nodes {
       "pekko.cluster.seed-nodes.0" -> seed) ++
       // Only when asked: without the option a --config FILE's own setting holds (a system property would override it).
       (if (plan.clusterClock) List(ClusterClockKey -> "on") else Nil) ++
+      (if (plan.spreadOrder.nonEmpty) List(SpreadKey -> plan.spreadOrder.mkString(",")) else Nil) ++
       plan.deployment.toList.sorted.map { case (dc, n) => s"$DeploymentKey.$dc" -> n }
 
   /** A node's JVM. */
@@ -287,11 +315,20 @@ private[driver] object Nodes {
    * After the main node, the serving nodes get a bounded time to see it leave and end by
    * themselves (status 0); with a main node killed by a signal they are stopped at once.
    */
-  private def supervise(main: Child, serving: List[Child], err: PrintStream, stopping: AtomicBoolean): Int = {
+  private def supervise(main: Child, serving: List[Child], err: PrintStream, stopping: AtomicBoolean, timeoutMillis: Long): Int = {
     var running = serving
     var failed: Option[Child] = None
+    val deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis)
     while (main.process.isAlive && failed.isEmpty) {
-      CompletableFuture.anyOf((main.exited :: running.map(_.exited)): _*).get()
+      val any = CompletableFuture.anyOf((main.exited :: running.map(_.exited)): _*)
+      if (timeoutMillis <= 0) any.get()
+      else try any.get(math.max(1L, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)
+      catch {
+        case _: java.util.concurrent.TimeoutException =>
+          err.println(s"absc: the run did not end within ${timeoutMillis / 1000.0} s; every node is stopped")
+          stop(main :: running)
+          return TimedOut
+      }
       val (ended, alive) = running.partition(!_.process.isAlive)
       running = alive
       // Status 0 is a serving node that saw the main node leave: its main program is ending.

@@ -82,6 +82,28 @@ class CommandLineTest {
     assertTrue(help.contains("--cluster-clock With --nodes or --node: one simulated clock for all the model's nodes"), help)
   }
 
+  /** `--spread-components` without nodes is a usage error for run and test alike; test refuses --node. */
+  @Test def spreadComponentsWithoutNodesIsAUsageError(): Unit = {
+    val dir = tempDir("absc-cli")
+    val f = absFile(dir, "hello")
+    for (cmd <- List("run", "test")) {
+      val r = absc(backend, cmd, "--spread-components", f)
+      assertEquals(2, r.status, cmd)
+      assertEquals("absc: --spread-components spreads the deployment components over the nodes of --nodes or --node: give one of them " +
+        s"(e.g. --nodes local:2 --spread-components)\nabsc: see 'absc $cmd --help' for the usage\n", r.err)
+      assertEquals("", r.out)
+    }
+    val conf = dir.resolve("cluster.conf")
+    java.nio.file.Files.writeString(conf, """cogs.distributed { nodes { main = "127.0.0.1:1", n1 = "127.0.0.1:2" } }""")
+    val one = absc(backend, "test", "--node", "n1", "--config", conf.toString, "--spread-components", f)
+    assertEquals(2, one.status)
+    assertTrue(one.err.startsWith("absc: absc test runs a test's nodes on this machine only: use --nodes local:N"), one.err)
+    val help = absc(backend, "run", "--help").out.replaceAll("\\s+", " ")
+    assertTrue(help.contains("--spread-components With --nodes or --node: every deployment component that --deploy and --config do not map"), help)
+    val testHelp = absc(backend, "test", "--help").out.replaceAll("\\s+", " ")
+    assertTrue(testHelp.contains("--spread-components") && testHelp.contains("--cluster-clock") && testHelp.contains("--nodes=local:N"), testHelp)
+  }
+
   /** The usage line of every command names every one of its options; run's ends with the program's arguments. */
   @Test def usageLinesAreComplete(): Unit = {
     val cl = Main.commandLine(new Main.Context(System.out, System.err, backend, _ => None, Array.empty, false))

@@ -112,4 +112,42 @@ class NodesPlanTest {
       case other => fail(s"$other")
     }
   }
+
+  /**
+   * `--spread-components`: only with nodes; it stands in for a mapping (none needed), and every
+   * node gets the same order, serving nodes first (numerically), main last.
+   */
+  @Test def spreadComponentsGoesToEveryNodeInOneOrder(): Unit = {
+    assertEquals("--spread-components spreads the deployment components over the nodes of --nodes or --node: give one of them " +
+      "(e.g. --nodes local:2 --spread-components)",
+      Nodes.plan(None, None, None, Nil, spread = true).left.getOrElse(fail("expected an error")))
+    assertTrue(Nodes.plan(Some("local:2"), None, None, Nil).left.exists(_.contains("or --spread-components")))
+    def property(p: Nodes.Plan, name: String): Option[String] =
+      Nodes.nodeProperties(p, name, "127.0.0.1", 25520, "pekko://cogs@127.0.0.1:25520").toMap.get(Nodes.SpreadKey)
+    Nodes.plan(Some("local:2"), None, None, Nil, clusterClock = true, spread = true) match {
+      case Right(Some(p: Nodes.Local)) =>
+        assertEquals(List("n1", "main"), p.spreadOrder)
+        assertTrue(p.deployment.isEmpty)
+        for (n <- p.names) assertEquals(Some("n1,main"), property(p, n), n)
+      case other => fail(s"$other")
+    }
+    // n10 after n2: by number, not by text.
+    Nodes.plan(Some("local:11"), None, None, List("R=n3"), spread = true) match {
+      case Right(Some(p: Nodes.Local)) =>
+        assertEquals((1 to 10).map(i => s"n$i").toList :+ "main", p.spreadOrder)
+        assertEquals(Map("R" -> "n3"), p.deployment)
+      case other => fail(s"$other")
+    }
+    Nodes.plan(Some("local:2"), None, None, List("R=n1")) match {
+      case Right(Some(p: Nodes.Local)) => for (n <- p.names) assertEquals(None, property(p, n), n)
+      case other => fail(s"$other")
+    }
+    val f = conf("""cogs.distributed { nodes { main = "h:1", n1 = "h:2", edge = "h:3" } }""")
+    Nodes.plan(None, Some("edge"), Some(f), Nil, spread = true) match {
+      case Right(Some(p: Nodes.One)) =>
+        assertEquals(List("n1", "edge", "main"), p.spreadOrder)
+        assertEquals(Some("n1,edge,main"), property(p, "edge"))
+      case other => fail(s"$other")
+    }
+  }
 }

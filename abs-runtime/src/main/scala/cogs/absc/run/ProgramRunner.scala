@@ -738,10 +738,23 @@ object ProgramRunner {
     else {
       flushOutput()
       System.err.flush()
+      writeTestResult(outcome)
       if (outcome.status != ExitOk) System.exit(outcome.status)
       // Status 0: return from main normally; the runtime's threads are daemons.
     }
   }
+
+  /**
+   * The system property by which `absc test --nodes` learns a test's `testresult` from the main
+   * node's JVM: the file it names gets `True` or `False` when the main block declares one and the
+   * program ended normally (nothing otherwise, so a missing file is a failed or cut-off run).
+   */
+  private[absc] final val TestResultFileProperty = "cogs.absc.testresult-file"
+
+  private def writeTestResult(outcome: Outcome): Unit =
+    for (f <- Option(System.getProperty(TestResultFileProperty)); r <- outcome.testResult if outcome.status == ExitOk)
+      try java.nio.file.Files.writeString(java.nio.file.Paths.get(f), if (r) "True" else "False")
+      catch { case e: java.io.IOException => err.println(s"absc: cannot write the test result to $f: $e") }
 
   private def flushOutput(): Unit = {
     output.flush()

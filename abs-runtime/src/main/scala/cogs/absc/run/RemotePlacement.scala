@@ -43,6 +43,13 @@ object RemotePlacement {
   final val DeploymentKey = "cogs.distributed.deployment"
 
   /**
+   * The nodes (names, comma-separated) that the deployment components not mapped by
+   * [[DeploymentKey]] go to in turn, in the order the model first places an object on each
+   * (`absc run --spread-components`; docs/distributed.md).
+   */
+  final val SpreadKey = "cogs.distributed.spread-components"
+
+  /**
    * The placement of the run whose process calls (its [[RunContext]]), or null. Set once at start,
    * before the main block runs, and read by the processes that run `new`.
    */
@@ -56,7 +63,8 @@ object RemotePlacement {
    * the distributed module is loaded). Installs it as [[current]].
    */
   def startIfConfigured(rt: CogRuntime, config: Config, loader: ClassLoader): Option[RemotePlacement] =
-    if (!config.hasPath(DeploymentKey) || config.getObject(DeploymentKey).isEmpty) None
+    if ((!config.hasPath(DeploymentKey) || config.getObject(DeploymentKey).isEmpty) &&
+        (!config.hasPath(SpreadKey) || config.getString(SpreadKey).trim.isEmpty)) None
     else {
       val it = java.util.ServiceLoader.load(classOf[Provider], loader).iterator()
       if (!it.hasNext)
@@ -78,7 +86,7 @@ object RemotePlacement {
    * distributed module's own `reference.conf` is read like any other library's.
    */
   private[run] def mayBeConfigured(loader: ClassLoader): Boolean =
-    cogs.runtime.ConfigProbe.maySet(loader, List(DeploymentKey), classOf[cogs.runtime.CogRuntime] :: monitorClass(loader).toList)
+    cogs.runtime.ConfigProbe.maySet(loader, List(DeploymentKey, SpreadKey), classOf[cogs.runtime.CogRuntime] :: monitorClass(loader).toList)
 
   // The monitor is a module of a monitored run only (cogs-abs-monitoring brings it): asked for by
   // name, without initialising it, so that a plain run does not need it on its class path.

@@ -20,6 +20,9 @@ private[absc] object RunOptionText {
   final val ClusterClock = "--cluster-clock"
   final val ClusterClockHelp = "With --nodes or --node: one simulated clock for all the model's nodes (Timed ABS across nodes; cogs.distributed.cluster-clock = on on every node): time advances only when no node can run and no message is on its way, so every node sees the times one JVM would. Without it each node has its own clock. With --node, give it to every node (or set it in --config's FILE)."
 
+  final val SpreadComponents = "--spread-components"
+  final val SpreadComponentsHelp = "With --nodes or --node: every deployment component that --deploy and --config do not map goes to a node, in turn, in the order the model first places an object on it ([DC: dc] new ..): the serving nodes n1, n2, .. first, then main, and round again (the main block already runs on main, so with --nodes local:2 the first component goes to n1, the second to main, the third to n1, ...). A component's objects are all on its node."
+
   final val Record = "--record"
   final val RecordLabel = "FILE"
   final val RecordHelp = "Record the run's scheduling decisions (and the seed of 'random') into FILE (JSON), to reproduce the run with --replay."

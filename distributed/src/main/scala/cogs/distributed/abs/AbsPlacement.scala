@@ -24,12 +24,27 @@ import scala.util.{Failure, Success, Try}
  * ABS interfaces) whose calls become remote calls.
  */
 private[distributed] final class AbsPlacement private (val node: Node, val nodeName: String, deployment: Map[String, String],
-    private[abs] val loader: ClassLoader) extends RemotePlacement {
+    private[abs] val loader: ClassLoader, spread: Vector[String] = Vector.empty) extends RemotePlacement {
   import AbsPlacement._
 
   def runtime: CogRuntime = node.runtime
 
-  def isRemote(dc: String): Boolean = deployment.get(dc).exists(_ != nodeName)
+  // `cogs.distributed.spread-components`: the node of each component the deployment does not map,
+  // fixed the first time this node places an object on it (or learns it is a stand-in's here).
+  // The i-th such component goes to spread(i mod n): deterministic as long as the model makes its
+  // first `new`s on components in a deterministic order (a main block does). computeIfAbsent
+  // calls the counter once per name, so a name never moves.
+  private[this] val spreadTo = new ConcurrentHashMap[String, String]
+  private[this] val spreadNext = new java.util.concurrent.atomic.AtomicInteger
+
+  /** The node the component named `dc` is on: the deployment's, else the spread's, else none (here). */
+  private[abs] def nodeOf(dc: String): Option[String] = deployment.get(dc) match {
+    case some @ Some(_) => some
+    case None if spread.isEmpty => None
+    case None => Some(spreadTo.computeIfAbsent(dc, _ => spread(Math.floorMod(spreadNext.getAndIncrement(), spread.size))))
+  }
+
+  def isRemote(dc: String): Boolean = nodeOf(dc).exists(_ != nodeName)
 
   // Proxies by (node, object id): one proxy per remote object on this node, so ABS `==` on
   // references (identity) holds for a reference that arrives twice.
@@ -38,7 +53,7 @@ private[distributed] final class AbsPlacement private (val node: Node, val nodeN
   private[this] val exported = new java.util.IdentityHashMap[ActiveObject, RemoteRef]
 
   def create(dc: String, cls: Class[_ <: ActiveObject], args: Seq[Any], at: String): Active = {
-    val target = deployment(dc)
+    val target = nodeOf(dc).getOrElse(throw new IllegalStateException(s"deployment component '$dc' is not mapped to a node"))
     val what = s"an object of class ${cls.getSimpleName} on node '$target' (deployment component '$dc', new at $at)"
     val member = memberNamed(target).getOrElse(
       throw new IllegalStateException(s"cannot create $what: no member of the cluster is named '$target' now " +
@@ -80,6 +95,9 @@ private[distributed] final class AbsPlacement private (val node: Node, val nodeN
    */
   private def instantiateOn(args: Seq[Any]): ActiveObject = {
     val dc = components.computeIfAbsent(String.valueOf(args(0)), name => {
+      // A spread component was sent here because it is on this node: `[DC: thisDC()] new ..` here
+      // must stay here, not take a turn of this node's own spread.
+      if (spread.nonEmpty && !deployment.contains(name)) spreadTo.putIfAbsent(name, nodeName)
       val c = runtime.deploymentComponent(name, parseResources(String.valueOf(args(1))))
       c.attachment = args(2).asInstanceOf[AnyRef]
       c
@@ -167,15 +185,16 @@ private[distributed] final class AbsPlacement private (val node: Node, val nodeN
 
   /** Wait until every node the deployment names is up; a name no member carries is an error. */
   private def awaitDeployment(timeout: Long): Unit = {
-    val wanted = deployment.values.toSet - nodeName
+    val wanted = deployment.values.toSet ++ spread - nodeName
     val deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout)
     var missing = wanted.filter(memberNamed(_).isEmpty)
     while (missing.nonEmpty) {
       if (System.nanoTime() - deadline > 0) {
         val dcs = deployment.filter { case (_, n) => missing(n) }.map { case (d, n) => s"'$d' -> '$n'" }.toList.sorted
+        val spreadText = if (spread.exists(missing)) s"; $SpreadKey names ${spread.mkString(", ")}" else ""
         throw new IllegalStateException(
           s"no node named ${missing.toList.sorted.map("'" + _ + "'").mkString(", ")} joined the cluster within $timeout ms " +
-            s"($DeploymentKey maps ${dcs.mkString(", ")}); members: $namedMembers. " +
+            s"($DeploymentKey maps ${if (dcs.isEmpty) "none of them" else dcs.mkString(", ")}$spreadText); members: $namedMembers. " +
             s"A node's name is its $NodeNameKey")
       }
       Thread.sleep(20)
@@ -257,6 +276,8 @@ private[distributed] final class AbsPlacement private (val node: Node, val nodeN
 
 private[distributed] object AbsPlacement {
   final val DeploymentKey = RemotePlacement.DeploymentKey
+  /** The nodes, in turn, of the components the deployment does not map (`absc run --spread-components`). */
+  final val SpreadKey = RemotePlacement.SpreadKey
   final val NodeNameKey = "cogs.distributed.node-name"
   /** One simulated clock for the model's nodes (reference.conf). */
   final val ClusterClockKey = "cogs.distributed.cluster-clock"
@@ -330,6 +351,9 @@ private[distributed] object AbsPlacement {
       if (config.hasPath(DeploymentKey))
         config.getObject(DeploymentKey).unwrapped().asScala.map { case (k, v) => k -> String.valueOf(v) }.toMap
       else Map.empty
+    val spread: Vector[String] =
+      if (config.hasPath(SpreadKey)) config.getString(SpreadKey).split(',').iterator.map(_.trim).filter(_.nonEmpty).toVector
+      else Vector.empty
     if (config.hasPath(SupervisorKey)) watchSupervisor(config.getLong(SupervisorKey), name)
     val clockOn =
       if (config.hasPath(ClusterClockKey)) config.getBoolean(ClusterClockKey)
@@ -344,7 +368,7 @@ private[distributed] object AbsPlacement {
     // Linked before this node can be seen up (Node.start does not wait for the join), so before
     // any creation or call of another node arrives, and before the main block starts here.
     if (full.getBoolean(ClusterClockKey)) node.useClusterClock()
-    val p = new AbsPlacement(node, name, deployment, loader)
+    val p = new AbsPlacement(node, name, deployment, loader, spread)
     registry.computeIfAbsent(node.system, _ => new CompletableFuture[AbsPlacement]).complete(p)
     // Registered before this node's name can be seen up by others (a member turns Up only after
     // the cluster's gossip saw it join, which is later than this line in all but a pathological
