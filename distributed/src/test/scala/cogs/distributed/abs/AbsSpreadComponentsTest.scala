@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, Paths}
 import java.util.concurrent.TimeUnit
 import org.junit.jupiter.api.Assertions._
-import org.junit.jupiter.api.{AfterAll, Disabled, Test, TestInstance, Timeout}
+import org.junit.jupiter.api.{AfterAll, Test, TestInstance, Timeout}
 import scala.jdk.CollectionConverters._
 
 /**
@@ -83,10 +83,6 @@ class AbsSpreadComponentsTest {
    * never ends fails with the time-out, its nodes stopped. stdout has the PASS/FAIL lines only.
    * The hanging one is an absc run of its own, with a short time-out.
    */
-  // Not yet run green: its only run failed on its own expectations (fixed: the programs pass in one
-  // JVM and the costs are those the two nodes printed), and the session ended before a second run.
-  // Enable it after one green run of this class.
-  @Disabled("not yet run green after its expectations were fixed (twenty-first session); see the comment")
   @Test def timedTestProgramsOnTwoNodes(): Unit = {
     val passing = List("CostsOnSpreadComponents", "DurationsAcrossNodes", "DeploymentComponentState")
       .map(n => resource(s"timed-tests/$n.abs"))
