@@ -13,7 +13,8 @@ import org.junit.jupiter.api.{AfterAll, BeforeAll, Test, TestInstance, Timeout}
  * cluster clock (`cogs.distributed.cluster-clock = on` on both): the main block waits 5 on the
  * main node while the sleeper on node `n1` waits 3 and 4; the log on the main node must see the
  * sleeper's notes at 3 and 4 (with each node's clock on its own, the main node's clock is held
- * at 0 by the pending replies, and sees them at 0), and the main block wakes at 5. The same model
+ * at 0 by the pending replies, and the log sees the first note at 0 and the second at 0, at 5 or
+ * not at all, by how Artery orders it with its reply), and the main block wakes at 5. The same model
  * in one JVM prints the same line. JVMs are killed in `finally`.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -82,8 +83,15 @@ class AbsTimedOnNodesTest {
     val (status, mainOut, n1Out) = twoNodes(clock = false)
     val both = s"main node:\n$mainOut\nnode n1:\n$n1Out"
     assertEquals(0, status, both)
-    // The main node's clock stays at 0 while its calls wait for their replies (counted work).
-    assertTrue(mainOut.contains("the log saw list[\"napped 3@0\",\"napped 4@0\"]"), both)
+    // The main node's clock stays at 0 while its calls wait for their replies (counted work), so
+    // the first note is seen at 0. The second races with its call's reply: on n1 the note is sent
+    // by a process of the log proxy's stub COG, the reply when `nap` returns, so the reply can
+    // arrive first, the main node's clock is then free to reach 5, and the note lands at 0, at 5,
+    // or after the log was read. Without one clock that is all a node can
+    // promise; what must not happen is the cluster's times (3 and 4).
+    val seen = """the log saw list\["napped 3@0"(,"napped 4@[05]")?\]""".r
+    assertTrue(mainOut.contains("main woke at 5; naps ended at 3 and 4;"), both)
+    assertTrue(seen.findFirstIn(mainOut).isDefined, both)
     assertFalse(mainOut.contains(expected), both)
   }
 
