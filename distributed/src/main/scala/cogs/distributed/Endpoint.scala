@@ -153,7 +153,11 @@ private[distributed] final class Endpoint(node: Node) extends Actor with Timers 
     // and an actor takes them one at a time, whichever thread runs it).
     // The method is taken from the table inside the process, so a missing method fails the call
     // the way a throwing one does.
-    val fut = Cogs.send[ActiveObject, Any](target, method, (t: ActiveObject) => table.invoke(t, c.index, method, args))
+    // With the caller's deadline, if it had one: the time it had left, from this node's now.
+    val run = (t: ActiveObject) => table.invoke(t, c.index, method, args)
+    val fut =
+      if (c.deadline eq null) Cogs.send[ActiveObject, Any](target, method, run)
+      else Cogs.sendWithDeadline[ActiveObject, Any](target, method, Nil, c.deadline, run)
     // Hand-off from the COG back to the network: the callback runs on the thread that resolves
     // the future (a worker of the runtime, at the end of the process) or at once if it already
     // resolved (FutCore's CAS gives exactly one of the two), and `tell` may be called from any

@@ -1,7 +1,7 @@
 package cogs.distributed
 
 import com.typesafe.config.{Config, ConfigFactory}
-import cogs.runtime.{ActiveObject, CogRuntime, Fut, Promise}
+import cogs.runtime.{ActiveObject, CogRuntime, Fut, Promise, SimTime}
 import java.util.concurrent.{ConcurrentHashMap, TimeUnit, TimeoutException}
 import java.lang.invoke.VarHandle
 import java.util.concurrent.atomic.AtomicLong
@@ -195,13 +195,14 @@ final class Node private (val runtime: CogRuntime, ownsRuntime: Boolean, private
 
   // ------------------------------------------------------------------ client side
 
-  private[distributed] def call[A](ref: RemoteRef, method: String, args: Seq[Any]): Fut[A] = {
+  /** A call; `deadline`: the time the caller has left until its deadline (null: none), see [[Protocol.Call]]. */
+  private[distributed] def call[A](ref: RemoteRef, method: String, args: Seq[Any], deadline: SimTime = null): Fut[A] = {
     val what = s"${ref.className}.$method (object ${ref.objectId})"
     val promise = this.promise[A](s"the reply of $what from node ${ref.node}")
     val encoded = encodeAll(args, what, ref.node, promise)
     if (encoded ne null) {
       val index = ref.methodIndex(method, args.size)
-      dispatch(ref.node, what, promise, id => Call(id, ref.objectId, index, method, encoded), Pending.Call(promise.asInstanceOf[Promise[Any]], what))
+      dispatch(ref.node, what, promise, id => Call(id, ref.objectId, index, method, encoded, deadline), Pending.Call(promise.asInstanceOf[Promise[Any]], what))
     }
     promise.future
   }

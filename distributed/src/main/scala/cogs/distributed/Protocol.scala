@@ -17,9 +17,14 @@ private[distributed] object Protocol {
   /**
    * Call a method on object `obj`; answered by Reply or Failed. The method is `index` in the
    * object's [[MethodTable]] when the caller's reference knows the table (then `method` is null on
-   * the wire), else -1 and found by the name `method`.
+   * the wire), else -1 and found by the name `method`. `deadline` is the time the caller's
+   * process had left until its deadline when it sent the call (Timed ABS `[Deadline: d]`, what
+   * `deadline()` gives there), or null if it had none: relative, so that the callee's node
+   * anchors it at its own `now` (the same time under the cluster clock; without it each node's
+   * clock is its own, and a time left is the only meaning the two share).
    */
-  final case class Call(id: Long, obj: Long, index: Int, method: String, args: Array[Byte]) extends Msg
+  final case class Call(id: Long, obj: Long, index: Int, method: String, args: Array[Byte],
+      deadline: cogs.runtime.SimTime = null) extends Msg
   /**
    * A one-way call of `method` on object `obj`: no id, never answered, no pending entry on the
    * sender (`RemoteRef.tell`). A failure of the method is the receiving runtime's, as for a local

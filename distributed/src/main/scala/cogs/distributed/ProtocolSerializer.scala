@@ -14,7 +14,8 @@ import org.apache.pekko.serialization.{ByteBufferSerializer, SerializerWithStrin
  *
  * The manifests of the envelopes that carry value blocks end in "2": their layout changed when the
  * values became one block (docs/distributed.md, "Codecs for the values of a call"), and a node of
- * the earlier layout answers an unknown manifest with an error rather than reading garbage.
+ * the earlier layout answers an unknown manifest with an error rather than reading garbage. A
+ * call's is "K3": it carries the caller's deadline since.
  */
 private[distributed] final class ProtocolSerializer extends SerializerWithStringManifest with ByteBufferSerializer {
   import Protocol._
@@ -23,7 +24,7 @@ private[distributed] final class ProtocolSerializer extends SerializerWithString
   def identifier: Int = 0x436f6773 // "Cogs"
 
   def manifest(o: AnyRef): String = o match {
-    case _: Call    => "K2"
+    case _: Call    => "K3"
     case _: Tell    => "T2"
     case _: Reply   => "R2"
     case _: Create  => "C2"
@@ -65,8 +66,8 @@ private[distributed] final class ProtocolSerializer extends SerializerWithString
   }
 
   private def write(o: AnyRef, out: ByteBuffer): Unit = o match {
-    case Call(id, obj, i, method, args) =>
-      out.putLong(id); out.putLong(obj); out.putInt(i); str(out, if (i >= 0) null else method); block(out, args)
+    case Call(id, obj, i, method, args, deadline) =>
+      out.putLong(id); out.putLong(obj); out.putInt(i); str(out, if (i >= 0) null else method); block(out, args); time(out, deadline)
     case Tell(obj, i, method, args) => out.putLong(obj); out.putInt(i); str(out, if (i >= 0) null else method); block(out, args)
     case Reply(id, value)            => out.putLong(id); block(out, value)
     case Create(id, factory, args)   => out.putLong(id); str(out, factory); block(out, args)
@@ -85,7 +86,7 @@ private[distributed] final class ProtocolSerializer extends SerializerWithString
   }
 
   private def read(in: ByteBuffer, manifest: String): AnyRef = manifest match {
-    case "K2" => Call(in.getLong(), in.getLong(), in.getInt(), str(in), block(in))
+    case "K3" => Call(in.getLong(), in.getLong(), in.getInt(), str(in), block(in), time(in))
     case "T2" => Tell(in.getLong(), in.getInt(), str(in), block(in))
     case "R2" => Reply(in.getLong(), block(in))
     case "C2" => Create(in.getLong(), str(in), block(in))
@@ -106,7 +107,7 @@ private[distributed] final class ProtocolSerializer extends SerializerWithString
     def s(x: String): Int = 4 + (if (x == null) 0 else 3 * x.length)
     def t(x: cogs.runtime.SimTime): Int = if (x == null) 4 else 8 + x.numerator.bitLength / 8 + x.denominator.bitLength / 8 + 2
     o match {
-      case Call(_, _, _, m, a)     => 20 + s(m) + 4 + a.length
+      case Call(_, _, _, m, a, d)  => 20 + s(m) + 4 + a.length + t(d)
       case Tell(_, _, m, a)        => 12 + s(m) + 4 + a.length
       case Reply(_, v)             => 8 + 4 + v.length
       case Create(_, f, a)         => 8 + s(f) + 4 + a.length

@@ -28,6 +28,17 @@ class RemoteCallTest {
     assertEquals(17, s.send[Int]("total").join(30, TimeUnit.SECONDS))
   }
 
+  /**
+   * A caller's deadline travels as the time it had left, and the callee's process on the other
+   * node has it (what absc's stand-in for a remote object sends for `[Deadline: d] o!m(..)`).
+   */
+  @Test def aDeadlineTravelsWithItsCall(): Unit = {
+    val s = store()
+    assertEquals(SimTime(7, 2).toString, a.call[String](s, "deadlineLeft", Nil, SimTime(7, 2)).join(30, TimeUnit.SECONDS))
+    assertEquals(SimTime(-1).toString, a.call[String](s, "deadlineLeft", Nil, SimTime(-1)).join(30, TimeUnit.SECONDS))
+    assertEquals("none", s.send[String]("deadlineLeft").join(30, TimeUnit.SECONDS))
+  }
+
   @Test def valuesTravel(): Unit = {
     val s = store()
     assertEquals(Point(4, 2, "p!"), s.send[Point]("move", Point(1, 2, "p"), 3).join(30, TimeUnit.SECONDS))

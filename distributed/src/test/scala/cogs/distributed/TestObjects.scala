@@ -32,6 +32,8 @@ final class Store(start: Int) extends ActiveObject {
   def outOfStock(item: String): Proc[Int] = Proc.delay(throw OutOfStock(item, total))
   def refuseJava(msg: String): Proc[Int] = Proc.raise(new JavaRefusal(msg))
   def unreadable(k: Int): Proc[Int] = Proc.raise(new JavaUnreadable(k))
+  /** What this call's process has left of its deadline (Timed ABS `deadline()`), or "none". */
+  def deadlineLeft(): Proc[String] = Proc.delay(Cogs.deadline.fold("none")(_.toString))
 
   /** Records one call of an ordered sequence. */
   def append(sender: Int, seq: Int): Proc[Unit] = Proc.delay {

@@ -111,15 +111,17 @@ class ValuesTest {
     val ser = new ProtocolSerializer
     val block = values.encodeArgs(Seq(1, "two"), what)
     val msgs: Seq[Msg] = Seq(
-      Call(7, 8, 2, "ignored", block), Call(7, 8, -1, "byName", block), Tell(8, -1, "m\u00e9", block),
+      Call(7, 8, 2, "ignored", block), Call(7, 8, -1, "byName", block),
+      Call(7, 8, 2, null, block, cogs.runtime.SimTime.of(java.math.BigInteger.valueOf(-7), java.math.BigInteger.valueOf(3))),
+      Tell(8, -1, "m\u00e9", block),
       Reply(9, block), Create(3, "store", block), Created(3, 4, "Store", Vector("add/1", "total/0")),
       Failed(5, "java.lang.IllegalStateException", "why", Some(block)), Failed(5, "X", "no value", None),
       Stamped(2, cogs.runtime.SimTime.of(java.math.BigInteger.valueOf(3), java.math.BigInteger.valueOf(2)), Reply(9, block)),
       Probe(1), Report(1, 2, 3, 4, null), Advance(3, cogs.runtime.SimTime.of(java.math.BigInteger.TEN, java.math.BigInteger.ONE)),
       ClockEnd("over"))
     def same(a: Msg, b: AnyRef): Unit = (a, b) match {
-      case (Call(i, o, k, m, x), Call(i2, o2, k2, m2, y)) =>
-        assertEquals((i, o, k, if (k >= 0) null else m), (i2, o2, k2, m2)); assertArrayEquals(x, y)
+      case (Call(i, o, k, m, x, d), Call(i2, o2, k2, m2, y, d2)) =>
+        assertEquals((i, o, k, if (k >= 0) null else m, d), (i2, o2, k2, m2, d2)); assertArrayEquals(x, y)
       case (Tell(o, k, m, x), Tell(o2, k2, m2, y)) => assertEquals((o, k, m), (o2, k2, m2)); assertArrayEquals(x, y)
       case (Reply(i, x), Reply(i2, y)) => assertEquals(i, i2); assertArrayEquals(x, y)
       case (Create(i, f, x), Create(i2, f2, y)) => assertEquals((i, f), (i2, f2)); assertArrayEquals(x, y)

@@ -77,6 +77,17 @@ object Cogs {
     if ((p eq null) || (p.deadline eq null)) None else Some(p.deadline - c.runtime.now)
   }
 
+  /**
+   * [[deadline]] for code that may run outside a COG: the time left, or null if the caller is no
+   * process of a COG or its call had no deadline. The distributed module's stand-ins for remote
+   * objects send it with a call, so that the callee's process on the other node has the deadline.
+   */
+  private[cogs] def deadlineLeftOrNull: SimTime = {
+    val c = Cog.current()
+    val p = if (c eq null) null else c.running
+    if ((p eq null) || (p.deadline eq null)) null else p.deadline - c.runtime.now
+  }
+
   private[runtime] def clockHere(op: String): SimClock = here(op).runtime.clock
 
   /**

@@ -75,8 +75,10 @@ object AbsDC {
     val native = nativeOf(dc)
     val remote = cogs.absc.run.RemotePlacement.current
     if ((remote ne null) && (native ne null) && remote.isRemote(native.name))
-      throw new UnsupportedOperationException(s"[Scheduler: ..] on a new placed on another node (deployment component " +
-        s"${native.name}, mapped in cogs.distributed.deployment) is not supported")
+      // The policy is a closure over the new object's fields, made on this node: it cannot travel.
+      throw new UnsupportedOperationException(s"[Scheduler: ..] on a new placed on another node is not supported: " +
+        s"deployment component '${native.name}' is on another node (by cogs.distributed.deployment, absc's --deploy, " +
+        "or --spread-components); keep the component of a [Scheduler] object on the node that creates it")
     Cogs.spawnScheduledOn(native, policy)(make)
   }
 }

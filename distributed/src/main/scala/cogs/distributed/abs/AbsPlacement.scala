@@ -434,8 +434,9 @@ private[abs] final class RemoteObject(owner: AbsPlacement, val absClass: String,
   val ref = new CompletableFuture[RemoteRef]
   // Guarded by `this`: the order of calls made before creation, and their hand-over to `ref`.
   private[this] var known: Try[RemoteRef] = _
-  // A queued one-way call has no promise (null).
-  private[this] val queue = new java.util.ArrayDeque[(String, Seq[Any], Promise[Any])]
+  // A queued one-way call has no promise (null); a call's deadline is the time its caller had
+  // left when it was queued (null: none).
+  private[this] val queue = new java.util.ArrayDeque[(String, Seq[Any], Promise[Any], SimTime)]
 
   val proxy: Active = java.lang.reflect.Proxy.newProxyInstance(owner.loader,
     interfaceNames.map(n => Class.forName(n, false, owner.loader)), this).asInstanceOf[Active]
@@ -466,23 +467,26 @@ private[abs] final class RemoteObject(owner: AbsPlacement, val absClass: String,
     // `o!m(..);` whose future nobody can read (absc lowers it to a one-way call, whose process
     // this is): sent one-way, with no reply and nothing waiting for one.
     val oneWay = Cogs.runningOneWay
+    // `[Deadline: d] o!m(..)` gave the stub's process (or, for a synchronous call, the caller's)
+    // a deadline: the callee's process on the other node gets what is left of it.
+    val deadline = if (oneWay) null else Cogs.deadlineLeftOrNull
     val (k, queued) = synchronized {
       if (known ne null) (known, null)
       else if (oneWay) {
-        queue.addLast((method, args, null))
+        queue.addLast((method, args, null, null))
         (null, null)
       } else {
         // Named as a call: a failure reaches the caller after the object exists, mostly (it ran the
         // call when its node was lost), so the text must not say that it was not created yet.
         val p = owner.node.promise[Any](s"the call $absClass.$method of $what")
-        queue.addLast((method, args, p))
+        queue.addLast((method, args, p, deadline))
         (null, p)
       }
     }
     if (k eq null) { if (queued ne null) Proc.await(queued.future) else Proc.done(()) }
     else k match {
       case Success(r) if oneWay => r.tell(method, args: _*); Proc.done(())
-      case Success(r) => Proc.await(r.send[Any](method, args: _*))
+      case Success(r) => Proc.await(owner.node.call[Any](r, method, args, deadline))
       case Failure(e) => Proc.raise(e)
     }
   }
@@ -494,10 +498,10 @@ private[abs] final class RemoteObject(owner: AbsPlacement, val absClass: String,
     }
     synchronized {
       while (!queue.isEmpty) {
-        val (m, a, p) = queue.pollFirst()
+        val (m, a, p, d) = queue.pollFirst()
         k match {
           case Success(ref) if p eq null => RemoteObject.tellQuietly(ref, m, a)
-          case Success(ref) => ref.send[Any](m, a: _*).onComplete {
+          case Success(ref) => owner.node.call[Any](ref, m, a, d).onComplete {
             case Success(v) => p.success(v)
             case Failure(e) => p.failure(e)
           }
