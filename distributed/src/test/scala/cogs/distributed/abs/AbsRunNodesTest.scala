@@ -248,10 +248,5 @@ class AbsRunNodesTest {
     } finally deleteTree(dir)
   }
 
-  private def deleteTree(p: Path): Unit =
-    if (Files.exists(p)) {
-      val s = Files.walk(p)
-      try s.sorted(java.util.Comparator.reverseOrder[Path]()).forEach(f => Files.deleteIfExists(f))
-      finally s.close()
-    }
+  private def deleteTree(p: Path): Unit = AbscChild.deleteTree(p)
 }

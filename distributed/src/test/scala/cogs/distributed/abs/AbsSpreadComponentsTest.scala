@@ -1,12 +1,10 @@
 package cogs.distributed.abs
 
-import java.io.{BufferedReader, InputStream, InputStreamReader}
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, Paths}
 import java.util.concurrent.TimeUnit
 import org.junit.jupiter.api.Assertions._
 import org.junit.jupiter.api.{AfterAll, Test, TestInstance, Timeout}
-import scala.jdk.CollectionConverters._
 
 /**
  * `--spread-components` and `absc test --nodes` (issue 30, point 4), with absc in a child JVM on
@@ -25,7 +23,7 @@ class AbsSpreadComponentsTest {
   private val cache = Files.createTempDirectory("absc-spread-cache")
   private val work = Files.createTempDirectory("absc-spread")
 
-  @AfterAll def cleanUp(): Unit = { deleteTree(cache); deleteTree(work) }
+  @AfterAll def cleanUp(): Unit = { AbscChild.deleteTree(cache); AbscChild.deleteTree(work) }
 
   private def resource(name: String): String = {
     val url = getClass.getResource(s"/$name")
@@ -33,36 +31,8 @@ class AbsSpreadComponentsTest {
     Paths.get(url.toURI).toString
   }
 
-  /** absc COMMAND in a child JVM: exit status, stdout and stderr. */
-  private def absc(command: String, args: String*): (Int, String, String) = {
-    val java = Paths.get(System.getProperty("java.home"), "bin", "java").toString
-    val cmd = List(java, "-Xss16m", "-cp", System.getProperty("java.class.path"), "cogs.absc.driver.Main", command,
-      "--cache-dir", cache.toString) ++ args
-    val p = new ProcessBuilder(cmd: _*).start()
-    val out = new StringBuffer
-    val err = new StringBuffer
-    val readers = List(collect(p.getInputStream, out), collect(p.getErrorStream, err))
-    try {
-      // Generous: on a loaded machine two nodes need well over a minute to start and join.
-      assertTrue(p.waitFor(1500, TimeUnit.SECONDS), s"absc $command ${args.mkString(" ")} did not end within 1500 s; stdout:\n$out\nstderr:\n$err")
-      readers.foreach(_.join(5000))
-      (p.exitValue(), out.toString, err.toString)
-    } finally {
-      p.descendants().iterator().asScala.foreach(_.destroyForcibly())
-      p.destroyForcibly()
-    }
-  }
-
-  private def collect(in: InputStream, into: StringBuffer): Thread = {
-    val t = new Thread(() => {
-      val r = new BufferedReader(new InputStreamReader(in, UTF_8))
-      try Iterator.continually(r.readLine()).takeWhile(_ != null).foreach(l => into.append(l).append('\n'))
-      catch { case _: java.io.IOException => }
-    })
-    t.setDaemon(true)
-    t.start()
-    t
-  }
+  /** absc COMMAND in a child JVM: exit status, stdout and stderr. Generous: on a loaded machine two nodes need well over a minute to start and join. */
+  private def absc(command: String, args: String*): (Int, String, String) = AbscChild(cache, 1500, command, args: _*)
 
   /**
    * The i-th component first used goes to n1, main, n1, ..: c (first used) and its second object
@@ -113,7 +83,4 @@ class AbsSpreadComponentsTest {
     assertEquals(List(s"FAIL $hangs: timed out after 20.0 s", "0 passed, 1 failed"), hOut.linesIterator.toList, hReport)
     assertTrue(hErr.contains("absc: the run did not end within 20.0 s; every node is stopped"), hReport)
   }
-
-  private def deleteTree(p: Path): Unit =
-    if (Files.exists(p)) Files.walk(p).sorted(java.util.Comparator.reverseOrder[Path]()).forEach(f => Files.deleteIfExists(f))
 }

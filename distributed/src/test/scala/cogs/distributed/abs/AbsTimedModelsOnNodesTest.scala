@@ -1,12 +1,9 @@
 package cogs.distributed.abs
 
-import java.io.{BufferedReader, InputStream, InputStreamReader}
-import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path, Paths}
 import java.util.concurrent.TimeUnit
 import org.junit.jupiter.api.Assertions._
 import org.junit.jupiter.api.{AfterAll, Test, TestInstance, Timeout}
-import scala.jdk.CollectionConverters._
 
 /**
  * Timed ABS on two nodes against one JVM (issue 30, point 4): timed models of our own
@@ -24,7 +21,7 @@ class AbsTimedModelsOnNodesTest {
   private val cache = Files.createTempDirectory("absc-timed-nodes-cache")
   private val deploy = "D0=main,D1=n1,D2=main,D3=n1"
 
-  @AfterAll def cleanUp(): Unit = deleteTree(cache)
+  @AfterAll def cleanUp(): Unit = AbscChild.deleteTree(cache)
 
   private def model(name: String): Path = {
     val url = getClass.getResource(s"/timed/$name.abs")
@@ -33,34 +30,7 @@ class AbsTimedModelsOnNodesTest {
   }
 
   /** absc run in a child JVM: exit status, stdout and stderr. */
-  private def absc(args: String*): (Int, String, String) = {
-    val java = Paths.get(System.getProperty("java.home"), "bin", "java").toString
-    val cmd = List(java, "-Xss16m", "-cp", System.getProperty("java.class.path"), "cogs.absc.driver.Main", "run",
-      "--cache-dir", cache.toString) ++ args
-    val p = new ProcessBuilder(cmd: _*).start()
-    val out = new StringBuffer
-    val err = new StringBuffer
-    val readers = List(collect(p.getInputStream, out), collect(p.getErrorStream, err))
-    try {
-      assertTrue(p.waitFor(300, TimeUnit.SECONDS), s"absc ${args.mkString(" ")} did not end within 300 s; stdout:\n$out\nstderr:\n$err")
-      readers.foreach(_.join(5000))
-      (p.exitValue(), out.toString, err.toString)
-    } finally {
-      p.descendants().iterator().asScala.foreach(_.destroyForcibly())
-      p.destroyForcibly()
-    }
-  }
-
-  private def collect(in: InputStream, into: StringBuffer): Thread = {
-    val t = new Thread(() => {
-      val r = new BufferedReader(new InputStreamReader(in, UTF_8))
-      try Iterator.continually(r.readLine()).takeWhile(_ != null).foreach(l => into.append(l).append('\n'))
-      catch { case _: java.io.IOException => }
-    })
-    t.setDaemon(true)
-    t.start()
-    t
-  }
+  private def absc(args: String*): (Int, String, String) = AbscChild(cache, 300, "run", args: _*)
 
   /** The model's lines in one JVM and on two nodes with the cluster clock (n1's prefix taken off). */
   private def bothRuns(name: String, options: String*): (List[String], List[String], String) = {
@@ -119,7 +89,4 @@ class AbsTimedModelsOnNodesTest {
     assertTrue(err1.linesIterator.contains(stopped), report)
     assertTrue(err2.linesIterator.contains(stopped), report)
   }
-
-  private def deleteTree(p: Path): Unit =
-    if (Files.exists(p)) Files.walk(p).sorted(java.util.Comparator.reverseOrder[Path]()).forEach(f => Files.deleteIfExists(f))
 }
