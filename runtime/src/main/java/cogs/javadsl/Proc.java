@@ -72,6 +72,9 @@ public interface Proc<A> {
      */
     static Proc<?> awaitDuration(cogs.runtime.SimTime min, cogs.runtime.SimTime max) { return JavaSupport$.MODULE$.awaitDuration(min, max); }
 
+    /** {@link #awaitDuration(cogs.runtime.SimTime, cogs.runtime.SimTime)} in whole time units: no {@code SimTime} is built per wait. */
+    static Proc<?> awaitDuration(long minUnits, long maxUnits) { return JavaSupport$.MODULE$.awaitDuration(minUnits, maxUnits); }
+
     /** Timed ABS {@code duration(min, max)}: block this process's COG for that much simulated time. */
     static Proc<?> duration(cogs.runtime.SimTime min, cogs.runtime.SimTime max) { return JavaSupport$.MODULE$.duration(min, max); }
 

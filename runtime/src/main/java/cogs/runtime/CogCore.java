@@ -157,6 +157,24 @@ abstract class CogCore extends CogCorePadding implements Runnable {
         return false;
     }
 
+    /**
+     * {@link #enqueueAndSchedule} for a waker that counts and runs the COG itself (the simulated
+     * clock's wake chunks, {@code SimClock.WakeChunk}): true if this call moved the COG from IDLE
+     * to SCHEDULED, and the caller must now count it and run or submit it; false if the COG was
+     * already scheduled (its main task takes the node, exactly as for enqueueAndSchedule) or
+     * another producer won the CAS (and counts and submits it). The producer's side of the
+     * hand-off is P1 and P2 as above, unchanged. Unlike {@link #activate}, the count comes after
+     * the CAS: that is safe only for a caller that holds a count of its own in the runtime's
+     * {@code active} until it has counted what it claimed (a wake chunk does), so that nobody can
+     * see zero while the claimed COG is SCHEDULED and uncounted. A claimed COG is SCHEDULED:
+     * producers leave their nodes to it, and nobody else submits it; the caller runs it, or submits
+     * it in a {@code finally}.
+     */
+    final boolean enqueueAndClaim(Node n) {
+        push(n);
+        return (int) STATUS.getVolatile(this) == IDLE && STATUS.compareAndSet(this, IDLE, SCHEDULED);
+    }
+
     /** Called by the main task when its batch ends. Returns true if it rescheduled itself. */
     final boolean idleOrReschedule() {
         STATUS.setVolatile(this, IDLE);                                          // C1

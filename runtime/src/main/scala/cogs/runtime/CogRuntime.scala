@@ -726,6 +726,18 @@ final class CogRuntime private (
     }
   }
 
+  /**
+   * Count `n` more active units: the simulated clock's wake chunks (SimClock.WakeChunk), each of
+   * which holds a count, as a scheduled COG does, until the COGs it wakes are counted.
+   */
+  private[runtime] def countActive(n: Int): Unit = active.addAndGet(n): Unit
+
+  /** Queue a task of the runtime's own: the calling worker's queue, or the pool's shared one from any other thread. */
+  private[runtime] def submitTask(t: ForkJoinTask[Void] with Runnable): Unit = Thread.currentThread() match {
+    case w: Worker if w.runtime eq this => if (ownPool eq null) t.fork() else ownPool.execute(t)
+    case _                              => if (ownPool eq null) pool.execute(t: ForkJoinTask[Void]) else ownPool.execute(t)
+  }
+
   /** True if no COG is scheduled or running. */
   def isQuiescent: Boolean = active.get() == 0
 

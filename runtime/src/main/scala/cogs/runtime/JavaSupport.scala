@@ -51,6 +51,7 @@ private[runtime] object JavaSupport {
   def awaitResolved(f: javadsl.Fut[_]): javadsl.Proc[_] = new Proc.Await(fut(f))
   def suspend: javadsl.Proc[_] = Proc.Suspend
   def awaitDuration(min: SimTime, max: SimTime): javadsl.Proc[_] = toJava(Proc.awaitDuration(min, max))
+  def awaitDuration(minUnits: Long, maxUnits: Long): javadsl.Proc[_] = toJava(Proc.awaitDuration(minUnits, maxUnits))
   def duration(min: SimTime, max: SimTime): javadsl.Proc[_] = toJava(Proc.duration(min, max))
   def cost(amount: SimTime): javadsl.Proc[_] = toJava(Cogs.cost(amount))
   def now: SimTime = Cogs.now

@@ -30,7 +30,10 @@ import java.util.concurrent.atomic.AtomicInteger
  *    the others of its COG in one [[SimClock.Wakes]] node) by `enqueueAndSchedule`, in this
  *    thread, which activates the COG (CogCore counts before it schedules) before `advance`
  *    returns; resolving a time future (a guard, `Cogs.timer`, `duration`) does the same through
- *    the future's waiters (Fut.complete runs them in this thread). See [[wake]].
+ *    the future's waiters (Fut.complete runs them in this thread). See [[wake]]. When an
+ *    advance wakes many, the pushes happen in chunks on the pool's workers, and then each chunk
+ *    is counted active in this thread, before `advance` returns, and gives its count up only
+ *    after the COGs it woke are counted (see `wakeInChunks` and [[SimClock.WakeChunk]]).
  * So `active` reaches zero again only after every COG woken by one advance has run until none
  * of its processes can go on: that is the barrier between two advances. A COG activated from
  * outside the runtime (a thread calling `send` or resolving a promise) while the token is held
@@ -53,9 +56,22 @@ import java.util.concurrent.atomic.AtomicInteger
  * A waiter is a [[SimClock.TimeSlot]]: a process in `await duration` is waited for through its
  * own side object (`Process.Extra`, which a process of a timed runtime has anyway for its
  * arrival time), so waiting allocates nothing but the `Proc` node; a time future (`waitFor`) has
- * a [[SimClock.FutSlot]]. In the long path the slots sit in two array heaps, by minimum (whom to
- * wake: only ever taken from the top) and by maximum (where to jump: a slot woken through the
- * minimum heap leaves it by its index, `iMax`).
+ * a [[SimClock.FutSlot]].
+ *
+ * ==Groups of equal times==
+ * In the long path the slots wait in groups of equal minimum and maximum times. Only a group's
+ * first slot (its head) is in the two array heaps, by minimum (whom to wake: only ever taken from
+ * the top) and by maximum (where to jump: a head woken through the minimum heap leaves it by its
+ * index, `iMax`); the others are in the head's [[SimClock.Followers]] array, made when a second
+ * slot joins (a slot alone costs nothing more: the field fits in the padding of the process's side
+ * object). A model's processes wait the same few durations from the same instants (every object
+ * of TimedBench waits one unit at each instant), so a wait nearly always joins an open group, found
+ * through a small cache of the groups opened last ([[groupHead]]): an array append instead of a
+ * heap insert. An advance takes a whole group off the heaps at once and copies its followers as
+ * references, without touching them, instead of sifting each slot out of two heaps of ten
+ * thousand (the heaps' removals were a seventh of TimedBench's profile). A wait that misses the
+ * cache opens a new group, even if another with its times is in the heaps: two groups of equal
+ * times are woken by the same advance, as two slots were.
  * `StressSimClockTest` runs thousands of processes at random durations on several workers and
  * checks that every process wakes exactly at a time within its bounds, that time never moves
  * while a process could run, and that the clock makes exactly the advances the waiters need.
@@ -63,8 +79,8 @@ import java.util.concurrent.atomic.AtomicInteger
 private[runtime] final class SimClock(rt: CogRuntime) extends QuiescenceHook {
   import SimClock._
 
-  // A monitor, not a ReentrantLock: the sections are short (a heap insert, usually O(1) for the
-  // equal times of many processes waiting the same duration), and the COGs on every worker enter
+  // A monitor, not a ReentrantLock: the sections are short (usually an append to an open group
+  // of equal times, see "Groups of equal times"), and the COGs on every worker enter
   // them at each `await duration`. A monitor spins a little before it parks a thread; the lock
   // parked the second worker at once, and its unlock's unpark cost a tenth of TimedBench.
   private[this] val lock = new AnyRef
@@ -81,7 +97,12 @@ private[runtime] final class SimClock(rt: CogRuntime) extends QuiescenceHook {
   private[this] var nowUnits: Long = 0L
   private[this] val mins = new SlotHeap(byMax = false)
   private[this] val maxs = new SlotHeap(byMax = true)
-  private[this] var size = 0 // of both heaps: they hold the same slots
+  private[this] var heads = 0 // of both heaps: they hold the same slots, one per group
+  private[this] var size = 0 // slots waiting on the long path, in all groups
+  // The heads of the groups opened last, by a hash of their times. An entry is always the head of
+  // a group in the heaps: `pollMin` clears the entry of a group it takes, and a rescale or the
+  // exact path clears them all (a key's index changes with its times).
+  private[this] val groupHead = new Array[TimeSlot](Groups)
 
   // ---- the exact path, once a time did not fit in a long (under `lock`); null until then.
   // Entries by minimum time (whom to wake) and by maximum time (where to jump); an entry woken
@@ -162,11 +183,20 @@ private[runtime] final class SimClock(rt: CogRuntime) extends QuiescenceHook {
       // Check everything first, then rescale: a rescale that failed halfway would leave mixed scales.
       Math.multiplyExact(nowUnits, f)
       var i = 0
-      while (i < size) { val s = mins.a(i); Math.multiplyExact(s.tMin, f); Math.multiplyExact(s.tMax, f); i += 1 }
+      // A group's slots share its head's times: checking the heads checks them all.
+      while (i < heads) { val s = mins.a(i); Math.multiplyExact(s.tMin, f); Math.multiplyExact(s.tMax, f); i += 1 }
       i = 0
-      while (i < size) { val s = mins.a(i); s.tMin *= f; s.tMax *= f; i += 1 }
+      while (i < heads) {
+        val h = mins.a(i)
+        h.tMin *= f
+        h.tMax *= f
+        val g = h.followers
+        if (g ne null) { var j = 0; while (j < g.n) { val s = g.a(j); s.tMin *= f; s.tMax *= f; j += 1 } }
+        i += 1
+      }
       nowUnits *= f
       den = nd
+      clearGroups()
     }
   }
 
@@ -184,36 +214,63 @@ private[runtime] final class SimClock(rt: CogRuntime) extends QuiescenceHook {
     xByMin = new PriorityQueue[Entry](math.max(16, size), (a: Entry, b: Entry) => a.min.compare(b.min))
     xByMax = new PriorityQueue[Entry](math.max(16, size), (a: Entry, b: Entry) => a.max.compare(b.max))
     var i = 0
-    while (i < size) {
-      val s = mins.a(i)
+    def exact(s: TimeSlot): Unit = {
       val e = new Entry(time(s.tMin), time(s.tMax), s)
-      s.iMax = -1
       xByMin.add(e)
       xByMax.add(e)
+    }
+    while (i < heads) {
+      val h = mins.a(i)
+      h.iMax = -1
+      exact(h)
+      val g = h.followers
+      if (g ne null) { h.followers = null; var j = 0; while (j < g.n) { exact(g.a(j)); j += 1 } }
       mins.a(i) = null
       maxs.a(i) = null
       i += 1
     }
+    heads = 0
     size = 0
+    clearGroups()
   }
 
+  /** `s` (its times set) joins the open group of its times, or opens one. */
   private def insert(s: TimeSlot): Unit = {
-    if (size == mins.a.length) { mins.grow(); maxs.grow() }
-    val n = size
-    size = n + 1
-    mins.up(s, n)
-    maxs.up(s, n)
+    size += 1
+    val g = group(s.tMin, s.tMax)
+    val h = groupHead(g)
+    if ((h ne null) && h.tMin == s.tMin && h.tMax == s.tMax) {
+      var f = h.followers
+      if (f eq null) { f = new Followers; h.followers = f }
+      f.add(s)
+    } else {
+      if (heads == mins.a.length) { mins.grow(); maxs.grow() }
+      val n = heads
+      heads = n + 1
+      mins.up(s, n)
+      maxs.up(s, n)
+      groupHead(g) = s
+    }
   }
 
-  /** Take the top of the minimum heap out of both heaps. `size` > 0. */
+  private def group(tMin: Long, tMax: Long): Int =
+    (java.lang.Long.hashCode((tMin * 31 + tMax) * 0x9E3779B97F4A7C15L) >>> 16) & (Groups - 1)
+
+  private def clearGroups(): Unit = {
+    java.util.Arrays.fill(groupHead.asInstanceOf[Array[AnyRef]], null)
+  }
+
+  /** Take the group at the top of the minimum heap out of both heaps (its head; the rest are its followers). `heads` > 0. */
   private def pollMin(): TimeSlot = {
     val top = mins.a(0)
-    val n = size - 1
-    size = n
+    val n = heads - 1
+    heads = n
     mins.remove(0, n)
     // Out of the maximum heap by its index, wherever it is there.
     maxs.remove(top.iMax, n)
     top.iMax = -1
+    val g = group(top.tMin, top.tMax)
+    if (groupHead(g) eq top) groupHead(g) = null
     top
   }
   /** Greatest common divisor of two positive longs. */
@@ -259,9 +316,14 @@ private[runtime] final class SimClock(rt: CogRuntime) extends QuiescenceHook {
     def text(min: SimTime, max: SimTime) = s"the clock to reach $min (at the latest $max; now ${now$})"
     if (xByMin eq null) {
       var i = 0
-      while (i < size) {
-        val s = mins.a(i)
-        if (which(s)) return Some(text(time(s.tMin), time(s.tMax)))
+      while (i < heads) {
+        val h = mins.a(i)
+        if (which(h)) return Some(text(time(h.tMin), time(h.tMax)))
+        val g = h.followers
+        if (g ne null) {
+          var j = 0
+          while (j < g.n) { if (which(g.a(j))) return Some(text(time(h.tMin), time(h.tMax))); j += 1 }
+        }
         i += 1
       }
       None
@@ -350,7 +412,7 @@ private[runtime] final class SimClock(rt: CogRuntime) extends QuiescenceHook {
   /** [[nextTarget]], under `lock`. */
   private def target(): SimTime = {
     var at: SimTime =
-      if (xByMin eq null) { if (size == 0) null else time(maxs.a(0).tMax) }
+      if (xByMin eq null) { if (heads == 0) null else time(maxs.a(0).tMax) }
       else if (xByMax.isEmpty) null
       else xByMax.peek().max
     if (nextUnit ne null) {
@@ -368,25 +430,44 @@ private[runtime] final class SimClock(rt: CogRuntime) extends QuiescenceHook {
    * number of waiters woken.
    */
   private[runtime] def advanceTo(at: SimTime): Int = {
-    val woken = new java.util.ArrayList[TimeSlot]
+    var woken: Slots = null
     val unitFut = lock.synchronized {
       if (at < now$) throw new IllegalStateException(s"the cluster clock cannot go back from ${now$} to $at")
+      woken = takeList()
       reach(at, woken)
     }
+    val n = woken.size
     reached(woken, unitFut)
-    woken.size
+    n
+  }
+
+  // The list an advance collects its woken slots in, kept between advances: growing a fresh one
+  // to 10,000 slots at each advance (TimedBench) was a seventh of its profile. Only the token
+  // holder (or the cluster's hold) advances, so one list is enough; taking it under the lock
+  // makes a second one only if that ever changed.
+  private[this] var spare: Slots = _
+
+  /** The kept list, or a new one; under `lock`. */
+  private def takeList(): Slots = {
+    val l = spare
+    if (l eq null) new Slots else { spare = null; l }
+  }
+
+  /** Give the list back, empty, for the next advance. */
+  private def giveList(l: Slots): Unit = {
+    l.clear()
+    lock.synchronized { spare = l }
   }
 
   /** One advance, by the token holder. False if no process waits for time or the limit is reached. */
   private def advance(): Boolean = {
-    // Only the token holder advances (the class comment), so this list could be kept; it is one
-    // small allocation per advance, against several per woken process before.
-    val woken = new java.util.ArrayList[TimeSlot]
+    var woken: Slots = null
     val unitFut = lock.synchronized {
       val at = target()
       if (at eq null) return false
       val lim = limit
       if ((lim ne null) && at > lim) { limitReached = true; return false }
+      woken = takeList()
       reach(at, woken)
     }
     reached(woken, unitFut)
@@ -399,14 +480,21 @@ private[runtime] final class SimClock(rt: CogRuntime) extends QuiescenceHook {
    * and return the next unit's future if `at` passed a whole unit (null otherwise). A time that
    * does not fit the long path moves the clock to the exact path first (nothing has moved then).
    */
-  private def reach(at: SimTime, woken: java.util.ArrayList[TimeSlot]): Fut[Unit] = {
+  private def reach(at: SimTime, woken: Slots): Fut[Unit] = {
     val before = now$
     if (xByMin eq null) {
       try {
         scaleFor(at)
         val target = units(at)
         nowUnits = target
-        while (size > 0 && mins.a(0).tMin <= target) woken.add(pollMin())
+        while (heads > 0 && mins.a(0).tMin <= target) {
+          val h = pollMin()
+          woken.add(h)
+          size -= 1
+          // The rest of its group, in the order the slots came, copied as references.
+          val g = h.followers
+          if (g ne null) { h.followers = null; woken.addAll(g.a, g.n); size -= g.n }
+        }
       } catch { case _: ArithmeticException => goExact() } // thrown before anything moved
     }
     if (xByMin ne null) {
@@ -427,14 +515,16 @@ private[runtime] final class SimClock(rt: CogRuntime) extends QuiescenceHook {
    * After [[reach]], outside the lock (a waiter may ask the clock again) and inside the token (or
    * the cluster's hold): wake what it took, then tell the runtime.
    */
-  private def reached(woken: java.util.ArrayList[TimeSlot], unitFut: Fut[Unit]): Unit = {
+  private def reached(woken: Slots, unitFut: Fut[Unit]): Unit = {
     wake(woken)
+    giveList(woken)
     if (unitFut ne null) unitFut.resolve(())
     rt.timeAdvanced()
   }
 
   /**
-   * Wake what one advance reached, in this thread, before the token can go back.
+   * Wake what one advance reached, in this thread, before the token can go back (many waiters:
+   * in chunks on the pool, each counted here, see [[wakeInChunks]]).
    *
    * A time future is resolved: its waiters run here and activate their COGs (Fut.complete).
    *
@@ -457,8 +547,9 @@ private[runtime] final class SimClock(rt: CogRuntime) extends QuiescenceHook {
    * and takes the process back itself (a CAS PARKED to RUNNING, which nobody contends any more).
    * This is the Dekker pair of Cog.sleep, with `timeUp` in the role of the future's state.
    */
-  private def wake(woken: java.util.ArrayList[TimeSlot]): Unit = {
+  private def wake(woken: Slots): Unit = {
     val n = woken.size
+    if (n >= ChunkedWakeFrom && (rt.control eq null)) { wakeInChunks(woken); return }
     // The COGs that got a process, in the order of their first one; each COG's node is built in
     // its `clockWoken` field (a field, not a map: an advance of TimedBench wakes 10,000 processes
     // on 10,000 COGs, and hashing them was a tenth of its time).
@@ -496,6 +587,34 @@ private[runtime] final class SimClock(rt: CogRuntime) extends QuiescenceHook {
     }
   }
 
+  /**
+   * [[wake]] for many processes (TimedBench wakes 10,000 per advance): the token holder only
+   * copies the references and hands them to the pool in chunks ([[WakeChunk]]) of [[WakeChunkSize]],
+   * which wake their processes and run their COGs on whichever worker takes them. Waking in this
+   * thread touched three objects per process (its side object, the process, its COG) one after
+   * the other while every other worker waited for the advance: that serial walk, bound by cache
+   * misses, was half of TimedBench's wall time, and every COG it woke was then pushed to the pool
+   * and run elsewhere, its lines cold again.
+   *
+   * The barrier holds: each chunk is counted in `active` here, before any chunk is submitted and
+   * so before the token goes back, and a chunk gives its count up only after every COG it woke is
+   * counted (see [[WakeChunk]]). So until every process of this advance is in its COG's inbox and
+   * that COG counted, `active` cannot reach the token's last count, and no second advance can
+   * come before all of them have run. A controlled run wakes in this thread: its controller, not
+   * the pool, decides which COG runs.
+   */
+  private def wakeInChunks(woken: Slots): Unit = {
+    val n = woken.size
+    val all = java.util.Arrays.copyOf(woken.a, n)
+    rt.countActive((n + WakeChunkSize - 1) / WakeChunkSize)
+    var i = 0
+    while (i < n) {
+      val end = math.min(n, i + WakeChunkSize)
+      rt.submitTask(new WakeChunk(rt, all, i, end))
+      i = end
+    }
+  }
+
   /** Add `p` to the node being built for its COG (see `wake`); the token holder only. */
   private def gather(cogs: java.util.ArrayList[Cog], p: Process): Unit = {
     val c = p.cog
@@ -513,20 +632,143 @@ private[runtime] final class SimClock(rt: CogRuntime) extends QuiescenceHook {
 }
 
 private[runtime] object SimClock {
+  /** An advance that wakes at least this many waiters wakes them in chunks (`wakeInChunks`). */
+  private final val ChunkedWakeFrom = 128
+  /** Waiters per chunk: the pool's cost is per chunk, and both workers still get many chunks. */
+  private final val WakeChunkSize = 64
+
   /**
-   * One waiter of the clock: its minimum and maximum time in clock units (the long path) and its
-   * index in the maximum heap. Written under the clock's lock only.
+   * Wakes `slots(from until to)` of one advance and runs the COGs it activated, on the worker that
+   * takes it. Counted in `active` by the token holder before it was submitted ([[wakeInChunks]]).
+   *
+   * Each waiter is woken as `wake` does it (a time future resolved; a process gets `timeUp`, then
+   * the CAS out of PARKED, the same Dekker pair with its COG), and consecutive processes of one COG
+   * go into one inbox node. A COG is then claimed (`CogCore.enqueueAndClaim`: the push and the CAS
+   * from IDLE to SCHEDULED of `enqueueAndSchedule`, without the submission), not submitted: this
+   * chunk runs the COGs it claimed itself, one after the other, right after waking them, while their
+   * lines are in this core's cache. A claimed COG is counted when the wake loop ends, and only then
+   * is the chunk's own count given up: handed to the first claimed COG (so one atomic add of k - 1
+   * for k COGs), or, if it claimed none (every COG was already scheduled, or another producer won
+   * the CAS and counted its own), given back as a COG's batch would be (`cogIdle`: the clock may
+   * advance from here, as from any COG that goes idle last). Why counting after the claim is safe
+   * here when `activate` must count before its CAS: a claimed COG is SCHEDULED and uncounted only
+   * while this chunk still holds its own count, so `active` cannot be zero meanwhile; and nobody
+   * else can run it, since only this chunk submits it. Every claimed COG runs exactly once: in the
+   * loop, or, if the loop is left by a throwable (the scheduler's own failure), submitted to the
+   * pool in the `finally`.
+   */
+  private final class WakeChunk(rt: CogRuntime, slots: Array[TimeSlot], from: Int, to: Int)
+      extends java.util.concurrent.ForkJoinTask[Void] with Runnable {
+    def run(): Unit = {
+      val claimed = new Array[Cog](to - from)
+      var k = 0
+      // The COG whose node is being built, and the node (a process, or a Wakes of several).
+      var c: Cog = null
+      var node: Node = null
+      try {
+        var i = from
+        while (i < to) {
+          slots(i) match {
+            case f: FutSlot => f.fut.resolve(())
+            case x: Process.Extra =>
+              x.timeUp = true
+              val p = x.process
+              if (p.casState(ProcessCore.PARKED, ProcessCore.QUEUED)) {
+                val pc = p.cog
+                if (pc eq c) node = node match {
+                  case q: Process => new Wakes(q, p)
+                  case w: Wakes   => w.add(p); w
+                  case other      => other
+                }
+                else {
+                  if ((c ne null) && claim(c, node)) { claimed(k) = c; k += 1 }
+                  c = pc
+                  node = p
+                }
+              }
+          }
+          i += 1
+        }
+        if ((c ne null) && claim(c, node)) { claimed(k) = c; k += 1 }
+      } finally {
+        if (k > 0) rt.countActive(k - 1) else rt.cogIdle()
+        runAll(claimed, k)
+      }
+    }
+
+    private def claim(c: Cog, node: Node): Boolean = {
+      if (SchedulerCounters.ON) rt.countMessage(c, call = false)
+      c.enqueueAndClaim(node)
+    }
+
+    private def runAll(cogs: Array[Cog], k: Int): Unit = {
+      var j = 0
+      try {
+        while (j < k) { val x = cogs(j); j += 1; x.run() }
+      } finally {
+        while (j < k) { rt.executeFair(cogs(j)); j += 1 }
+      }
+    }
+
+    override def getRawResult: Void = null
+    override protected def setRawResult(v: Void): Unit = ()
+    override protected def exec(): Boolean = { run(); true }
+  }
+
+  /**
+   * One waiter of the clock: its minimum and maximum time in clock units (the long path), its
+   * index in the maximum heap (a group's head only) and the next slot of its group. Written under
+   * the clock's lock only.
    */
   private[runtime] abstract class TimeSlot {
     private[runtime] var tMin: Long = 0L
     private[runtime] var tMax: Long = 0L
     private[runtime] var iMax: Int = -1
+    // The other slots of the group this slot heads (see "Groups of equal times"); null while alone.
+    private[runtime] var followers: Followers = _
   }
+
+  /** The slots of a group after its head, in the order they came. Under the clock's lock. */
+  private[runtime] final class Followers {
+    var a: Array[TimeSlot] = new Array[TimeSlot](4)
+    var n = 0
+    def add(s: TimeSlot): Unit = {
+      if (n == a.length) a = java.util.Arrays.copyOf(a, n * 2)
+      a(n) = s
+      n += 1
+    }
+  }
+
+  /**
+   * The slots one advance woke, kept between advances (see `takeList`): an array that grows and
+   * takes a group's followers with one copy.
+   */
+  private[runtime] final class Slots {
+    var a: Array[TimeSlot] = new Array[TimeSlot](16)
+    var n = 0
+    def size: Int = n
+    def get(i: Int): TimeSlot = a(i)
+    def add(s: TimeSlot): Unit = {
+      if (n == a.length) a = java.util.Arrays.copyOf(a, n * 2)
+      a(n) = s
+      n += 1
+    }
+    def addAll(xs: Array[TimeSlot], k: Int): Unit = {
+      if (n + k > a.length) a = java.util.Arrays.copyOf(a, math.max(n + k, n * 2))
+      System.arraycopy(xs, 0, a, n, k)
+      n += k
+    }
+    def clear(): Unit = { java.util.Arrays.fill(a.asInstanceOf[Array[AnyRef]], 0, n, null); n = 0 }
+  }
+
+  /** Entries of the cache of open groups (a power of two). */
+  private final val Groups = 16
 
   /**
    * An array binary heap of slots, by minimum or by maximum time; the maximum heap keeps each
    * slot's index in it (`iMax`) so that a slot woken through the minimum heap leaves it at once.
-   * Its size is the clock's (both heaps hold the same slots). Under the clock's lock.
+   * Its size is the clock's `heads` (both heaps hold the same slots, the heads of the groups).
+   * Under the clock's lock.
    */
   private final class SlotHeap(byMax: Boolean) {
     var a: Array[TimeSlot] = new Array[TimeSlot](16)

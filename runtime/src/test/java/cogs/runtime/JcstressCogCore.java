@@ -109,6 +109,79 @@ public class JcstressCogCore {
     }
 
     @JCStressTest
+    @Description("The simulated clock's wake chunk claims a COG (enqueueAndClaim: push, then the CAS IDLE->SCHEDULED "
+            + "without submitting; the chunk runs what it claimed) vs. the main task ending its batch on a SCHEDULED "
+            + "COG. r1 = the chunk claimed it, r2 = consumer rescheduled, r3 = submissions, r4 = final status "
+            + "(1 = SCHEDULED), r5 = nodes left in the inbox.")
+    @Outcome(id = "1, 0, 0, 1, 1", expect = ACCEPTABLE,
+            desc = "Consumer went idle first; the chunk's CAS won: the COG is the chunk's to run, nobody submitted it.")
+    @Outcome(id = "0, 1, 1, 1, 1", expect = ACCEPTABLE,
+            desc = "The chunk saw SCHEDULED (or lost the CAS); the consumer saw the node and rescheduled.")
+    @Outcome(id = "0, 0, 0, 0, 1", expect = FORBIDDEN,
+            desc = "LOST WAKE-UP: node stranded in the inbox of an IDLE COG, neither claimed nor submitted.")
+    @Outcome(id = "1, 1, .*, .*, .*", expect = FORBIDDEN,
+            desc = "DOUBLE RUN: the chunk claimed the COG and the consumer rescheduled it.")
+    @Outcome(expect = FORBIDDEN, desc = "Anything else is inconsistent.")
+    @State
+    public static class ClaimVsBatchEnd {
+        final CountingCog cog = CountingCog.scheduled();
+        final Msg m = new Msg(1);
+
+        @Actor
+        public void chunk(IIIII_Result r) {
+            r.r1 = bit(cog.enqueueAndClaim(m));
+        }
+
+        @Actor
+        public void consumer(IIIII_Result r) {
+            r.r2 = bit(cog.idleOrReschedule());
+        }
+
+        @Arbiter
+        public void arbiter(IIIII_Result r) {
+            r.r3 = cog.submits.get();
+            r.r4 = bit(cog.isScheduled());
+            r.r5 = cog.drainCount();
+        }
+    }
+
+    @JCStressTest
+    @Description("A wake chunk's claim and an ordinary send reach an IDLE COG at once: exactly one of them takes "
+            + "it. r1 = the chunk claimed it, r2 = the producer's activations, r3 = submissions, r4 = final "
+            + "status (1 = SCHEDULED), r5 = inbox order.")
+    @Outcome(id = {"1, 0, 0, 1, 12", "1, 0, 0, 1, 21"}, expect = ACCEPTABLE,
+            desc = "The chunk's CAS won: the COG is the chunk's to run; both messages are in the inbox.")
+    @Outcome(id = {"0, 1, 1, 1, 12", "0, 1, 1, 1, 21"}, expect = ACCEPTABLE,
+            desc = "The producer's CAS won and it submitted the COG; both messages are in the inbox.")
+    @Outcome(id = "1, 1, .*", expect = FORBIDDEN, desc = "DOUBLE RUN: both took the COG.")
+    @Outcome(id = "0, 0, .*", expect = FORBIDDEN, desc = "LOST WAKE-UP: nobody took the COG.")
+    @Outcome(expect = FORBIDDEN, desc = "Anything else is inconsistent.")
+    @State
+    public static class ClaimVsProducer {
+        final CountingCog cog = new CountingCog();
+        final Msg a = new Msg(1);
+        final Msg b = new Msg(2);
+
+        @Actor
+        public void chunk(IIIII_Result r) {
+            r.r1 = bit(cog.enqueueAndClaim(a));
+        }
+
+        @Actor
+        public void producer() {
+            cog.enqueueAndSchedule(b);
+        }
+
+        @Arbiter
+        public void arbiter(IIIII_Result r) {
+            r.r2 = cog.activations.get();
+            r.r3 = cog.submits.get();
+            r.r4 = bit(cog.isScheduled());
+            r.r5 = cog.drainDigits();
+        }
+    }
+
+    @JCStressTest
     @Description("Two producers send to an IDLE COG at once: exactly one of them schedules it. "
             + "r1 = activations, r2 = submissions, r3 = final status (1 = SCHEDULED), r4 = inbox order.")
     @Outcome(id = {"1, 1, 1, 12", "1, 1, 1, 21"}, expect = ACCEPTABLE,

@@ -97,6 +97,48 @@ class SimClockTest {
     assertEquals(6L, rt.clockAdvances)
   }
 
+  /**
+   * Many processes waiting the same times wait as one group (SimClock, "Groups of equal times"),
+   * and an advance that wakes more than a hundred of them wakes them in chunks on the pool's
+   * workers. A new denominator must rescale every member of a waiting group, the exact path must
+   * take every member over, a report must find a member that is not its group's head, and no
+   * member may be lost or woken at another time.
+   */
+  @Test def groupsOfEqualTimesKeepEveryMemberThroughRescalingAndTheExactPath(): Unit = {
+    val log = new ConcurrentLinkedQueue[String]
+    val timers = Vector.fill(30)(rt.spawn(new TimerImpl(log)))
+    def sleepers(ts: Vector[Timer], prefix: String, n: Int, min: SimTime, max: SimTime): List[Fut[SimTime]] =
+      List.tabulate(n)(i => ts(i % ts.size).send("sleep")(_.sleep(s"$prefix$i", min, max)))
+    val huge = SimTime.of(java.math.BigInteger.TWO.pow(70), java.math.BigInteger.ONE)
+    trait Stepper extends Active { def go(): Proc[SimTime] }
+    // At 1 every group below is waiting (the clock moved, so nothing could run): the third then
+    // rescales them (den 1 -> 3), and at 4/3 the huge time sends them to the exact path.
+    final class StepperImpl extends ActiveObject with Stepper {
+      def go() = Proc.awaitDuration(t(1)).flatMap(_ => Proc.awaitDuration(SimTime(1, 3)))
+        .flatMap(_ => Proc.awaitDuration(huge)).map(_ => Cogs.now)
+    }
+    val stepper = rt.spawn(new StepperImpl)
+    val (twos, wide, stepped) = rt.run(Proc.delay((sleepers(timers, "two", 150, t(2), t(2)),
+      sleepers(timers, "wide", 150, t(3), t(5)), stepper.send("go")(_.go()))))
+    assertEquals(List.fill(150)(t(2)), twos.map(_.join()))
+    assertEquals(List.fill(150)(t(5)), wide.map(_.join()), "the earliest maximum after 2 is 5, past the minimum 3")
+    assertEquals(SimTime(4, 3) + huge, stepped.join())
+    assertEquals(5L, rt.clockAdvances) // 1, 4/3, 2, 5, 4/3 + huge
+    assertEquals(300, log.size)
+
+    // A report finds every member of a group on the long path, not only its head.
+    val other = CogRuntime.withOverrides("cogs.parallelism = 4")
+    try {
+      val ts = Vector.fill(30)(other.spawn(new TimerImpl(log)))
+      other.limitClock(t(5))
+      val stuck = other.run(Proc.delay(sleepers(ts, "late", 40, t(10), t(10))))
+      assertTrue(other.clockLimitReached)
+      assertTrue(stuck.forall(!_.isDone))
+      val report = other.deadlockReport()
+      assertEquals(40, report.count(_.contains("the clock to reach 10 ")), report.mkString("\n"))
+    } finally other.close()
+  }
+
   @Test def durationBlocksTheCogButAwaitDurationDoesNot(): Unit = {
     val log = new ConcurrentLinkedQueue[String]
     val a = rt.spawn(new TimerImpl(log))
