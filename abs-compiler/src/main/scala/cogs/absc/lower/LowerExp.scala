@@ -476,14 +476,16 @@ private[lower] final class LowerExp(val program: TypedProgram, val names: Names)
         val policy = S.Lambda(List((o, Some(T.Ref(classRef(c, ctx))))),
           S.App(S.Id("AbsProcess.policy"), Nil, List(S.Lambda(List((q, None)), call))))
         dc match {
-          case Some(d) => args => S.App(S.App(S.Id("AbsDC.spawnScheduledOn"), Nil, List(d, policy)), Nil, List(make(args)))
+          // As placeOn, with the policy: it may be made on another node, where `make` is not evaluated.
+          case Some(d) => args => S.App(S.App(S.Id("AbsDC.placeScheduledOn"), Nil,
+            d :: policy :: S.TypeApp(S.Id("classOf"), List(T.Ref(classRef(c, ctx)))) :: S.str(pos(n)) :: args), Nil, List(make(args)))
           case None => args => S.App(S.App(S.Sel(S.Id("Cogs"), "spawnScheduled"), Nil, List(policy)), Nil, List(make(args)))
         }
     }
     // An object of a class that plays a session role is offered its roles as it is created (the
     // `instrument` pass's decision).
     val made: S => S = o => S.Created(o, c.name)
-    val placed = dc.isDefined && program.schedulerAt(n).isEmpty
+    val placed = dc.isDefined
     if (c.init.isEmpty && c.bodyFields.forall(_.init.forall(cannotFail)) && !placed) made(spawn(n.args.map(exp(_, ctx))))
     else if (c.init.isEmpty && c.bodyFields.forall(_.init.forall(cannotFail))) {
       // The arguments appear twice in placeOn's call (the values, and `make`): evaluated once, before.

@@ -70,7 +70,21 @@ object AbsDC {
     else Cogs.spawnOn(native)(make)
   }
 
-  /** `[DC: dc] [Scheduler: f(queue)] new C(..)`. */
+  /**
+   * `[DC: dc] [Scheduler: f(queue)] new C(args)`: as [[placeOn]], with the scheduling policy made
+   * from the new object, here or, when `dc` is on another node, there (the function travels with
+   * the creation: see RemotePlacement.createScheduled).
+   */
+  def placeScheduledOn[C <: ActiveObject, T >: C](dc: AnyRef, policy: C => SchedulingPolicy, cls: Class[C], at: String, args: Any*)(
+      make: => C): T = {
+    val native = nativeOf(dc)
+    val remote = cogs.absc.run.RemotePlacement.current
+    if ((remote ne null) && (native ne null) && remote.isRemote(native.name))
+      remote.createScheduled(native.name, cls, args, at, policy.asInstanceOf[ActiveObject => SchedulingPolicy]).asInstanceOf[T]
+    else Cogs.spawnScheduledOn(native, policy)(make)
+  }
+
+  /** `[DC: dc] [Scheduler: f(queue)] new C(..)` (code compiled before a scheduled object could be placed on another node). */
   def spawnScheduledOn[T <: ActiveObject](dc: AnyRef, policy: T => SchedulingPolicy)(make: => T): T = {
     val native = nativeOf(dc)
     val remote = cogs.absc.run.RemotePlacement.current

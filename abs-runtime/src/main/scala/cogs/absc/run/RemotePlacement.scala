@@ -1,7 +1,7 @@
 package cogs.absc.run
 
 import com.typesafe.config.Config
-import cogs.runtime.{Active, ActiveObject, CogRuntime}
+import cogs.runtime.{Active, ActiveObject, CogRuntime, SchedulingPolicy}
 
 /**
  * Where `[DC: dc] new C(..)` goes when the configuration maps deployment components to cluster
@@ -20,6 +20,15 @@ trait RemotePlacement {
    * calls through it queue until the object exists. `at` is the ABS position of the `new`.
    */
   def create(dc: String, cls: Class[_ <: ActiveObject], args: Seq[Any], at: String): Active
+
+  /**
+   * [[create]] for `[DC: dc] [Scheduler: f(..)] new C(args)`: the new object's COG picks its
+   * processes by the policy `policy` makes from the object. The function travels to the other node
+   * and is applied there, so it may capture nothing that cannot travel: absc's captures nothing
+   * (the scheduler's arguments are the queue and fields of the new object, its parameter).
+   */
+  def createScheduled(dc: String, cls: Class[_ <: ActiveObject], args: Seq[Any], at: String,
+      policy: ActiveObject => SchedulingPolicy): Active
 
   /** Leave the cluster (the runtime is closed by its owner). */
   def close(): Unit

@@ -3,7 +3,7 @@ package cogs.distributed.abs
 import com.typesafe.config.{Config, ConfigFactory, ConfigValueFactory}
 import cogs.absc.run.RemotePlacement
 import cogs.distributed.{Node, NotSerializableValueException, RemoteRef}
-import cogs.runtime.{Active, ActiveObject, CogRuntime, Cogs, DeploymentComponent, Fut, Proc, Promise, Resource, SimTime}
+import cogs.runtime.{Active, ActiveObject, CogRuntime, Cogs, DeploymentComponent, Fut, Proc, Promise, Resource, SchedulingPolicy, SimTime}
 import java.lang.reflect.{InvocationHandler, InvocationTargetException, Method}
 import java.util.concurrent.{CompletableFuture, ConcurrentHashMap, TimeUnit}
 import org.apache.pekko.actor.{ActorSystem, AddressFromURIString}
@@ -52,7 +52,14 @@ private[distributed] final class AbsPlacement private (val node: Node, val nodeN
   // Local objects handed to other nodes, by identity: exported once, so that they see one object.
   private[this] val exported = new java.util.IdentityHashMap[ActiveObject, RemoteRef]
 
-  def create(dc: String, cls: Class[_ <: ActiveObject], args: Seq[Any], at: String): Active = {
+  def create(dc: String, cls: Class[_ <: ActiveObject], args: Seq[Any], at: String): Active = createOn(dc, cls, args, at, null)
+
+  def createScheduled(dc: String, cls: Class[_ <: ActiveObject], args: Seq[Any], at: String,
+      policy: ActiveObject => SchedulingPolicy): Active = createOn(dc, cls, args, at, PolicyMaker(policy))
+
+  private def createOn(dc: String, cls: Class[_ <: ActiveObject], args0: Seq[Any], at: String, policy: PolicyMaker): Active = {
+    // A scheduled object's policy goes first, before the class name (see instantiateIn).
+    val args = if (policy eq null) args0 else policy +: args0
     val target = nodeOf(dc).getOrElse(throw new IllegalStateException(s"deployment component '$dc' is not mapped to a node"))
     val what = s"an object of class ${cls.getSimpleName} on node '$target' (deployment component '$dc', new at $at)"
     val member = memberNamed(target).getOrElse(
@@ -62,8 +69,9 @@ private[distributed] final class AbsPlacement private (val node: Node, val nodeN
     // ABS object (every component of an ABS model has one): see instantiateOn.
     val component = node.runtime.deploymentComponents.find(c => c.name == dc && (c.attachment ne null))
     val fut = component match {
-      case Some(c) => node.create(member.address, FactoryOnName, (dc +: resourcesText(c) +: c.attachment +: cls.getName +: args): _*)
-      case None => node.create(member.address, FactoryName, (cls.getName +: args): _*)
+      case Some(c) =>
+        node.create(member.address, FactoryOnName, (dc +: resourcesText(c) +: c.attachment +: classFirst(cls, args)): _*)
+      case None => node.create(member.address, FactoryName, classFirst(cls, args): _*)
     }
     // An argument that cannot be serialised fails the creation at once: report it at the `new`.
     fut.poll match {
@@ -77,6 +85,12 @@ private[distributed] final class AbsPlacement private (val node: Node, val nodeN
       handler.created(r)
     }
     proxy
+  }
+
+  /** The class name, then the constructor arguments; a scheduled object's policy before both. */
+  private def classFirst(cls: Class[_], args: Seq[Any]): Seq[Any] = args.headOption match {
+    case Some(p: PolicyMaker) => p +: cls.getName +: args.tail
+    case _                    => cls.getName +: args
   }
 
   // This node's stand-ins for deployment components made on other nodes and mapped here, by name.
@@ -108,17 +122,22 @@ private[distributed] final class AbsPlacement private (val node: Node, val nodeN
   /** The factory [[AbsPlacement.FactoryName]]: `new C(args)` in this node's runtime, from C's class name. */
   private def instantiate(args: Seq[Any]): ActiveObject = instantiateIn(null, args)
 
-  private def instantiateIn(dc: DeploymentComponent, args: Seq[Any]): ActiveObject = {
+  private def instantiateIn(dc: DeploymentComponent, args0: Seq[Any]): ActiveObject = {
+    // `[Scheduler: ..] new`: the policy maker came first, made on the creating node (PolicyMaker).
+    val (policy, args) = args0.headOption match {
+      case Some(PolicyMaker(f)) => (f, args0.tail)
+      case _                    => (null, args0)
+    }
     val name = String.valueOf(args.head)
     val cls = Class.forName(name, true, loader)
     if (!classOf[ActiveObject].isAssignableFrom(cls)) throw new IllegalArgumentException(s"$name is not an ABS class")
     val ctorArgs = args.tail.map(_.asInstanceOf[AnyRef])
     val ctor = cls.getConstructors.find(_.getParameterCount == ctorArgs.size).getOrElse(
       throw new NoSuchMethodException(s"${cls.getSimpleName} has no constructor of ${ctorArgs.size} argument(s) on node '$nodeName'"))
-    runtime.spawnOn(dc) {
+    def make(): ActiveObject =
       try ctor.newInstance(ctorArgs: _*).asInstanceOf[ActiveObject]
       catch { case e: InvocationTargetException if e.getCause ne null => throw e.getCause }
-    }
+    if (policy eq null) runtime.spawnOn(dc)(make()) else runtime.spawnScheduledOn(dc, policy)(make())
   }
 
   // ------------------------------------------------------------------ references as values
@@ -400,6 +419,7 @@ private[distributed] object AbsPlacement {
       |    "scala.collection.immutable.List" = cogs-abs
       |    "cogs.runtime.Active" = cogs-abs
       |    "cogs.runtime.Fut" = cogs-abs
+      |    "cogs.distributed.abs.PolicyMaker" = cogs-abs
       |  }
       |}""".stripMargin
 
@@ -416,6 +436,16 @@ private[distributed] object AbsPlacement {
     seen.asScala.toArray
   }
 }
+
+/**
+ * The scheduling policy of `[DC: dc] [Scheduler: f(..)] new C(..)` on its way to the node that
+ * makes the object: a function of the new object, applied there. absc's function is a lambda that
+ * captures nothing (the scheduler's arguments are the queue and the object's fields), so it travels
+ * as a `SerializedLambda` naming the model's class that made it, which has the lambda again on the
+ * other node (every node runs the same compiled model). Written and read by [[AbsValueSerializer]],
+ * whose filter admits `SerializedLambda` and this class.
+ */
+private[abs] final case class PolicyMaker(f: ActiveObject => SchedulingPolicy)
 
 /** What a reference travels as: the node and id of its object, its ABS class, its ABS interfaces. */
 private[abs] final case class RefToken(node: String, id: Long, absClass: String, interfaces: Array[String])

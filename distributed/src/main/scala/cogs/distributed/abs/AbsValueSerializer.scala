@@ -8,7 +8,8 @@ import org.apache.pekko.serialization.Serializer
 
 /**
  * The values of an ABS model between nodes: numbers (`AbsInt`, `AbsRat`), data types (case
- * classes and objects, exceptions), lists, sets, maps, and object references inside any of them.
+ * classes and objects, exceptions), lists, sets, maps, and object references inside any of them;
+ * and the policy maker of a `[Scheduler: ..]` object made on another node ([[PolicyMaker]]).
  *
  * Why Java object streams and not Jackson: ABS values are generic (`Just(x)` with any `x`, lists
  * of anything), and Jackson needs the static type or type tags to read them back, while every
@@ -76,7 +77,8 @@ private[distributed] object AbsValueSerializer {
   }
 
   private[this] val patterns = ObjectInputFilter.Config.createFilter(
-    "cogs.absc.lib.*;cogs.distributed.abs.RefToken;absmodel.**;scala.**;java.lang.*;java.math.*;!*")
+    "cogs.absc.lib.*;cogs.distributed.abs.RefToken;cogs.distributed.abs.PolicyMaker;java.lang.invoke.SerializedLambda;" +
+      "absmodel.**;scala.**;java.lang.*;java.math.*;!*")
   // The rejected class goes into the exception's `classname` (the JDK's message does not name it).
   // The JDK also filters what resolveObject returns: the proxy or the local object of a reference
   // (neither is Serializable, so neither can come out of the stream itself; a proxy class in the
