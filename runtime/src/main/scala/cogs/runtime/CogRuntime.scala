@@ -30,8 +30,8 @@ final class CogRuntime private (
   private[this] val outsideSubmits: java.util.concurrent.atomic.LongAdder =
     if (SchedulerCounters.ON) new java.util.concurrent.atomic.LongAdder else null
 
-  // The executor: a fork-join pool (cogs.scheduler.pool = forkjoin, the default) or the runtime's
-  // own (= own, see WorkerPool); exactly one of the two is made. The workers are named and made
+  // The executor: the runtime's own pool (cogs.scheduler.pool = own, the default; see WorkerPool)
+  // or a fork-join pool (= forkjoin); exactly one of the two is made. The workers are named and made
   // daemons alike, and have the same uncaught-exception handler.
   private[this] val ownPool: WorkerPool =
     if (settings.pool != Settings.OwnPool) null
@@ -1210,7 +1210,7 @@ object CogRuntime {
       reportUnobservedFailures: Boolean = true,
       stuckAfter: java.time.Duration = Settings.DefaultStuckAfter,
       gcOverheadLimit: Double = Settings.DefaultGcOverheadLimit,
-      pool: String = Settings.ForkJoin
+      pool: String = Settings.OwnPool
   )
 
   object Settings {
@@ -1235,7 +1235,7 @@ object CogRuntime {
       reportUnobservedFailures = true,
       stuckAfter = DefaultStuckAfter,
       gcOverheadLimit = DefaultGcOverheadLimit,
-      pool = ForkJoin
+      pool = OwnPool
     )
 
     def apply(config: Config): Settings = {
