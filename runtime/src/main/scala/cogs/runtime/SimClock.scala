@@ -557,23 +557,18 @@ private[runtime] final class SimClock(rt: CogRuntime) extends QuiescenceHook {
     var single: Process = null
     var i = 0
     while (i < n) {
-      woken.get(i) match {
-        case f: FutSlot => f.fut.resolve(())
-        case x: Process.Extra =>
-          x.timeUp = true
-          val p = x.process
-          if (p.casState(ProcessCore.PARKED, ProcessCore.QUEUED)) {
-            // Most advances wake one process, or one per COG: no list for one.
-            if ((single eq null) && (cogs eq null)) single = p
-            else {
-              if (cogs eq null) {
-                cogs = new java.util.ArrayList[Cog](math.max(16, n - i + 1))
-                gather(cogs, single)
-                single = null
-              }
-              gather(cogs, p)
-            }
+      val p = release(woken.get(i))
+      if (p ne null) {
+        // Most advances wake one process, or one per COG: no list for one.
+        if ((single eq null) && (cogs eq null)) single = p
+        else {
+          if (cogs eq null) {
+            cogs = new java.util.ArrayList[Cog](math.max(16, n - i + 1))
+            gather(cogs, single)
+            single = null
           }
+          gather(cogs, p)
+        }
       }
       i += 1
     }
@@ -632,6 +627,19 @@ private[runtime] final class SimClock(rt: CogRuntime) extends QuiescenceHook {
 }
 
 private[runtime] object SimClock {
+  /**
+   * Wake one waiter whose time came: resolve its time future, or mark its process's time up and
+   * take it out of PARKED (the Dekker pair with its COG described at `wake`). The process its COG
+   * must now be given, or null (a future, or a process its COG took back itself).
+   */
+  private def release(slot: TimeSlot): Process = slot match {
+    case f: FutSlot => f.fut.resolve(()); null
+    case x: Process.Extra =>
+      x.timeUp = true
+      val p = x.process
+      if (p.casState(ProcessCore.PARKED, ProcessCore.QUEUED)) p else null
+  }
+
   /** An advance that wakes at least this many waiters wakes them in chunks (`wakeInChunks`). */
   private final val ChunkedWakeFrom = 128
   /** Waiters per chunk: the pool's cost is per chunk, and both workers still get many chunks. */
@@ -668,24 +676,19 @@ private[runtime] object SimClock {
       try {
         var i = from
         while (i < to) {
-          slots(i) match {
-            case f: FutSlot => f.fut.resolve(())
-            case x: Process.Extra =>
-              x.timeUp = true
-              val p = x.process
-              if (p.casState(ProcessCore.PARKED, ProcessCore.QUEUED)) {
-                val pc = p.cog
-                if (pc eq c) node = node match {
-                  case q: Process => new Wakes(q, p)
-                  case w: Wakes   => w.add(p); w
-                  case other      => other
-                }
-                else {
-                  if ((c ne null) && claim(c, node)) { claimed(k) = c; k += 1 }
-                  c = pc
-                  node = p
-                }
-              }
+          val p = release(slots(i))
+          if (p ne null) {
+            val pc = p.cog
+            if (pc eq c) node = node match {
+              case q: Process => new Wakes(q, p)
+              case w: Wakes   => w.add(p); w
+              case other      => other
+            }
+            else {
+              if ((c ne null) && claim(c, node)) { claimed(k) = c; k += 1 }
+              c = pc
+              node = p
+            }
           }
           i += 1
         }
