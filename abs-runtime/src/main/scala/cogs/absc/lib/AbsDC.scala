@@ -49,6 +49,15 @@ object AbsDC {
 
   def dcShutdown(self: AnyRef): Unit = nativeOf(self).shutdown()
 
+  /**
+   * Do `self`'s objects run on another cluster node? Only once its node is known (a spread
+   * component's is fixed by its first `new`), so asking never takes a turn of the spread.
+   */
+  def dcElsewhere(self: AnyRef): Boolean = {
+    val remote = cogs.absc.run.RemotePlacement.current
+    (remote ne null) && (self ne null) && remote.isPlacedElsewhere(nativeOf(self).name)
+  }
+
   /** ABS `thisDC()`: the ABS object of the running COG's component, or null. */
   def thisDC(): AnyRef = Cogs.thisDC.map(_.attachment).orNull
 

@@ -15,6 +15,12 @@ trait RemotePlacement {
   def isRemote(dc: String): Boolean
 
   /**
+   * [[isRemote]] without fixing anything: true only when `dc` already has a node and it is
+   * another (a component that `--spread-components` has not placed yet is here for now).
+   */
+  def isPlacedElsewhere(dc: String): Boolean
+
+  /**
    * Create an object of `cls` with the constructor arguments `args` on the node `dc` is mapped to.
    * Returns at once (ABS `new` does) a reference that implements the ABS interfaces of `cls`;
    * calls through it queue until the object exists. `at` is the ABS position of the `new`.

@@ -46,6 +46,9 @@ private[distributed] final class AbsPlacement private (val node: Node, val nodeN
 
   def isRemote(dc: String): Boolean = nodeOf(dc).exists(_ != nodeName)
 
+  def isPlacedElsewhere(dc: String): Boolean =
+    deployment.get(dc).orElse(Option(spreadTo.get(dc))).exists(_ != nodeName)
+
   // Proxies by (node, object id): one proxy per remote object on this node, so ABS `==` on
   // references (identity) holds for a reference that arrives twice.
   private[this] val proxies = new ConcurrentHashMap[(String, Long), Active]

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.{AfterAll, Test, TestInstance, Timeout}
  *  - `absc run --nodes local:2 --spread-components` puts the components no option maps on n1,
  *    main, n1, .. in the order of their first `new` (`spread/Spread.abs`);
  *  - `absc test --nodes local:2 --cluster-clock --spread-components` judges `testresult` of our
- *    own timed test programs (`timed-tests/`: costs, durations, component state, a `[Scheduler]` object, as the timed
+ *    own timed test programs (`timed-tests/`: costs, durations, component state, a `[Scheduler]` object, a component's load and
+ *    resources read and changed from the node of its ABS object, as the timed
  *    conformance programs use them; `distributed/run-timed-conformance` runs those) with the
  *    PASS/FAIL lines of a test in one JVM, and a False `testresult` or a hang as failures.
  */
@@ -54,7 +55,8 @@ class AbsSpreadComponentsTest {
    * The hanging one is an absc run of its own, with a short time-out.
    */
   @Test def timedTestProgramsOnTwoNodes(): Unit = {
-    val passing = List("CostsOnSpreadComponents", "DurationsAcrossNodes", "DeploymentComponentState", "SchedulerOnSpreadComponent")
+    val passing = List("CostsOnSpreadComponents", "DurationsAcrossNodes", "DeploymentComponentState", "SchedulerOnSpreadComponent",
+      "LoadOnSpreadComponent")
       .map(n => resource(s"timed-tests/$n.abs"))
     val costs = Files.readString(Paths.get(passing.head), UTF_8)
     val wrong = work.resolve("WrongCosts.abs")
@@ -72,7 +74,7 @@ class AbsSpreadComponentsTest {
       passing :+ wrong.toString): _*)
     val report = s"stdout:\n$out\nstderr:\n$err"
     assertEquals(1, status, report)
-    assertEquals(passing.map(p => s"PASS $p") ++ List(s"FAIL $wrong: testresult is False", "4 passed, 1 failed"),
+    assertEquals(passing.map(p => s"PASS $p") ++ List(s"FAIL $wrong: testresult is False", "5 passed, 1 failed"),
       out.linesIterator.toList, report)
     // The nodes' own lines went to stderr, each prefixed with its node.
     assertTrue(err.linesIterator.exists(_.startsWith("[main] costs ended at 1, 9, 3; the split at 12; now 12")), report)
