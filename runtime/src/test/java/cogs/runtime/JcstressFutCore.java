@@ -94,6 +94,86 @@ public class JcstressFutCore {
     }
 
     @JCStressTest
+    @Description("Three waiters are registered (state = a node holding w3 alone, then the pair w1, w2); "
+            + "register(w4), which replaces the half-full head node by a full one, races with complete. "
+            + "r1 = register(w4) returned true, r2 = complete returned true, r3 = calls of w1..w3 (111 once each), "
+            + "r4 = calls of w4, r5 = order in which they were woken (digits of their ids).")
+    @Outcome(id = "1, 1, 111, 1, 1234", expect = ACCEPTABLE, desc = "All four registered; woken once each, in registration order.")
+    @Outcome(id = "0, 1, 111, 0, 123", expect = ACCEPTABLE, desc = "w4 came too late and was told so; the others woken once, in order.")
+    @Outcome(id = "1, 1, .*, 0, .*", expect = FORBIDDEN, desc = "LOST WAITER: w4 registered, never woken.")
+    @Outcome(expect = FORBIDDEN, desc = "A waiter lost, woken twice or out of order.")
+    @State
+    public static class RegisterIntoHalfNodeVsComplete {
+        final TFut f = new TFut();
+        final StringBuffer order = new StringBuffer();
+        final RecordingWaiter w1 = new RecordingWaiter(1, order);
+        final RecordingWaiter w2 = new RecordingWaiter(2, order);
+        final RecordingWaiter w3 = new RecordingWaiter(3, order);
+        final RecordingWaiter w4 = new RecordingWaiter(4, order);
+
+        public RegisterIntoHalfNodeVsComplete() {
+            if (!(f.register(w1) && f.register(w2) && f.register(w3))) throw new AssertionError();
+        }
+
+        @Actor
+        public void waiter(IIIII_Result r) {
+            r.r1 = bit(f.register(w4));
+        }
+
+        @Actor
+        public void resolver(IIIII_Result r) {
+            r.r2 = bit(f.complete(new Value(7)));
+        }
+
+        @Arbiter
+        public void arbiter(IIIII_Result r) {
+            r.r3 = w1.calls.get() * 100 + w2.calls.get() * 10 + w3.calls.get();
+            r.r4 = w4.calls.get();
+            r.r5 = order.length() == 0 ? 0 : Integer.parseInt(order.toString());
+        }
+    }
+
+    @JCStressTest
+    @Description("Two waiters are registered (state = the full node w1, w2); w3 and w4 register at once (one "
+            + "starts a new node, the other fills it or starts its own after a failed CAS), then the arbiter "
+            + "completes. r1, r2 = register results of w3, w4; r3 = calls of w1, w2 (11 once each), r4 = calls of "
+            + "w3, w4 (11), r5 = order of waking (w1, w2 first; w3 and w4 in the order their CASes won).")
+    @Outcome(id = "1, 1, 11, 11, 1234", expect = ACCEPTABLE, desc = "All registered, each woken once; w3's CAS won first.")
+    @Outcome(id = "1, 1, 11, 11, 1243", expect = ACCEPTABLE, desc = "All registered, each woken once; w4's CAS won first.")
+    @Outcome(expect = FORBIDDEN, desc = "A registration was lost, a waiter woken twice, or w1, w2 not first.")
+    @State
+    public static class TwoRegistersPastAFullNode {
+        final TFut f = new TFut();
+        final StringBuffer order = new StringBuffer();
+        final RecordingWaiter w1 = new RecordingWaiter(1, order);
+        final RecordingWaiter w2 = new RecordingWaiter(2, order);
+        final RecordingWaiter w3 = new RecordingWaiter(3, order);
+        final RecordingWaiter w4 = new RecordingWaiter(4, order);
+
+        public TwoRegistersPastAFullNode() {
+            if (!(f.register(w1) && f.register(w2))) throw new AssertionError();
+        }
+
+        @Actor
+        public void waiter3(IIIII_Result r) {
+            r.r1 = bit(f.register(w3));
+        }
+
+        @Actor
+        public void waiter4(IIIII_Result r) {
+            r.r2 = bit(f.register(w4));
+        }
+
+        @Arbiter
+        public void arbiter(IIIII_Result r) {
+            if (!f.complete(new Value(7))) throw new AssertionError("already resolved");
+            r.r3 = w1.calls.get() * 10 + w2.calls.get();
+            r.r4 = w3.calls.get() * 10 + w4.calls.get();
+            r.r5 = order.length() == 0 ? 0 : Integer.parseInt(order.toString());
+        }
+    }
+
+    @JCStressTest
     @Description("Two waiters register at once (CAS retries, WaitList built under contention); the arbiter "
             + "then completes. r1, r2 = register results, r3, r4 = calls of w1, w2.")
     @Outcome(id = "1, 1, 1, 1", expect = ACCEPTABLE, desc = "Both registered, each woken exactly once.")
