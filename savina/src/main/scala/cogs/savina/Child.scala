@@ -15,8 +15,10 @@ package cogs.savina
  * warmup <i> <nanoseconds> <answer>
  * measure <i> <nanoseconds> <answer>
  * monitor <phase> <i> <program nanoseconds> <events> <sound> <violations>   (with --monitor, on Cogs)
- * cpu <phase> <i> <cpu ns> <wall ns> <gc ms> <gc count>   (the JVM's CPU time, all threads, the wall
- *                                      time, and the collectors' time and count over the same interval
+ * cpu <phase> <i> <cpu ns> <wall ns> <gc ms> <gc count> <steal ms>   (the JVM's CPU time, all threads,
+ *                                      the wall time, the collectors' time and count, and the time the
+ *                                      host's hypervisor ran something else on this machine's CPUs
+ *                                      (/proc/stat's steal, -1 where there is none) over the same interval
  *                                      around the iteration; after its iteration line)
  * counters <phase> <i> <name>=<count> ...   (Cogs in a JVM started with -Dcogs.scheduler.counters=true: the
  *                                            scheduler's counts over the iteration, see savina/README.md)
@@ -53,6 +55,14 @@ object Child {
       collectors.forEach { c => ms += math.max(0L, c.getCollectionTime); n += math.max(0L, c.getCollectionCount) }
       (ms, n)
     }
+    // The host's steal time, summed over this machine's CPUs (the first line of /proc/stat, its
+    // eighth number, in ticks of 1/100 s: USER_HZ on Linux). A JVM that is slow because the
+    // hypervisor gave its vCPUs to another guest shows it here, not in its own CPU time.
+    def stealTicks(): Long =
+      try {
+        val line = java.nio.file.Files.readAllLines(java.nio.file.Paths.get("/proc/stat")).get(0).trim.split("\\s+")
+        if (line.length > 8 && line(0) == "cpu") line(8).toLong else -1L
+      } catch { case _: Exception => -1L }
     var counted: Map[String, Long] = Map.empty
     val status =
       try {
@@ -61,14 +71,17 @@ object Child {
           val wallBefore = System.nanoTime()
           val cpuBefore = cpu.map(_.getProcessCpuTime).getOrElse(-1L)
           val (gcMsBefore, gcBefore) = gcTotals()
+          val stealBefore = stealTicks()
           val r = bench.run(runtime, opts.quick, env)
           val cpuAfter = cpu.map(_.getProcessCpuTime).getOrElse(-1L)
           val (gcMsAfter, gcAfter) = gcTotals()
+          val stealAfter = stealTicks()
+          val stealMs = if (stealBefore >= 0 && stealAfter >= 0) (stealAfter - stealBefore) * 10 else -1L
           val wall = System.nanoTime() - wallBefore
           val phase = if (i < opts.warmup) "warmup" else "measure"
           val index = if (i < opts.warmup) i else i - opts.warmup
           out.println(s"$phase $index ${r.nanos} ${oneLine(r.answer)}")
-          if (cpuBefore >= 0 && cpuAfter >= 0) out.println(s"cpu $phase $index ${cpuAfter - cpuBefore} $wall ${gcMsAfter - gcMsBefore} ${gcAfter - gcBefore}")
+          if (cpuBefore >= 0 && cpuAfter >= 0) out.println(s"cpu $phase $index ${cpuAfter - cpuBefore} $wall ${gcMsAfter - gcMsBefore} ${gcAfter - gcBefore} $stealMs")
           if (runtime == "cogs") {
             val now = env.cogs.schedulerCounters
             if (now.nonEmpty) {

@@ -137,11 +137,12 @@ object Harness {
             case _ => err(s"$tag: (child) ${rest.mkString(" ")}")
           }
         case "cpu" :: _ =>
-          // cpu <phase> <i> <cpu ns> <wall ns> <gc ms> <gc count>: follows its iteration's line.
+          // cpu <phase> <i> <cpu ns> <wall ns> <gc ms> <gc count> [<steal ms>]: follows its iteration's line.
           line.split(" ").toList match {
-            case _ :: phase :: idx :: cpuNs :: wallNs :: gcMs :: gcCount :: Nil if got.nonEmpty && got.last.phase == phase && got.last.iteration.toString == idx =>
+            case _ :: phase :: idx :: cpuNs :: wallNs :: gcMs :: gcCount :: steal if steal.size <= 1 && got.nonEmpty && got.last.phase == phase && got.last.iteration.toString == idx =>
               val (c, w) = (cpuNs.toLong, wallNs.toLong)
-              val s = got.last.copy(gcMillis = gcMs.toDouble, collections = gcCount.toInt)
+              val stealMs = steal.headOption.flatMap(_.toDoubleOption).filter(_ >= 0).getOrElse(Double.NaN)
+              val s = got.last.copy(gcMillis = gcMs.toDouble, collections = gcCount.toInt, stealMillis = stealMs)
               got(got.size - 1) = if (c >= 0 && w > 0) s.copy(cores = c.toDouble / w) else s
             case _ => err(s"$tag: (child) $line")
           }

@@ -8,10 +8,12 @@ import java.util.Locale
  * One iteration as a child JVM reported it. `jvm` numbers the JVMs of one benchmark and runtime
  * (`--jvms`); `cores` is the JVM's CPU time over the wall time around the iteration (1.0: one
  * core busy), NaN when the JVM could not tell; `gcMillis` and `collections` the garbage collectors'
- * time and count over the same interval (NaN and -1 when not reported).
+ * time and count over the same interval (NaN and -1 when not reported); `stealMillis` the host's
+ * steal time over it, summed over the machine's CPUs (NaN where the system does not report it).
  */
 final case class Sample(benchmark: String, runtime: String, quick: Boolean, phase: String, iteration: Int, nanos: Long, params: String,
-                        jvm: Int = 0, cores: Double = Double.NaN, gcMillis: Double = Double.NaN, collections: Int = -1) {
+                        jvm: Int = 0, cores: Double = Double.NaN, gcMillis: Double = Double.NaN, collections: Int = -1,
+                        stealMillis: Double = Double.NaN) {
   def millis: Double = nanos / 1e6
 }
 
@@ -26,10 +28,11 @@ final case class RunFailure(benchmark: String, runtime: String, message: String)
  * (milliseconds). Over several JVMs: the median is the median of the JVMs' medians, and `spread`
  * the slowest JVM's median over the fastest's (None with one JVM). `cores`: the median of the
  * iterations' CPU over wall time (None when not known); `gc`: the median of the iterations'
- * collection time in ms (None when not known).
+ * collection time in ms (None when not known); `steal`: the median of the iterations' host steal
+ * time in ms (None when not known).
  */
 final case class Stats(n: Int, median: Double, min: Double, max: Double, spread: Option[Double] = None, cores: Option[Double] = None,
-                       gc: Option[Double] = None)
+                       gc: Option[Double] = None, steal: Option[Double] = None)
 
 object Stats {
   /** The statistics of one runtime's timed samples of one benchmark, over however many JVMs ran it. */
@@ -38,8 +41,10 @@ object Stats {
     val all = of(ss.map(_.millis))
     val cs = ss.map(_.cores).filterNot(_.isNaN)
     val gs = ss.map(_.gcMillis).filterNot(_.isNaN)
+    val st = ss.map(_.stealMillis).filterNot(_.isNaN)
     all.copy(
       gc = if (gs.isEmpty) None else Some(of(gs).median),
+      steal = if (st.isEmpty) None else Some(of(st).median),
       median = if (byJvm.size > 1) of(byJvm).median else all.median,
       spread = if (byJvm.size > 1) Some(byJvm.max / byJvm.min) else None,
       cores = if (cs.isEmpty) None else Some(of(cs).median))
@@ -71,11 +76,12 @@ object Report {
     if (s.exists(c => c == ',' || c == '"' || c == '\n')) "\"" + s.replace("\"", "\"\"") + "\"" else s
 
   def csv(samples: Seq[Sample]): String = {
-    val sb = new StringBuilder("benchmark,runtime,mode,jvm,phase,iteration,millis,cores,gc_ms,collections,params\n")
+    val sb = new StringBuilder("benchmark,runtime,mode,jvm,phase,iteration,millis,cores,gc_ms,collections,steal_ms,params\n")
     samples.foreach { s =>
       sb ++= List(s.benchmark, s.runtime, if (s.quick) "quick" else "full", s.jvm.toString, s.phase, s.iteration.toString,
         fmt(s.millis, 3), if (s.cores.isNaN) "" else fmt(s.cores, 2), if (s.gcMillis.isNaN) "" else fmt(s.gcMillis, 0),
-        if (s.collections < 0) "" else s.collections.toString, csvField(s.params)).mkString(",")
+        if (s.collections < 0) "" else s.collections.toString, if (s.stealMillis.isNaN) "" else fmt(s.stealMillis, 0),
+        csvField(s.params)).mkString(",")
       sb += '\n'
     }
     sb.toString
@@ -133,14 +139,15 @@ object Report {
   def perJvm(samples: Seq[Sample], order: Seq[String]): String = {
     val measured = samples.filter(_.phase == "measure")
     if (!measured.groupBy(s => (s.benchmark, s.runtime)).values.exists(_.map(_.jvm).distinct.size > 1)) return ""
-    val sb = new StringBuilder("\n## Per JVM\n\nEach JVM's median in ms (and its cores; its median garbage-collection ms per iteration), in the order the JVMs ran.\n\n")
+    val sb = new StringBuilder("\n## Per JVM\n\nEach JVM's median in ms (and its cores; its median garbage-collection ms per iteration; the host's median steal ms per iteration, where the system reports it and it was not zero), in the order the JVMs ran.\n\n")
     sb ++= "| benchmark | runtime | JVMs |\n| --- | --- | --- |\n"
     for (b <- order; rt <- Runtimes.names) {
       val mine = measured.filter(s => s.benchmark == b && s.runtime == rt)
       if (mine.nonEmpty) {
         val cells = mine.groupBy(_.jvm).toList.sortBy(_._1).map { case (_, ss) =>
           val st = Stats.ofSamples(ss)
-          fmt(st.median) + st.cores.map(c => s" (${fmt(c)}${st.gc.map(g => s"; gc ${fmt(g, 0)}").getOrElse("")})").getOrElse("")
+          val steal = st.steal.filter(_ > 0).map(x => s"; steal ${fmt(x, 0)}").getOrElse("")
+          fmt(st.median) + st.cores.map(c => s" (${fmt(c)}${st.gc.map(g => s"; gc ${fmt(g, 0)}").getOrElse("")}$steal)").getOrElse("")
         }
         sb ++= s"| $b | $rt | ${cells.mkString(", ")} |\n"
       }

@@ -68,7 +68,7 @@ class HarnessTest {
     assertTrue(md.contains("- fib on pekko: boom"), md)
     val csv = Report.csv(samples)
     assertEquals(samples.size + 1, csv.linesIterator.size)
-    assertTrue(csv.startsWith("benchmark,runtime,mode,jvm,phase,iteration,millis,cores,gc_ms,collections,params\npingpong,cogs,full,0,warmup,0,100.000,,,,n=1\n"), csv)
+    assertTrue(csv.startsWith("benchmark,runtime,mode,jvm,phase,iteration,millis,cores,gc_ms,collections,steal_ms,params\npingpong,cogs,full,0,warmup,0,100.000,,,,,n=1\n"), csv)
     val svg = Report.svg(rows, "test")
     assertTrue(svg.startsWith("<svg") && svg.trim.endsWith("</svg>"))
     assertTrue(svg.contains(">geometric mean<") && svg.contains(">1.500<"), svg)
@@ -99,7 +99,13 @@ class HarnessTest {
     val withGc = samples.map(x => if (x.runtime == "cogs") x.copy(gcMillis = x.millis / 2, collections = 1) else x)
     val perGc = Report.perJvm(withGc, Suite.savina.map(_._1))
     assertTrue(perGc.contains("| pingpong | cogs | 10.00 (1.10; gc 5), 40.00 (1.95; gc 20), 20.00 (1.50; gc 10) |"), perGc)
-    assertTrue(Report.csv(withGc).contains(",cogs,full,1,measure,0,40.000,1.90,20,1,n=1\n"), Report.csv(withGc))
+    assertTrue(Report.csv(withGc).contains(",cogs,full,1,measure,0,40.000,1.90,20,1,,n=1\n"), Report.csv(withGc))
+    // With the host's steal time reported: in the CSV, and in a JVM's cell where it is not zero
+    // (JVM 1 is the slow one here: the host took 30 ms of its CPUs per iteration).
+    val withSteal = withGc.map(x => if (x.runtime == "cogs") x.copy(stealMillis = if (x.jvm == 1) 30 else 0) else x)
+    val perSteal = Report.perJvm(withSteal, Suite.savina.map(_._1))
+    assertTrue(perSteal.contains("| pingpong | cogs | 10.00 (1.10; gc 5), 40.00 (1.95; gc 20; steal 30), 20.00 (1.50; gc 10) |"), perSteal)
+    assertTrue(Report.csv(withSteal).contains(",cogs,full,1,measure,0,40.000,1.90,20,1,30,n=1\n"), Report.csv(withSteal))
     assertEquals(3, Options.parse(List("--jvms", "3")).jvms)
     assertTrue(usageError("--jvms", "0").contains("--jvms needs an integer of at least 1"))
   }
@@ -127,6 +133,13 @@ class HarnessTest {
     }
     val md = java.nio.file.Files.readString(dir.resolve("results.md"))
     assertTrue(md.contains("## Scheduler counters (Cogs)") && md.contains("## Per JVM"), md)
+    // The child's cpu line carries the host's steal time where the system reports it (Linux):
+    // every iteration's steal_ms (the field before the parameters) is then a number of ms.
+    if (java.nio.file.Files.isReadable(java.nio.file.Paths.get("/proc/stat"))) {
+      val rows = java.nio.file.Files.readAllLines(dir.resolve("results.csv")).asScala.drop(1).map(_.split(','))
+      assertEquals(4, rows.size, rows.map(_.mkString(",")).mkString("\n"))
+      rows.foreach(f => assertTrue(f(10).toDoubleOption.exists(_ >= 0), f.mkString(",")))
+    }
   }
 
   @Test def monitorOptionNeedsAnExistingFile(): Unit = {
