@@ -295,7 +295,8 @@ abstract class CogCore extends CogCorePadding implements Runnable {
  * main task writes at every poll and slice ({@code tail}, and those of {@code Cog}). Sharing one
  * made each call queued while the COG runs move that line between the producer's and the
  * consumer's cores twice. Before them come only the object header and ForkJoinTask's status.
- * The price: 64 bytes more per COG.
+ * The price: 36 bytes more per COG (the rest of those 64 are fields of {@code Cog} that no poll
+ * or slice touches).
  *
  * Why two classes: HotSpot lays out a superclass's fields before a subclass's, but within one
  * class it puts longs before ints and references last; pads declared beside {@code head} would
@@ -310,12 +311,57 @@ abstract class CogCoreProducerSide extends ForkJoinTask<Void> {
 }
 
 /**
- * The padding after {@link CogCoreProducerSide}'s fields (see there). The int comes first in
- * the layout: HotSpot fills a gap left by a superclass's fields (here, after {@code head} up to
- * the longs' alignment) with a subclass's smaller fields, and without it the first int of
- * {@code CogCore} would go there, beside {@code head}.
+ * The padding after {@link CogCoreProducerSide}'s fields (see there): 64 bytes in which the main
+ * task writes nothing at a poll or a slice. Part of it is real fields of {@code Cog} that nothing
+ * reads or writes on those paths (a COG's component, read by a {@code cost}; its first object,
+ * for reports; the blocked {@code get}, written when a {@code get} blocks the whole COG; where a
+ * fatal error was raised; a controlled run's choices; the clock's wake node, written by the
+ * clock's token holder), so that the padding is not all dead bytes: they were 28 of the 216 bytes
+ * of a {@code Cog} (an idle object was 254 bytes, issue 26's target 150). A field read or written
+ * at every slice must not come here ({@code fatal}, {@code pick}, the recorded schedule read by
+ * every frame {@code get}): the producers' CAS on {@code head} would take its line from the main
+ * task's core. The int comes first in the layout: HotSpot fills a gap left by a superclass's
+ * fields (here, after {@code head} up to the longs' alignment) with a subclass's smaller fields,
+ * and without it the first int of {@code CogCore} would go there, beside {@code head}.
+ * {@code FieldLayoutTest} checks both: the hot fields 64 bytes away, and only these fields here.
  */
 abstract class CogCorePadding extends CogCoreProducerSide {
-    @SuppressWarnings("unused") private long pad0, pad1, pad2, pad3, pad4, pad5, pad6, pad7;
+    @SuppressWarnings("unused") private long pad0, pad1, pad2, pad3;
     @SuppressWarnings("unused") private int gap;
+
+    /**
+     * The deployment component this COG runs on, or null (unlimited). Written before the COG's
+     * first process is queued (the inbox CAS publishes it), never changed afterwards.
+     */
+    DeploymentComponent dc;
+    /** The first object placed in this COG: names the COG in reports. */
+    volatile Active owner;
+    /**
+     * The blocked {@code get} as other threads may see it (CogRuntime.inspectBlocked): written by
+     * the main task only when a get blocks the COG and when it unblocks.
+     */
+    volatile BlockedGet blockedGet;
+    /** Where the fatal error of this batch was raised (with {@code Cog.fatal}). */
+    String fatalWhere;
+    /**
+     * A controlled run ({@code ControlledRun}): the process its controller chose for this COG's
+     * next slice, set only around {@code Cog.runChosen}. Null otherwise (always, outside
+     * controlled runs).
+     */
+    Process chosenNext;
+    /**
+     * A controlled run: a process that must run next, whatever the controller would like: one
+     * whose guard raised when {@code Cog.offer} checked it (it only raises), or the pick of the
+     * COG's scheduling policy (ABS {@code [Scheduler: ..]}, which the exploration respects). Taken
+     * out of the ready queue. Offered alone from then on, so the next step of this COG runs it: it
+     * is never left set when a batch ends, and {@code hasLocalWork} need not look at it.
+     */
+    Process forced;
+    /**
+     * The processes of this COG woken by the clock advance in progress, as the inbox node being
+     * built for them (one process, or a SimClock.Wakes); null outside {@code SimClock.wake}.
+     * Touched only by the holder of the clock's token (one thread at a time; successive holders
+     * are ordered by the token's atomic hand-off), never by the COG's main task.
+     */
+    Node clockWoken;
 }

@@ -19,15 +19,6 @@ import ProcessCore.{PARKED, RUNNING}
 private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   import Cog._
 
-  /**
-   * The deployment component this COG runs on, or null (unlimited). Written before the COG's
-   * first process is queued (the inbox CAS publishes it), never changed afterwards.
-   */
-  private[runtime] var dc: DeploymentComponent = _
-
-  /** The first object placed in this COG: names the COG in reports. */
-  @volatile private[runtime] var owner: Active = _
-
   // Processes that may run, in arrival order (fresh calls, woken processes, suspend).
   private[this] var ready: ArrayDeque[Process] = _
   // Suspended processes whose guard has a condition: re-checked after the COG's state changed.
@@ -39,14 +30,10 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   // A process that blocks the whole COG in `get`, and whether its future has resolved.
   private[this] var blocker: Process = _
   private[this] var blockerReady = false
-  // The blocked `get` as other threads may see it (CogRuntime.inspectBlocked): written by the main
-  // task only when a get blocks the COG and when it unblocks, never on the paths that do not block.
-  @volatile private[this] var blockedGet: BlockedGet = _
   // A process ran since the conditions were last checked.
   private[this] var stateDirty = false
   // A fatal error (see Cog.isFatal) raised in this batch, and where, for the runtime's handler.
   private[this] var fatal: Throwable = _
-  private[this] var fatalWhere: String = _
   /**
    * How this COG picks its next process when not in the default order (a scheduling policy, a
    * recording, a replay: see [[Pick]]), or null for the default order. Chosen once, when the COG
@@ -265,23 +252,14 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
 
   // ---------------------------------------------------------------- controlled runs
 
-  /**
-   * A controlled run ([[ControlledRun]]): the process its controller chose for this COG's next
-   * slice, set only around [[runChosen]]. Null otherwise (always, outside controlled runs).
-   */
-  private[this] var chosen$ : Process = _
+  // The fields `dc`, `owner`, `blockedGet`, `fatalWhere`, `chosenNext` (a controlled run's choice
+  // for the next slice, set only around runChosen), `forced` and `clockWoken` live in the padding
+  // after the producers' fields (CogCorePadding): nothing touches them at a poll or a slice.
 
   /** A controlled run's choice for this COG's next slice, or null (see [[Pick]]: the recording's picks take it). */
-  private[runtime] def chosen: Process = chosen$
-  /**
-   * A controlled run: a process that must run next, whatever the controller would like: one whose
-   * guard raised when [[offer]] checked it (it only raises), or the pick of the COG's scheduling
-   * policy (ABS `[Scheduler: ..]`, which the exploration respects). Taken out of the ready queue.
-   * Offered alone from then on, so the next step of this COG runs it: it is never left set when
-   * a batch ends, and `hasLocalWork` need not look at it.
-   */
-  private[this] var forced: Process = _
-
+  private[runtime] def chosen: Process = chosenNext
+  /** The first object placed in this COG (a field of CogCorePadding, out of reach of subpackages). */
+  private[runtime] def firstObject: Active = owner
   /**
    * A controlled run, on the controller's thread while this COG is SCHEDULED and between batches:
    * appends to `out` the processes this COG could run next (what `pickNext` would choose among).
@@ -323,9 +301,9 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
    * `offer` gave none).
    */
   private[runtime] def runChosen(p: Process): Unit = {
-    chosen$ = p
+    chosenNext = p
     try runBatch(null)
-    finally chosen$ = null
+    finally chosenNext = null
   }
 
   /** The process blocking this COG in `get`, or null (for a controlled run's reports). */
@@ -333,7 +311,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
 
   /** The pick of a controlled run: `c`, noted in the recording (a blocker never gets here: pickNext takes it). */
   private[runtime] def takeChosen(r: ArrayDeque[Process], c: Process, s: CogSchedule): Process = {
-    chosen$ = null
+    chosenNext = null
     if (c eq forced) forced = null
     else {
       if (!r.remove(c)) throw new IllegalStateException(s"controlled run: $c is not ready on $this")
@@ -936,14 +914,6 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     }
   }
   private[this] var condsSeen = 0
-
-  /**
-   * The processes of this COG woken by the clock advance in progress, as the inbox node being built
-   * for them (one process, or a SimClock.Wakes); null outside `SimClock.wake`. Touched only by the
-   * holder of the clock's token (one thread at a time; successive holders are ordered by the token's
-   * atomic hand-off), never by the COG's main task.
-   */
-  private[runtime] var clockWoken: Node = _
 
   /** The suspended processes, for a deadlock report. Only when the COG is idle (quiescence). */
   private[runtime] def waitingReport(): List[String] = {

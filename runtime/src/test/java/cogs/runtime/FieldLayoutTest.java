@@ -1,9 +1,12 @@
 package cogs.runtime;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,5 +39,18 @@ class FieldLayoutTest {
             }
         }
         assertTrue(checked >= 5, "the COG's own fields were found (" + checked + ")");
+    }
+
+    /**
+     * The padding holds only fields that nothing touches at a poll or a slice (see
+     * {@code CogCorePadding}): a field added there is a decision to make, not a place to fill.
+     */
+    @Test
+    void thePaddingHoldsOnlyTheColdFields() {
+        Set<String> found = new TreeSet<>();
+        for (Field f : CogCorePadding.class.getDeclaredFields())
+            if (!Modifier.isStatic(f.getModifiers()) && !f.getName().startsWith("pad") && !f.getName().equals("gap"))
+                found.add(f.getName());
+        assertEquals(new TreeSet<>(Set.of("dc", "owner", "blockedGet", "fatalWhere", "chosenNext", "forced", "clockWoken")), found);
     }
 }

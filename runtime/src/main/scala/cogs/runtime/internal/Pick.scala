@@ -65,7 +65,7 @@ private[runtime] final class PolicyPick(maker: Active => SchedulingPolicy) exten
     if (raising ne null) return raising
     if (candidates.isEmpty) return null
     var pol = made
-    if (pol eq null) { pol = maker(cog.owner); made = pol }
+    if (pol eq null) { pol = maker(cog.firstObject); made = pol }
     val chosen =
       try pol.choose(java.util.Collections.unmodifiableList(candidates))
       catch {
