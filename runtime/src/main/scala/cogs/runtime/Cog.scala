@@ -81,6 +81,11 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
   // own thread to tell one long slice from many short ones (see Watchdog).
   private[runtime] var slices = 0
 
+  // An ended one-way process that the next one-way call taken from the inbox will run in (see
+  // processOf); null outside a batch. Main task only.
+  private[this] var spare: Process = _
+  private[runtime] def spareProcess: Process = spare
+
   // Plain nested synchronous calls of frame code on this COG's JVM stack (Process.enter); its
   // main task only. Zero between slices: every enter is paired with an exit in a finally.
   private[runtime] var frameDepth = 0
@@ -127,7 +132,12 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
       // scheduler itself (or by a tracer), and the COG's bookkeeping may be inconsistent: it is
       // handled as a fatal error.
       case e: Throwable => noteFatal(s"the scheduler of $this", e)
-    } finally { if (w ne null) w.current = prev else tl.set(prev) }
+    } finally {
+      // An idle COG keeps no spare process (an idle object must stay small); a busy one makes
+      // one process per batch for its one-way calls.
+      spare = null
+      if (w ne null) w.current = prev else tl.set(prev)
+    }
 
     // Handed on while the COG is still SCHEDULED, so the runtime counts it active: a thread waiting
     // for quiescence cannot see the program finished before the policy (halt or go on) is applied.
@@ -222,6 +232,7 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
       if (n eq null) return false
       n match {
         case p: Process => accept(p)
+        case c: OneWayCall => accept(processOf(c))
         case w: SimClock.Wakes => // processes of this COG woken by one clock advance (SimClock.wake)
           val ps = w.procs
           var i = 0
@@ -233,6 +244,22 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
       taken += 1
     }
     true
+  }
+
+  /**
+   * The process of a one-way call taken from the inbox: the spare if there is one (the last
+   * one-way process of this batch that ended as `reuse` requires), else a new one. In the default
+   * order a pick takes one node from the inbox and then runs a process, so a COG served a stream
+   * of one-way calls runs each in the process the one before it ended in: a batch allocates one.
+   */
+  private def processOf(c: OneWayCall): Process = {
+    val s = spare
+    if (s eq null) new Process(this, c.target, c.label, false, c.entry)
+    else {
+      spare = null
+      s.reuse(c.target, c.label, c.entry)
+      s
+    }
   }
 
   /** The default order: the first ready process whose guard holds (or raises). */
@@ -572,6 +599,8 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
     stateDirty = true // whatever runs may change the state that conditions read
     slices += 1
     running = p
+    // Not started yet: if it ends in this slice, it never waited anywhere (see Process.reusable).
+    val first = !p.started
     val outcome =
       try {
         if (p.target.traceSlot ne null) TraceHooks.beforeSlice(p, first = p.traceMode == 0)
@@ -600,6 +629,9 @@ private[runtime] final class Cog(val runtime: CogRuntime) extends CogCore {
         p.finish()
         val s = schedule
         if ((s ne null) && (s.replay ne null)) s.callEnded(p.scheduleName)
+        // A scheduling policy may keep the processes it was shown, a controlled run the ones it
+        // chose or was offered: a process of theirs is never reused.
+        else if (first && (s eq null) && (pick eq null) && (control eq null) && p.reusable) spare = p
       case SliceParked  => park(p, fresh = true)
       case SliceYielded =>
         // `suspend` lets every process that is enabled now run first, calls that wait in the

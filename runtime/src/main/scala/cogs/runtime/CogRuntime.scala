@@ -262,8 +262,9 @@ final class CogRuntime private (
 
   /**
    * A one-way call: nobody gets the process as a future (`p.fut == null`), so ending it costs no
-   * CAS on its future word; a call costs one allocation (the process, which is also its inbox node
-   * and would be its future) besides the caller's closure. Everything else is as
+   * CAS on its future word; a call costs one allocation besides the caller's closure (a
+   * [[OneWayCall]], or in the runtimes that keep something per process, the process itself, which
+   * is also its inbox node and would be its future). Everything else is as
    * for [[sendArgs]]: the same queueing (the inbox, or the ready queue for a self-call), so calls
    * of one sender keep their order across both kinds;
    * a failure is counted by [[processFailed]]; the process can still ask for its `destiny`.
@@ -271,6 +272,17 @@ final class CogRuntime private (
   private[runtime] def tellArgs[T <: Active](target: T, label: String, args: Seq[Any], call: T => Proc[Any]): Unit = {
     if (target == null) throw new NullPointerException(s"one-way call ${Option(label).getOrElse("")} on null")
     val cog = target.cog
+    // The common case travels as a 32-byte OneWayCall, and the COG makes it a process when it
+    // takes it (usually the process its last one-way call ended in: see Cog.spare). Not in a
+    // runtime that names, traces, controls or times its calls (each of those keeps something per
+    // process from the moment of the send), nor for a call to the sender's own COG (it goes to
+    // the ready queue, which holds processes).
+    if ((clock$ eq null) && (schedule$ eq null) && (tracing eq null) && (control eq null) && !cog.inSliceHere) {
+      if (SchedulerCounters.ON) countMessage(cog, call = true)
+      cog.enqueueAndSchedule(new OneWayCall(target, label, call.asInstanceOf[Active => Proc[Any]]))
+      afterSend()
+      return
+    }
     val p = new Process(cog, target, label, false, call.asInstanceOf[Active => Proc[Any]])
     val clk = clock$
     if (clk ne null) p.arrivedAt = clk.now

@@ -15,10 +15,14 @@ import cogs.runtime.internal.{Frame, FrameCall}
 private[runtime] final class Process(
     private[runtime] val cog: Cog,
     target$ : Active,
-    private[runtime] val label: String,
+    label$ : String,
     withFuture: Boolean,
     entry: Active => Proc[Any]
 ) extends ProcessCore(ProcessCore.QUEUED) with FutCore.Waiter with Scheduled with internal.Process {
+
+  // A var only for `reuse`: a process is the call's label for its whole life.
+  private[this] var label0: String = label$
+  private[runtime] def label: String = label0
 
   /** [[Scheduled.method]]: the call's label. */
   def method: String = label
@@ -382,6 +386,37 @@ private[runtime] final class Process(
       if (c.inSliceHere) c.wakeLocal(this) else c.enqueueAndSchedule(this)
     }
 
+  /**
+   * Whether this process, just ended, may serve the next one-way call of its COG ([[reuse]]): it
+   * ended with a value (a failed one is kept by reports), nobody can hold it as a future (it never
+   * asked for its `destiny`), it has no side object (no recording, deadline, clock, re-raised
+   * failure or wake-token epoch) and no frames, and it was never traced. The caller also knows it
+   * ran in one slice, so it never parked, blocked or yielded, and so never registered as a waiter
+   * anywhere: no future or clock can wake it later.
+   */
+  private[runtime] def reusable: Boolean =
+    (callee eq null) && !handedOut && (extra eq null) && sp == 0 && traceMode$ == 0 && hasEnded
+
+  /**
+   * Make this ended process the process of a new one-way call on the same COG (see
+   * [[reusable]]): as if it had been made by `new Process(cog, target, label, false, entry)` and
+   * queued. Only the COG's main task calls it, on a process that no other thread can reach.
+   */
+  private[runtime] def reuse(target: Active, label: String, entry: Active => Proc[Any]): Unit = {
+    callee = target
+    label0 = label
+    slot = entry
+    guard$ = null
+    waitsFor$ = null
+    epoch$ += 1
+    waitList$ = 0
+    waitIndex$ = -1
+    checkedAt = -1
+    // The array of a stack that once held two frames stays (empty: sp == 0), as it would have.
+    if (!stack.isInstanceOf[Array[AnyRef]]) stack = null
+    setStateRelaxed(ProcessCore.QUEUED)
+  }
+
   /** The call ended with a value: what it computed is garbage now (see `callee`). */
   private[runtime] def ended(): Unit = {
     setStateRelaxed(ProcessCore.DONE)
@@ -438,6 +473,19 @@ private[runtime] object Process {
   }
 
 }
+
+/**
+ * A one-way call on its way to its COG (`tell`, ABS `o!m()` whose future nobody reads), in the
+ * runtimes where nothing is kept per process from the send on (CogRuntime.tellArgs): 32 bytes in
+ * the inbox instead of an 80-byte process. Its COG makes it a process when it takes it from the
+ * inbox (Cog.acceptInbox), before anything else sees it. A producer that sends far faster than
+ * the COG serves (Savina's Counting: a million calls in one slice) leaves a long inbox alive
+ * through young collections, which copy every node in it: smaller nodes, less to copy.
+ *
+ * Published by the inbox's exchange like a process (its fields are final, and written before the
+ * exchange), taken by the COG's main task only: no new hand-off.
+ */
+private[runtime] final class OneWayCall(val target: Active, val label: String, val entry: Active => Proc[Any]) extends Node
 
 /** Wakes a process for one await only: guards with several futures register one per future. */
 private[runtime] final class WakeToken(p: Process, epoch: Int) extends FutCore.Waiter {
