@@ -262,9 +262,12 @@ final class CogRuntime private (
 
   /**
    * A one-way call: nobody gets the process as a future (`p.fut == null`), so ending it costs no
-   * CAS on its future word; a call costs one allocation besides the caller's closure (a
-   * [[OneWayCall]], or in the runtimes that keep something per process, the process itself, which
-   * is also its inbox node and would be its future). Everything else is as
+   * CAS on its future word; a call costs one allocation besides the caller's closure: a
+   * [[OneWayCall]] when the callee's COG is busy (scheduled) in a runtime that keeps nothing per
+   * process (no clock, recording, trace or controller) and the caller is not in a slice of that
+   * COG; otherwise the process itself, which is also its inbox node and would be its future. A
+   * node to an idle COG would gain nothing: the COG would make the process at once, with no
+   * spare to reuse (runtime-design.md, "one-way calls as small nodes"). Everything else is as
    * for [[sendArgs]]: the same queueing (the inbox, or the ready queue for a self-call), so calls
    * of one sender keep their order across both kinds;
    * a failure is counted by [[processFailed]]; the process can still ask for its `destiny`.
