@@ -45,8 +45,15 @@ object AbsTime {
   /** ABS `[Cost: c] s`: consumes Speed of this COG's deployment component before `s`. */
   def cost(c: AbsRat): Proc[Unit] = Cogs.cost(toSim(c))
 
-  /** ABS `[DataSize: s] o!m(..)`: Bandwidth of `o`'s component, before the call is sent. */
-  def transfer(target: Active, size: AbsRat): Proc[Unit] = Cogs.transfer(target, toSim(size))
+  /**
+   * ABS `[DataSize: s] o!m(..)`: Bandwidth of `o`'s component, before the call is sent; of its
+   * stand-in on another node when the run places `o`'s component there (RemotePlacement.transfer).
+   */
+  def transfer(target: Active, size: AbsRat): Proc[Unit] = {
+    val remote = if (target eq null) null else cogs.absc.run.RemotePlacement.current
+    val there = if (remote eq null) null else remote.transfer(target, toSim(size))
+    if (there ne null) there else Cogs.transfer(target, toSim(size))
+  }
 
   /**
    * ABS `[Deadline: d] o!m(..)` at `at`, the method's name from the message ([[AbsCall]]): the

@@ -1,7 +1,7 @@
 package cogs.absc.run
 
 import com.typesafe.config.Config
-import cogs.runtime.{Active, ActiveObject, CogRuntime, SchedulingPolicy}
+import cogs.runtime.{Active, ActiveObject, CogRuntime, Proc, SchedulingPolicy, SimTime}
 
 /**
  * Where `[DC: dc] new C(..)` goes when the configuration maps deployment components to cluster
@@ -35,6 +35,14 @@ trait RemotePlacement {
    */
   def createScheduled(dc: String, cls: Class[_ <: ActiveObject], args: Seq[Any], at: String,
       policy: ActiveObject => SchedulingPolicy): Active
+
+  /**
+   * ABS `[DataSize: amount] o!m(..)` where `o` is an object this placement made on another node:
+   * the Bandwidth of `o`'s deployment component is consumed on that node, and the computation
+   * returned ends once it is, the sender's COG blocked meanwhile (as `Cogs.transfer` blocks it for
+   * a local transfer). Null when `target` is not such an object: the caller transfers locally.
+   */
+  def transfer(target: Active, amount: SimTime): Proc[Unit] = null
 
   /** Leave the cluster (the runtime is closed by its owner). */
   def close(): Unit

@@ -61,6 +61,18 @@ private[distributed] final class AbsPlacement private (val node: Node, val nodeN
       policy: ActiveObject => SchedulingPolicy): Active = createOn(dc, cls, args, at, PolicyMaker(policy))
 
   private def createOn(dc: String, cls: Class[_ <: ActiveObject], args0: Seq[Any], at: String, policy: PolicyMaker): Active = {
+    val (fut, what) = createRef(dc, cls, args0, at, policy)
+    val handler = new RemoteObject(this, cls.getSimpleName, what, interfacesOf(cls).map(_.getName), dc)
+    val proxy = handler.proxy
+    fut.onComplete { r =>
+      r.foreach(ref => proxies.put((ref.node.toString, ref.objectId), proxy))
+      handler.created(r)
+    }
+    proxy
+  }
+
+  /** Sends the creation of an object of `cls` on `dc`'s node: the reference to come, and what it is (for messages). */
+  private def createRef(dc: String, cls: Class[_ <: ActiveObject], args0: Seq[Any], at: String, policy: PolicyMaker): (Fut[RemoteRef], String) = {
     // A scheduled object's policy goes first, before the class name (see instantiateIn).
     val args = if (policy eq null) args0 else policy +: args0
     val target = nodeOf(dc).getOrElse(throw new IllegalStateException(s"deployment component '$dc' is not mapped to a node"))
@@ -81,13 +93,38 @@ private[distributed] final class AbsPlacement private (val node: Node, val nodeN
       case Some(Failure(e)) => throw new IllegalArgumentException(s"cannot create $what: ${e.getMessage}", e)
       case _ =>
     }
-    val handler = new RemoteObject(this, cls.getSimpleName, what, interfacesOf(cls).map(_.getName))
-    val proxy = handler.proxy
-    fut.onComplete { r =>
-      r.foreach(ref => proxies.put((ref.node.toString, ref.objectId), proxy))
-      handler.created(r)
-    }
-    proxy
+    (fut, what)
+  }
+
+  // ------------------------------------------------------------------ [DataSize] to another node
+
+  // Per component mapped to another node, the helper object on its stand-in there that consumes
+  // the Bandwidth of `[DataSize: ..]` calls to its objects; made by the first such call.
+  private[this] val bandwidthThere = new ConcurrentHashMap[String, Fut[RemoteRef]]
+
+  /**
+   * `[DataSize: amount] o!m(..)` for an `o` this node created on a component of another node: in
+   * one JVM the transfer consumes the Bandwidth of `o`'s component, blocking the sender's COG over
+   * as many time units as it takes (`Cogs.transfer`). The component's resources are its stand-in's
+   * on that node (where `[Cost]` of its objects is accounted too), so the Bandwidth is consumed
+   * there, by a helper object made on the stand-in ([[BandwidthThere]]), and the sender's COG is
+   * blocked until it is done. Under the cluster clock that takes the same time units as in one
+   * JVM (the helper waits for them there). A reference that came from another node does not say
+   * its object's component: null, and the transfer costs nothing, as before (docs/distributed.md).
+   */
+  override def transfer(target: Active, amount: SimTime): Proc[Unit] = target match {
+    case p if (p ne null) && java.lang.reflect.Proxy.isProxyClass(p.getClass) =>
+      java.lang.reflect.Proxy.getInvocationHandler(p) match {
+        case h: RemoteObject if (h.component ne null) && isRemote(h.component) =>
+          if (amount.signum <= 0) Proc.unit
+          else {
+            val dc = h.component
+            val helper = bandwidthThere.computeIfAbsent(dc, _ => createRef(dc, classOf[BandwidthThere], Nil, s"[DataSize] to ${h.absClass}", null)._1)
+            Proc.get(helper).flatMap(ref => Proc.get(node.call[Any](ref, "consume", Seq(amount.toString)))).map(_ => ())
+          }
+        case _ => null
+      }
+    case _ => null
   }
 
   /** The class name, then the constructor arguments; a scheduled object's policy before both. */
@@ -346,13 +383,15 @@ private[distributed] object AbsPlacement {
   private[abs] def parseResources(text: String): Map[Resource, SimTime] =
     text.split(';').iterator.filter(_.nonEmpty).map { e =>
       val Array(r, t) = e.split("=", 2)
-      val time = t.split('/') match {
-        case Array(n) => SimTime.of(new java.math.BigInteger(n), java.math.BigInteger.ONE)
-        case Array(n, d) => SimTime.of(new java.math.BigInteger(n), new java.math.BigInteger(d))
-        case _ => throw new IllegalArgumentException(s"not a resource amount: $e")
-      }
-      Resource.all.find(_.name == r).getOrElse(throw new IllegalArgumentException(s"no resource named $r")) -> time
+      Resource.all.find(_.name == r).getOrElse(throw new IllegalArgumentException(s"no resource named $r")) -> parseAmount(t)
     }.toMap
+
+  /** An amount as `SimTime.toString` writes it (`7`, `3/2`). */
+  private[abs] def parseAmount(t: String): SimTime = t.split('/') match {
+    case Array(n)    => SimTime.of(new java.math.BigInteger(n), java.math.BigInteger.ONE)
+    case Array(n, d) => SimTime.of(new java.math.BigInteger(n), new java.math.BigInteger(d))
+    case _           => throw new IllegalArgumentException(s"not an amount: $t")
+  }
 
   private[abs] val registry = new ConcurrentHashMap[ActorSystem, CompletableFuture[AbsPlacement]]
 
@@ -459,7 +498,9 @@ private[abs] final case class RefToken(node: String, id: Long, absClass: String,
  * so the stub's COG is never blocked). Calls made while the object is still being created wait
  * in `queue`, in order, and are sent when it exists.
  */
-private[abs] final class RemoteObject(owner: AbsPlacement, val absClass: String, what: String, val interfaceNames: Array[String])
+private[abs] final class RemoteObject(owner: AbsPlacement, val absClass: String, what: String, val interfaceNames: Array[String],
+    /** The deployment component the object was made on, when this node made it; null for a reference that arrived. */
+    val component: String = null)
     extends InvocationHandler {
 
   private[this] val stub: ActiveObject = owner.runtime.spawnOn(null)(new RemoteObject.Stub)

@@ -56,7 +56,7 @@ class AbsSpreadComponentsTest {
    */
   @Test def timedTestProgramsOnTwoNodes(): Unit = {
     val passing = List("CostsOnSpreadComponents", "DurationsAcrossNodes", "DeploymentComponentState", "SchedulerOnSpreadComponent",
-      "LoadOnSpreadComponent")
+      "LoadOnSpreadComponent", "DataSizeOnSpreadComponent")
       .map(n => resource(s"timed-tests/$n.abs"))
     val costs = Files.readString(Paths.get(passing.head), UTF_8)
     val wrong = work.resolve("WrongCosts.abs")
@@ -74,7 +74,7 @@ class AbsSpreadComponentsTest {
       passing :+ wrong.toString): _*)
     val report = s"stdout:\n$out\nstderr:\n$err"
     assertEquals(1, status, report)
-    assertEquals(passing.map(p => s"PASS $p") ++ List(s"FAIL $wrong: testresult is False", "5 passed, 1 failed"),
+    assertEquals(passing.map(p => s"PASS $p") ++ List(s"FAIL $wrong: testresult is False", "6 passed, 1 failed"),
       out.linesIterator.toList, report)
     // The nodes' own lines went to stderr, each prefixed with its node.
     assertTrue(err.linesIterator.exists(_.startsWith("[main] costs ended at 1, 9, 3; the split at 12; now 12")), report)
